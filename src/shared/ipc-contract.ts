@@ -1,0 +1,151 @@
+/**
+ * The one typed contract between the renderer and the process that hosts it (Electron main, or the
+ * browser-mode host). Each channel names a zod input and output; both sides import this file, so a
+ * channel cannot drift. It imports neither Node nor Electron nor the DOM.
+ */
+import { z } from 'zod'
+
+export const ServerStatusSchema = z.object({
+  state: z.enum(['starting', 'ready', 'restarting', 'failed', 'stopped']),
+  /** embedded = a server Retake spawned; remote = a server the user pointed Retake at. */
+  kind: z.enum(['embedded', 'remote']),
+  version: z.string().optional(),
+  /** Human-readable reason when state is failed or restarting. */
+  error: z.string().optional(),
+  /** Restart attempt counter while restarting after a crash. */
+  attempt: z.number().int().optional(),
+  /** When the next restart happens (epoch ms), while restarting. */
+  nextRetryAt: z.number().optional(),
+})
+export type ServerStatus = z.infer<typeof ServerStatusSchema>
+
+export const AppInfoSchema = z.object({
+  mode: z.enum(['desktop', 'browser']),
+  version: z.string(),
+  /** The folder the app was started with (--project), if any. */
+  initialProject: z.string().optional(),
+  /** True when the host can show a native folder picker (desktop). */
+  canPickFolder: z.boolean(),
+})
+export type AppInfo = z.infer<typeof AppInfoSchema>
+
+export const RecentProjectSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.number() })
+export type RecentProject = z.infer<typeof RecentProjectSchema>
+
+export const SettingsSchema = z.object({
+  /** Use an existing opencode server instead of the embedded one. Password is never returned. */
+  remoteUrl: z.string().url().nullable(),
+  /** Path of an opencode config JSON passed to the embedded server. */
+  opencodeConfigPath: z.string().nullable(),
+  /** Run the embedded server with the user's own HOME (their usual opencode config and auth). */
+  useUserOpencodeHome: z.boolean(),
+  /** Extra folders checkpointed with every turn, and folders never rolled back. */
+  extraFolders: z.array(z.object({ path: z.string(), shared: z.boolean() })),
+  excludes: z.array(z.string()),
+})
+export type Settings = z.infer<typeof SettingsSchema>
+export const SettingsUpdateSchema = SettingsSchema.partial().extend({
+  /** Only ever written, never read back. */
+  remotePassword: z.string().optional(),
+})
+
+/** A prompt part as sent to opencode (TextPartInput | FilePartInput | AgentPartInput). */
+export const PartInputSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('file'),
+    mime: z.string().min(1),
+    filename: z.string().optional(),
+    url: z.string().min(1),
+    source: z.unknown().optional(),
+  }),
+  z.object({ type: z.literal('agent'), name: z.string().min(1), source: z.unknown().optional() }),
+])
+export type PartInput = z.infer<typeof PartInputSchema>
+
+export const ModelRefSchema = z.object({ providerID: z.string().min(1), modelID: z.string().min(1) })
+export type ModelRef = z.infer<typeof ModelRefSchema>
+
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_]+$`), `expected a ${prefix}… id`)
+export const SessionIdSchema = id('ses')
+export const MessageIdSchema = id('msg')
+
+/** A retry's payload, saved before anything destructive runs so no failure can lose it. */
+export const SavedRetrySchema = z.object({
+  sessionID: SessionIdSchema,
+  messageID: MessageIdSchema,
+  directory: z.string(),
+  parts: z.array(PartInputSchema),
+  agent: z.string().optional(),
+  variant: z.string().optional(),
+  model: ModelRefSchema,
+  savedAt: z.number(),
+  /** pending = the retry is running; failed = it stopped part-way (error says where). */
+  state: z.enum(['pending', 'failed']),
+  error: z.string().optional(),
+})
+export type SavedRetry = z.infer<typeof SavedRetrySchema>
+
+/** One earlier answer to a retried turn, kept locally (the server's history is not forked). */
+export const AttemptSchema = z.object({
+  sessionID: SessionIdSchema,
+  messageID: MessageIdSchema,
+  model: ModelRefSchema.optional(),
+  at: z.number(),
+  /** The assistant messages of that attempt as the server returned them ({info, parts}[]). */
+  messages: z.array(z.unknown()),
+})
+export type Attempt = z.infer<typeof AttemptSchema>
+
+const empty = z.object({}).strict()
+
+export const channels = {
+  'app.info': { input: empty, output: AppInfoSchema },
+  'server.status': { input: empty, output: ServerStatusSchema },
+  'server.restart': { input: empty, output: ServerStatusSchema },
+  'projects.recent': { input: empty, output: z.array(RecentProjectSchema) },
+  /** Validates that the path is an existing folder and remembers it. */
+  'projects.open': { input: z.object({ path: z.string().min(1).max(4096) }), output: RecentProjectSchema },
+  'projects.forget': { input: z.object({ path: z.string().min(1) }), output: z.array(RecentProjectSchema) },
+  /** Native folder dialog (desktop only); null when the user cancels. */
+  'projects.pick': { input: empty, output: RecentProjectSchema.nullable() },
+  'settings.get': { input: empty, output: SettingsSchema },
+  'settings.update': { input: SettingsUpdateSchema, output: SettingsSchema },
+  'retry.save': { input: SavedRetrySchema, output: z.literal(true) },
+  'retry.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(SavedRetrySchema) },
+  'retry.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },
+  'attempts.add': { input: AttemptSchema, output: z.literal(true) },
+  'attempts.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(AttemptSchema) },
+  'shell.openExternal': { input: z.object({ url: z.string().url() }), output: z.boolean() },
+} as const
+
+export type Channels = typeof channels
+export type ChannelName = keyof Channels
+export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>
+export type ChannelOutput<C extends ChannelName> = z.infer<Channels[C]['output']>
+
+/** Events pushed from the host to the renderer. */
+export const events = {
+  'server.status': ServerStatusSchema,
+} as const
+export type EventName = keyof typeof events
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>
+
+export type ErrorCode = 'bad-input' | 'forbidden' | 'not-found' | 'unavailable' | 'internal'
+export type Envelope<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string } }
+
+export function isChannel(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name)
+}
+
+/**
+ * The facade the renderer sees: the preload exposes it through contextBridge, browser mode
+ * implements it over HTTP. The renderer cannot tell which one it runs on.
+ */
+export interface RetakeBridge {
+  invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+}
+
+/** Where the renderer reaches the opencode proxy, relative to its own origin. */
+export const OPENCODE_PROXY_PATH = '/opencode'

@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config'
+
+// One runner, four projects: pure logic (node), renderer components (jsdom), integration against a
+// real opencode server with the fake LLM, and end-to-end in Chromium through browser mode.
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic' } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'node', include: ['test/unit/**/*.test.ts'], exclude: ['test/unit/renderer/**'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['test/unit/renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/unit/renderer/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          // Each file starts its own opencode server (~600 MB RSS); two at a time fits 2 cores.
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 90_000,
+          maxWorkers: 1,
+        },
+      },
+    ],
+  },
+})
