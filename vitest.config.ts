@@ -22,6 +22,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'checkpoints',
+          environment: 'node',
+          include: ['test/checkpoints/**/*.test.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           environment: 'node',
           include: ['test/integration/**/*.test.ts'],
