@@ -1,0 +1,71 @@
+// What a scan leaves out: built-ins (.git/, the engine's own store and temp files), user patterns,
+// and .gitignore files found while walking (via the `ignore` library, gitignore semantics). Each
+// .gitignore applies to its own folder and below; deeper files may re-include with `!pattern`.
+import fs from 'node:fs'
+import path from 'node:path'
+import ignore from 'ignore'
+import type { Ignore } from 'ignore'
+import { TEMP_RE } from './fsutil'
+
+export const BUILTIN_EXCLUDES = ['.git/', '.hg/', '.svn/', '.DS_Store']
+
+interface Level {
+  /** Key of the folder holding the rules ('' for the root). */
+  base: string
+  ig: Ignore
+}
+
+export class ExcludeRules {
+  private readonly levels: Level[]
+  private readonly extraAbs: string[]
+
+  constructor(
+    private readonly rootAbs: string,
+    userPatterns: string[],
+    private readonly gitignore: boolean,
+    /** Absolute folders never scanned (the store itself when it lives under a root). */
+    excludedAbs: string[],
+  ) {
+    const base = ignore().add(BUILTIN_EXCLUDES).add(userPatterns)
+    this.levels = [{ base: '', ig: base }]
+    this.extraAbs = excludedAbs.map((p) => path.resolve(p))
+    if (gitignore) this.loadGitignore('')
+  }
+
+  /** Called by the walker when it enters a folder; returns the number of levels pushed. */
+  enter(dirKey: string): number {
+    if (!this.gitignore || dirKey === '') return 0
+    return this.loadGitignore(dirKey) ? 1 : 0
+  }
+  leave(pushed: number): void {
+    for (let i = 0; i < pushed; i++) this.levels.pop()
+  }
+
+  private loadGitignore(dirKey: string): boolean {
+    const file = path.join(this.rootAbs, ...dirKey.split('/').filter(Boolean), '.gitignore')
+    let text: string
+    try {
+      text = fs.readFileSync(file, 'utf8')
+    } catch {
+      return false
+    }
+    this.levels.push({ base: dirKey, ig: ignore().add(text) })
+    return true
+  }
+
+  excluded(key: string, isDir: boolean, abs: string): boolean {
+    const name = key.slice(key.lastIndexOf('/') + 1)
+    if (TEMP_RE.test(name)) return true
+    if (isDir && this.extraAbs.some((p) => p === abs)) return true
+    let ignored = false
+    for (const level of this.levels) {
+      let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null
+      if (rel === null) continue
+      if (isDir) rel += '/'
+      const r = level.ig.test(rel)
+      if (r.ignored) ignored = true
+      else if (r.unignored) ignored = false
+    }
+    return ignored
+  }
+}

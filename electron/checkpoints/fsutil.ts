@@ -1,0 +1,148 @@
+// Durable file primitives. Every write the engine makes, to the store or to a user's folder, goes
+// through a temp file in the same directory → fsync → rename → fsync of the directory, so a crash
+// leaves either the old or the new content and never a truncated file.
+import fs from 'node:fs'
+import path from 'node:path'
+import { pipeline } from 'node:stream/promises'
+
+export const DIR_MODE = 0o700
+export const FILE_MODE = 0o600
+
+export function mkdirPrivate(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+  // mkdir's mode is filtered by the umask; chmod makes 0700 exact.
+  fs.chmodSync(dir, DIR_MODE)
+}
+
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null
+  try {
+    fd = fs.openSync(dir, 'r')
+    fs.fsyncSync(fd)
+  } catch (err) {
+    // Some file systems (and Windows) refuse fsync on a directory; the rename itself still holds.
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EBADF') throw err
+  } finally {
+    if (fd !== null) fs.closeSync(fd)
+  }
+}
+
+let tmpCounter = 0
+export function tempNameFor(target: string, tag: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.retake-${tag}-${process.pid}-${++tmpCounter}.tmp`)
+}
+/** Temp files the engine may leave behind after a crash (cleaned on recovery). */
+export const TEMP_RE = /^\..*\.retake-.*\.tmp$/
+
+export interface AtomicOpts {
+  mode?: number
+  mtimeMs?: number
+  tag?: string
+  /** Test hook: called after the temp file is durable, just before the rename. */
+  beforeRename?: (tmp: string) => void
+}
+
+/** Atomically replace `target` with `data`. */
+export function writeAtomicSync(target: string, data: string | Uint8Array, opts: AtomicOpts = {}): void {
+  const tmp = tempNameFor(target, opts.tag ?? 'w')
+  const fd = fs.openSync(tmp, 'wx', opts.mode ?? FILE_MODE)
+  try {
+    fs.writeFileSync(fd, data)
+    finishFd(fd, opts)
+  } catch (err) {
+    fs.closeSync(fd)
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  fs.closeSync(fd)
+  commitTemp(tmp, target, opts)
+}
+
+/** Atomically replace `target` with the bytes of `source` (streamed: flat memory). */
+export async function copyAtomic(source: string, target: string, opts: AtomicOpts = {}): Promise<number> {
+  const tmp = tempNameFor(target, opts.tag ?? 'c')
+  const fd = fs.openSync(tmp, 'wx', opts.mode ?? FILE_MODE)
+  let bytes = 0
+  try {
+    const size = fs.statSync(source).size
+    if (size < 1 << 20) {
+      const buf = fs.readFileSync(source)
+      fs.writeSync(fd, buf)
+      bytes = buf.length
+    } else {
+      const out = fs.createWriteStream('', { fd, autoClose: false })
+      await pipeline(fs.createReadStream(source, { highWaterMark: 1 << 20 }), out)
+      bytes = size
+    }
+    finishFd(fd, opts)
+  } catch (err) {
+    fs.closeSync(fd)
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  fs.closeSync(fd)
+  commitTemp(tmp, target, opts)
+  return bytes
+}
+
+function finishFd(fd: number, opts: AtomicOpts): void {
+  // fchmod: open()'s mode is filtered by the umask, the recorded mode must come back exactly.
+  if (opts.mode !== undefined) fs.fchmodSync(fd, opts.mode)
+  if (opts.mtimeMs !== undefined) {
+    const t = opts.mtimeMs / 1000
+    fs.futimesSync(fd, t, t)
+  }
+  fs.fsyncSync(fd)
+}
+
+function commitTemp(tmp: string, target: string, opts: AtomicOpts): void {
+  opts.beforeRename?.(tmp)
+  try {
+    fs.renameSync(tmp, target)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  fsyncDir(path.dirname(target))
+}
+
+export function writeJsonAtomic(target: string, value: unknown): void {
+  writeAtomicSync(target, JSON.stringify(value), { mode: FILE_MODE, tag: 'j' })
+}
+
+export function readJson<T = unknown>(file: string): T | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T
+  } catch {
+    return null
+  }
+}
+
+/** Append one line and fsync it (journal steps). */
+export function appendLineSync(fd: number, line: string): void {
+  fs.writeSync(fd, line + '\n')
+  fs.fsyncSync(fd)
+}
+
+export function dirSize(dir: string): number {
+  let total = 0
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return 0
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) total += dirSize(p)
+    else {
+      try {
+        total += fs.lstatSync(p).size
+      } catch {
+        /* raced with a delete */
+      }
+    }
+  }
+  return total
+}

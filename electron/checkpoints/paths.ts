@@ -1,0 +1,88 @@
+// Path keys and the checks that keep every restore inside its root. Manifests are data read back
+// from disk, so nothing in them is trusted: a key with `..`, an absolute path or a backslash is
+// rejected, and at restore time the real path of each target's parent must stay inside the root.
+import fs from 'node:fs'
+import path from 'node:path'
+import { CheckpointError } from './types'
+import type { TurnKey, TurnKeyInput } from './types'
+
+const ID_RE = /^[A-Za-z0-9_.:-]{1,200}$/
+
+export function parseTurnKey(input: TurnKeyInput): TurnKey {
+  let key: TurnKey
+  if (typeof input === 'string') {
+    const parts = input.split('/')
+    if (parts.length !== 2) throw new CheckpointError('EBAD_KEY', `turn key must be "session/message": ${input}`)
+    key = { sessionID: parts[0]!, messageID: parts[1]! }
+  } else key = { sessionID: input.sessionID, messageID: input.messageID }
+  if (!ID_RE.test(key.sessionID) || !ID_RE.test(key.messageID) || key.sessionID.startsWith('.') || key.messageID.startsWith('.'))
+    throw new CheckpointError('EBAD_KEY', `invalid turn key ${JSON.stringify(input)}`)
+  return key
+}
+export const turnKeyString = (k: TurnKey): string => `${k.sessionID}/${k.messageID}`
+
+export const BLOB_ID_RE = /^[0-9a-f]{64}$/
+
+/**
+ * Turn an OS path relative to a root into the stored key: '/'-separated, Unicode NFC (macOS
+ * returns NFD names; a file must keep one key whatever the OS reports).
+ */
+export function toKey(rel: string): string {
+  return rel.split(path.sep).join('/').replace(/\\/g, '/').normalize('NFC')
+}
+
+/** Key used to compare paths: case-folded on case-insensitive file systems. */
+export function compareKey(key: string, caseInsensitive: boolean): string {
+  return caseInsensitive ? key.toLowerCase() : key
+}
+
+/** A stored key is valid only if it is a plain relative path with no traversal. */
+export function isSafeKey(key: string): boolean {
+  if (key.length === 0 || key.length > 4096) return false
+  if (key.includes('\0') || key.includes('\\')) return false
+  if (key.startsWith('/') || /^[A-Za-z]:/.test(key)) return false
+  for (const seg of key.split('/')) if (seg === '' || seg === '.' || seg === '..') return false
+  return true
+}
+
+/** Convert a key to an absolute OS path under root; throws on any traversal. */
+export function keyToAbs(root: string, key: string): string {
+  if (!isSafeKey(key)) throw new CheckpointError('EBAD_PATH', `unsafe path in manifest: ${JSON.stringify(key)}`)
+  const abs = path.join(root, ...key.split('/'))
+  if (!isInside(root, abs)) throw new CheckpointError('EBAD_PATH', `path escapes its root: ${key}`)
+  return abs
+}
+
+export function isInside(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+/**
+ * The parent directory of a target, resolved through symlinks, must be inside the root's real
+ * path: a parent replaced by a symlink to /etc must not let a restore write there. Walks up to the
+ * nearest existing ancestor (parents may be missing when a restore recreates them).
+ */
+export function assertParentInside(rootReal: string, abs: string): void {
+  let dir = path.dirname(abs)
+  for (;;) {
+    let real: string | null = null
+    try {
+      real = fs.realpathSync(dir)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err
+    }
+    if (real !== null) {
+      if (!isInside(rootReal, real)) throw new CheckpointError('EBAD_PATH', `parent of ${abs} resolves outside its root (${real})`)
+      return
+    }
+    const up = path.dirname(dir)
+    if (up === dir) throw new CheckpointError('EBAD_PATH', `no existing parent for ${abs}`)
+    dir = up
+  }
+}
+
+/** Windows-style or foreign absolute path into a normalized form, for root identity. */
+export function normalizeRootPath(p: string): string {
+  return path.resolve(p).normalize('NFC')
+}

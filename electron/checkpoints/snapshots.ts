@@ -1,0 +1,266 @@
+// Snapshots are stored as deltas: each file holds only the entries that changed since its parent,
+// the oldest kept one holds everything. A turn whose capture finds nothing new reuses the previous
+// snapshot id, so an idle turn costs no store bytes; one changed file costs one small delta.
+// Deleting unreferenced snapshots folds their changes into the next kept one (see compact()).
+import fs from 'node:fs'
+import path from 'node:path'
+import { isSafeKey, BLOB_ID_RE } from './paths'
+import { mkdirPrivate, writeJsonAtomic } from './fsutil'
+import type { Entry } from './types'
+import type { RootState } from './scanner'
+
+export const SNAPSHOT_FORMAT = 'retake-checkpoint-snapshot'
+export const SNAPSHOT_VERSION = 1
+
+export type State = Map<string, RootState>
+
+interface RootDelta {
+  path: string
+  set: Record<string, Entry>
+  del: string[]
+}
+export interface SnapshotFile {
+  format: string
+  version: number
+  id: string
+  parent: string | null
+  createdAt: number
+  roots: Record<string, RootDelta>
+}
+
+export function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
+  if (!a || !b) return a === b
+  return a.type === b.type && a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash && a.link === b.link
+}
+
+/** Strict validation of data read back from disk: no traversal keys, no malformed blob ids. */
+function validEntry(e: unknown): e is Entry {
+  if (!e || typeof e !== 'object') return false
+  const x = e as Record<string, unknown>
+  if (!['file', 'dir', 'symlink', 'oversize'].includes(x.type as string)) return false
+  if (typeof x.mode !== 'number' || typeof x.size !== 'number' || typeof x.mtimeMs !== 'number' || typeof x.ino !== 'number') return false
+  if (x.hash !== undefined && (typeof x.hash !== 'string' || !BLOB_ID_RE.test(x.hash))) return false
+  if ((x.type === 'file' || x.type === 'symlink') && x.hash === undefined) return false
+  if (x.type === 'symlink' && typeof x.link !== 'string') return false
+  return true
+}
+
+export function validateSnapshot(raw: unknown): SnapshotFile | string {
+  if (!raw || typeof raw !== 'object') return 'empty or unreadable snapshot'
+  const s = raw as SnapshotFile
+  if (s.format !== SNAPSHOT_FORMAT) return `unknown snapshot format ${JSON.stringify(s.format)}`
+  if (s.version !== SNAPSHOT_VERSION) return `unsupported snapshot version ${s.version}`
+  if (typeof s.id !== 'string' || !/^[0-9]{12}$/.test(s.id)) return 'bad snapshot id'
+  if (!s.roots || typeof s.roots !== 'object') return 'snapshot without roots'
+  for (const [rid, d] of Object.entries(s.roots)) {
+    if (!/^[0-9a-f]{16}$/.test(rid) || typeof d.path !== 'string' || !Array.isArray(d.del)) return 'bad root record'
+    for (const [k, e] of Object.entries(d.set ?? {})) {
+      if (!isSafeKey(k)) return `unsafe path in snapshot: ${JSON.stringify(k)}`
+      if (!validEntry(e)) return `bad entry for ${JSON.stringify(k)}`
+    }
+    for (const k of d.del) if (typeof k !== 'string' || !isSafeKey(k)) return `unsafe path in snapshot: ${JSON.stringify(k)}`
+  }
+  return s
+}
+
+export class SnapshotStore {
+  private readonly dir: string
+  /** Chain oldest → newest. */
+  private chain: SnapshotFile[] = []
+  private readonly byId = new Map<string, SnapshotFile>()
+  private readonly cache = new Map<string, State>()
+  readonly warnings: string[] = []
+  readonly rootPaths = new Map<string, string>()
+
+  constructor(storeDir: string) {
+    this.dir = path.join(storeDir, 'snapshots')
+    mkdirPrivate(this.dir)
+    this.load()
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.json`)
+  }
+
+  private load(): void {
+    const files = new Map<string, SnapshotFile>()
+    for (const name of fs.readdirSync(this.dir).sort()) {
+      if (!name.endsWith('.json')) continue
+      let raw: unknown = null
+      try {
+        raw = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'))
+      } catch {
+        /* reported below */
+      }
+      const v = validateSnapshot(raw)
+      if (typeof v === 'string') {
+        this.warnings.push(`ignored snapshot ${name}: ${v}`)
+        continue
+      }
+      files.set(v.id, v)
+    }
+    // Follow parent links back from the newest: files left outside the chain (an interrupted
+    // compaction) are not part of any state.
+    const ids = [...files.keys()].sort()
+    const chain: SnapshotFile[] = []
+    let cur = ids.length ? files.get(ids[ids.length - 1]!) : undefined
+    while (cur) {
+      chain.unshift(cur)
+      cur = cur.parent ? files.get(cur.parent) : undefined
+      if (chain[0]!.parent && !cur) {
+        this.warnings.push(`snapshot chain broken before ${chain[0]!.id}; older snapshots unusable`)
+        chain[0]!.parent = null
+      }
+    }
+    this.chain = chain
+    for (const s of chain) {
+      this.byId.set(s.id, s)
+      for (const [rid, d] of Object.entries(s.roots)) this.rootPaths.set(rid, d.path)
+    }
+  }
+
+  get headId(): string | null {
+    return this.chain.length ? this.chain[this.chain.length - 1]!.id : null
+  }
+  has(id: string): boolean {
+    return this.byId.has(id)
+  }
+  ids(): string[] {
+    return this.chain.map((s) => s.id)
+  }
+
+  /** The full state at snapshot `id` (cached; callers must not mutate it). */
+  state(id: string): State | null {
+    const hit = this.cache.get(id)
+    if (hit) return hit
+    const idx = this.chain.findIndex((s) => s.id === id)
+    if (idx < 0) return null
+    // Start from the nearest cached state at or before idx.
+    let start = 0
+    let st: State = new Map()
+    for (let i = idx; i >= 0; i--) {
+      const c = this.cache.get(this.chain[i]!.id)
+      if (c) {
+        start = i + 1
+        st = cloneState(c)
+        break
+      }
+    }
+    for (let i = start; i <= idx; i++) applyDelta(st, this.chain[i]!)
+    this.remember(id, st)
+    return st
+  }
+
+  private remember(id: string, st: State): void {
+    this.cache.set(id, st)
+    while (this.cache.size > 4) {
+      const oldest = this.cache.keys().next().value as string
+      if (oldest === this.headId && this.cache.size <= 4) break
+      this.cache.delete(oldest)
+    }
+  }
+
+  /** Record `next` as a new snapshot unless it equals the head; returns its id. */
+  commit(next: State, roots: Map<string, string>): { id: string; bytes: number } {
+    const head = this.headId
+    const prev = head ? this.state(head) : null
+    const delta: Record<string, RootDelta> = {}
+    let changed = !prev
+    for (const [rid, rs] of next) {
+      const before = prev?.get(rid)
+      const d: RootDelta = { path: roots.get(rid) ?? this.rootPaths.get(rid) ?? '', set: {}, del: [] }
+      for (const [k, e] of rs) if (!sameEntry(before?.get(k), e)) d.set[k] = e
+      if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
+      if (!before || Object.keys(d.set).length || d.del.length) {
+        delta[rid] = d
+        changed = true
+      }
+    }
+    if (!changed && head) return { id: head, bytes: 0 }
+    const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
+    const snap: SnapshotFile = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, id, parent: head, createdAt: Date.now(), roots: delta }
+    const text = JSON.stringify(snap)
+    writeJsonAtomic(this.file(id), snap)
+    this.chain.push(snap)
+    this.byId.set(id, snap)
+    for (const [rid, p] of roots) this.rootPaths.set(rid, p)
+    const full = prev ? cloneState(prev) : new Map()
+    applyDelta(full, snap)
+    this.remember(id, full)
+    return { id, bytes: text.length }
+  }
+
+  /** Every blob id referenced by any kept snapshot. */
+  referencedBlobs(): Set<string> {
+    const out = new Set<string>()
+    for (const s of this.chain) for (const d of Object.values(s.roots)) for (const e of Object.values(d.set)) if (e.hash && e.type === 'file') out.add(e.hash)
+    return out
+  }
+
+  /**
+   * Drop every snapshot not in `keep` (the head is always kept: it is the incremental base).
+   * A dropped snapshot's changes are folded into the next kept one, which is rewritten before
+   * the dropped file is deleted, so a crash in between leaves a usable chain.
+   */
+  compact(keep: Set<string>): number {
+    const head = this.headId
+    if (head) keep.add(head)
+    const kept: SnapshotFile[] = []
+    let dropped = 0
+    let foldedSinceKept = false
+    for (let i = 0; i < this.chain.length; i++) {
+      const s = this.chain[i]!
+      if (keep.has(s.id)) {
+        if (foldedSinceKept || (kept.length === 0 && s.parent !== null)) {
+          const rewritten = this.rebase(s, kept.length ? kept[kept.length - 1]! : null)
+          writeJsonAtomic(this.file(rewritten.id), rewritten)
+          this.chain[i] = rewritten
+          this.byId.set(s.id, rewritten)
+          kept.push(rewritten)
+        } else kept.push(s)
+        foldedSinceKept = false
+      } else {
+        foldedSinceKept = true
+        dropped++
+      }
+    }
+    const removed = this.chain.filter((s) => !kept.includes(s))
+    this.chain = kept
+    for (const s of removed) {
+      this.byId.delete(s.id)
+      this.cache.delete(s.id)
+      fs.rmSync(this.file(s.id), { force: true })
+    }
+    return dropped
+  }
+
+  /** `s` re-expressed as a delta against `parent` (or as a full snapshot when parent is null). */
+  private rebase(s: SnapshotFile, parent: SnapshotFile | null): SnapshotFile {
+    const target = this.state(s.id)!
+    const base = parent ? this.state(parent.id)! : new Map<string, RootState>()
+    const roots: Record<string, RootDelta> = {}
+    for (const [rid, rs] of target) {
+      const before = base.get(rid)
+      const d: RootDelta = { path: this.rootPaths.get(rid) ?? '', set: {}, del: [] }
+      for (const [k, e] of rs) if (!sameEntry(before?.get(k), e)) d.set[k] = e
+      if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
+      if (!before || Object.keys(d.set).length || d.del.length) roots[rid] = d
+    }
+    return { ...s, parent: parent ? parent.id : null, roots }
+  }
+}
+
+function applyDelta(st: State, s: SnapshotFile): void {
+  for (const [rid, d] of Object.entries(s.roots)) {
+    let rs = st.get(rid)
+    if (!rs) st.set(rid, (rs = new Map()))
+    for (const k of d.del) rs.delete(k)
+    for (const [k, e] of Object.entries(d.set)) rs.set(k, e)
+  }
+}
+
+function cloneState(s: State): State {
+  const out: State = new Map()
+  for (const [rid, rs] of s) out.set(rid, new Map(rs))
+  return out
+}

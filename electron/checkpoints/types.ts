@@ -1,0 +1,191 @@
+// Public types of the checkpoint engine. Everything the app (main process or browser-mode host)
+// sees is declared here so the API can be read in one place; docs/checkpoints.md explains it.
+
+/** A turn is keyed by the opencode session and the user message that started it. */
+export interface TurnKey {
+  sessionID: string
+  messageID: string
+}
+/** Either the object form or the string form `ses_x/msg_y`. */
+export type TurnKeyInput = TurnKey | string
+
+export interface RootConfig {
+  /** Absolute folder path: the project folder or an extra volume. */
+  path: string
+  /** Shared folders are never scanned, never rolled back (they belong to every session). */
+  shared?: boolean
+  /** Extra exclude patterns, gitignore syntax, relative to this root. */
+  excludes?: string[]
+  /** Read .gitignore files under this root (default true). */
+  gitignore?: boolean
+  /** Compare paths case-insensitively (default: true on darwin and win32). */
+  caseInsensitive?: boolean
+}
+
+export interface OpenOptions {
+  /** Where the store lives (the app's data dir); created 0700. */
+  storeDir: string
+  roots: RootConfig[]
+  /** Files larger than this are recorded as "not checkpointed" (default 512 MiB). */
+  maxFileBytes?: number
+}
+
+/** One recorded path. `type` x = over the size cap: known to exist, content not kept. */
+export type EntryType = 'file' | 'dir' | 'symlink' | 'oversize'
+export interface Entry {
+  type: EntryType
+  /** Permission bits (mode & 0o7777). */
+  mode: number
+  size: number
+  mtimeMs: number
+  ino: number
+  /** SHA-256 of the content (files) or of the link text (symlinks). */
+  hash?: string
+  /** Link text for symlinks. */
+  link?: string
+}
+
+export interface ProgressEvent {
+  phase: 'scan' | 'hash'
+  filesDone: number
+  filesTotal: number
+  bytesDone: number
+  bytesTotal: number
+}
+export interface CaptureOptions {
+  onProgress?: (p: ProgressEvent) => void
+}
+export interface CaptureResult {
+  turnKey: TurnKey
+  snapshotId: string
+  /** False when the turn already had its pre-image (resume after a pause keeps the first). */
+  created: boolean
+  filesScanned: number
+  filesHashed: number
+  bytesHashed: number
+  /** Paths skipped because they are over the size cap (root-relative, prefixed with root index). */
+  notCheckpointed: string[]
+  warnings: string[]
+}
+
+export type TurnStatus = 'open' | 'sealed' | 'restored'
+export interface TurnInfo {
+  turnKey: TurnKey
+  status: TurnStatus
+  createdAt: number
+  sealedAt?: number
+  restoredBy?: string
+}
+
+export type PlanTarget = { turnKey: TurnKeyInput } | { backTo: TurnKeyInput }
+export type ActionKind = 'restore' | 'delete' | 'recreate' | 'nothing' | 'conflict' | 'not-checkpointed'
+
+export interface PlanAction {
+  /** Stable id of the action inside its plan; choices refer to it. */
+  id: string
+  root: string
+  /** Root-relative, '/'-separated, NFC. */
+  path: string
+  kind: ActionKind
+  /** State the restore puts back (undefined = absent). */
+  target?: Entry
+  /** State the engine expects to find (the turn's after-state; undefined = absent). */
+  expected?: Entry
+  /** State found on disk when the plan was made (undefined = absent). */
+  actual?: Entry
+  /** For conflicts: why, in words a user understands. */
+  reason?: string
+  expectedHash?: string | null
+  actualHash?: string | null
+  /** Unified diff current → target for text files. */
+  diff?: string
+  binary?: boolean
+}
+
+export interface Plan {
+  planId: string
+  target: { kind: 'turn' | 'backTo' | 'undo'; turnKey?: TurnKey; restoreId?: string }
+  /** The turns this restore marks restored when it succeeds. */
+  turns: TurnKey[]
+  actions: PlanAction[]
+  warnings: string[]
+  /** Offered when an older turn's files were changed by a newer one. */
+  suggestion?: { backTo: TurnKey }
+  createdAt: number
+}
+
+/** Per-conflict choice; `cancel` aborts the whole restore. */
+export interface ApplyChoices {
+  /** What to do with conflicts: skip them and restore the rest (default), or cancel. */
+  onConflict?: 'restore-rest' | 'cancel'
+  /** Conflicting action ids the user chose to overwrite anyway. */
+  overwrite?: string[]
+}
+
+export interface ApplyResult {
+  restoreId: string | null
+  status: 'done' | 'partial' | 'cancelled' | 'noop'
+  applied: { path: string; root: string; kind: ActionKind }[]
+  skipped: { path: string; root: string; reason: string }[]
+  failed: { path: string; root: string; error: string }[]
+  /** True only when every action succeeded; only then the turns are marked restored. */
+  turnsMarkedRestored: boolean
+  warnings: string[]
+}
+
+export interface ChangeItem {
+  root: string
+  path: string
+  change: 'added' | 'modified' | 'deleted' | 'mode' | 'type' | 'not-checkpointed'
+  binary: boolean
+  added: number
+  removed: number
+}
+
+export interface RetentionPolicy {
+  maxAgeMs?: number
+  /** Max turns kept per session (oldest first dropped). */
+  maxCountPerSession?: number
+  /** Max turns in total. */
+  maxCount?: number
+  /** Max bytes of blobs in total (oldest turns dropped until under). */
+  maxBytes?: number
+}
+
+export interface StoreStats {
+  turns: number
+  sessions: number
+  snapshots: number
+  blobs: number
+  blobBytes: number
+  storeBytes: number
+}
+
+export interface CheckpointStore {
+  capture(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
+  seal(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
+  plan(target: PlanTarget): Promise<Plan>
+  apply(plan: Plan, choices?: ApplyChoices): Promise<ApplyResult>
+  undo(restoreId: string, choices?: ApplyChoices): Promise<ApplyResult>
+  planUndo(restoreId: string): Promise<Plan>
+  listTurns(sessionID?: string): TurnInfo[]
+  changes(turnKey: TurnKeyInput): Promise<ChangeItem[]>
+  forkSession(fromSessionID: string, toSessionID: string, upToMessageID?: string): Promise<number>
+  deleteSession(sessionID: string): Promise<void>
+  retention(policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }>
+  sweep(): Promise<{ blobsSwept: number; bytesFreed: number }>
+  stats(): Promise<StoreStats>
+  /** Recovery messages from the last open (interrupted restores completed). */
+  readonly recovered: string[]
+  close(): Promise<void>
+}
+
+export class CheckpointError extends Error {
+  constructor(
+    readonly code: 'ELOCKED' | 'EUNKNOWN_TURN' | 'EBAD_KEY' | 'EBAD_PATH' | 'ECLOSED' | 'EFORMAT',
+    message: string,
+  ) {
+    super(message)
+    this.name = 'CheckpointError'
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Everything the main process does, without Electron: the opencode connection (embedded or remote),
+ * the proxy to it, the stores, and the IPC router. electron/main.ts and browser mode's host both
+ * wrap this one object, so the desktop app and browser mode behave the same.
+ */
+import { EventEmitter } from 'node:events'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { EventName, EventPayload, ServerStatus, Settings } from '../src/shared/ipc-contract'
+import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
+import { AppStores } from './store/app-stores'
+import { readJson, writeJson } from './store/json-file'
+import { z } from 'zod'
+import type { OpencodeConnection } from './server/connection'
+import { EmbeddedOpencodeServer } from './server/opencode-server'
+import { RemoteOpencodeServer } from './server/remote-server'
+import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-binary'
+import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from './server/opencode-proxy'
+
+export interface CoreOptions {
+  mode: 'desktop' | 'browser'
+  dataDir: string
+  /** Where node_modules is (development) — the binary resolver looks there. */
+  appRoot: string
+  /** process.resourcesPath of a packaged app. */
+  resourcesPath?: string
+  version: string
+  /** The opencode version Retake is pinned to; the binary must answer it. */
+  opencodeVersion?: string
+  /** Command-line choices override the saved settings for this run. */
+  opencodeConfigPath?: string | null
+  remote?: { url: string; password?: string }
+  initialProject?: string
+  pickFolder?: () => Promise<string | null>
+  openExternal?: (url: string) => Promise<boolean>
+  /** Extra environment for the embedded server (tests keep it offline with this). */
+  serverEnv?: Record<string, string>
+  log?: (line: string) => void
+}
+
+export interface RetakeCore {
+  readonly connection: OpencodeConnection
+  dispatch: Dispatch<unknown>
+  proxy(req: ProxyRequest): Promise<ProxyResponse>
+  onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+const SecretsSchema = z.object({ remotePassword: z.string().optional() })
+
+export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: unknown) => boolean = () => true): RetakeCore {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 })
+  const stores = new AppStores(opts.dataDir)
+  const events = new EventEmitter()
+  const secretsFile = join(opts.dataDir, 'secrets.json')
+  const log = opts.log ?? (() => {})
+  let connection: OpencodeConnection = makeConnection(stores.getSettings())
+
+  function makeConnection(settings: Settings): OpencodeConnection {
+    const remoteUrl = opts.remote?.url ?? settings.remoteUrl
+    let conn: OpencodeConnection
+    if (remoteUrl) {
+      const password = opts.remote?.password ?? readJson(secretsFile, SecretsSchema, {}).remotePassword
+      conn = new RemoteOpencodeServer({ url: remoteUrl, password })
+    } else {
+      let binary: string
+      try {
+        binary = resolveOpencodeBinary({ appRoot: opts.appRoot, resourcesPath: opts.resourcesPath })
+      } catch (err) {
+        binary = ''
+        log(`[server] ${(err as Error).message}`)
+      }
+      conn = new EmbeddedOpencodeServer({
+        binary,
+        dataDir: opts.dataDir,
+        configPath: opts.opencodeConfigPath ?? settings.opencodeConfigPath,
+        useUserHome: settings.useUserOpencodeHome,
+        extraEnv: opts.serverEnv,
+        version: opts.opencodeVersion,
+      })
+    }
+    conn.on('status', (s: ServerStatus) => events.emit('server.status', s))
+    return conn
+  }
+
+  async function startConnection() {
+    const conn = connection
+    if (conn instanceof EmbeddedOpencodeServer) {
+      try {
+        const binary = resolveOpencodeBinary({ appRoot: opts.appRoot, resourcesPath: opts.resourcesPath })
+        await checkOpencodeVersion(binary, opts.opencodeVersion)
+      } catch (err) {
+        // Shown on the error screen: a missing or wrong binary is not something a restart fixes.
+        ;(conn as unknown as { status: ServerStatus }).status = { kind: 'embedded', state: 'failed', error: (err as Error).message }
+        events.emit('server.status', conn.status)
+        throw err
+      }
+    }
+    await conn.start()
+  }
+
+  async function reconnect() {
+    await connection.stop().catch(() => {})
+    connection.removeAllListeners('status')
+    connection = makeConnection(stores.getSettings())
+    await startConnection().catch((err) => log(`[server] reconnect failed: ${(err as Error).message}`))
+  }
+
+  const handlers: Handlers = {
+    'app.info': () => ({
+      mode: opts.mode,
+      version: opts.version,
+      initialProject: opts.initialProject,
+      canPickFolder: Boolean(opts.pickFolder),
+    }),
+    'server.status': () => connection.status,
+    'server.restart': async () => {
+      await connection.restart().catch(() => {})
+      return connection.status
+    },
+    'projects.recent': () => stores.recentProjects(),
+    'projects.open': ({ path }) => stores.openProject(path),
+    'projects.forget': ({ path }) => stores.forgetProject(path),
+    'projects.pick': async () => {
+      if (!opts.pickFolder) throw new RouteError('unavailable', 'This host has no folder picker; type the folder path instead')
+      const path = await opts.pickFolder()
+      return path ? stores.openProject(path) : null
+    },
+    'settings.get': () => stores.getSettings(),
+    'settings.update': async ({ remotePassword, ...patch }) => {
+      const before = stores.getSettings()
+      if (remotePassword !== undefined) writeJson(secretsFile, { ...readJson(secretsFile, SecretsSchema, {}), remotePassword })
+      const after = stores.updateSettings(patch)
+      const serverChanged =
+        before.remoteUrl !== after.remoteUrl ||
+        before.opencodeConfigPath !== after.opencodeConfigPath ||
+        before.useUserOpencodeHome !== after.useUserOpencodeHome ||
+        remotePassword !== undefined
+      if (serverChanged) void reconnect()
+      return after
+    },
+    'retry.save': (entry) => {
+      stores.saveRetry(entry)
+      return true as const
+    },
+    'retry.list': ({ sessionID }) => stores.savedRetries(sessionID),
+    'retry.drop': ({ sessionID, messageID }) => {
+      stores.dropRetry(sessionID, messageID)
+      return true as const
+    },
+    'attempts.add': (attempt) => {
+      stores.addAttempt(attempt)
+      return true as const
+    },
+    'attempts.list': ({ sessionID }) => stores.attempts(sessionID),
+    'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
+  }
+
+  return {
+    get connection() {
+      return connection
+    },
+    dispatch: createRouter(handlers, { isTrustedSender, log }),
+    proxy: (req) => proxyToOpencode(connection, req),
+    onEvent(event, listener) {
+      events.on(event, listener as (p: unknown) => void)
+      return () => events.off(event, listener as (p: unknown) => void)
+    },
+    start: startConnection,
+    stop: () => connection.stop(),
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The renderer's only way to the opencode server: the host forwards `/opencode/*` and adds the
+ * credentials itself, so the password never reaches the renderer and no CORS exception is needed.
+ * Bodies are streamed both ways (prompts with attachments up, the SSE event stream down) with no
+ * timeouts: a long turn or an idle event stream must not be cut by the proxy.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { Readable } from 'node:stream'
+import type { OpencodeConnection } from './connection'
+
+export interface ProxyRequest {
+  method: string
+  /** Path and query below the proxy mount, e.g. `/session?directory=…`. */
+  path: string
+  headers: IncomingHttpHeaders | Record<string, string | undefined>
+  body?: Readable | null
+  /** Aborted when the client goes away, so upstream requests (and event streams) are closed too. */
+  signal?: AbortSignal
+}
+
+export interface ProxyResponse {
+  status: number
+  headers: Record<string, string>
+  body: Readable | null
+}
+
+/** Request headers the renderer may pass on; everything else (cookies, auth, origin) stays behind. */
+const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'last-event-id', 'x-opencode-directory', 'x-opencode-workspace']
+/** Response headers the renderer may see; www-authenticate is dropped so no browser login prompt can appear. */
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-encoding', 'etag', 'last-modified']
+
+export function upstreamHeaders(incoming: ProxyRequest['headers'], authorization: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const v = incoming[name]
+    if (typeof v === 'string') out[name] = v
+  }
+  out.authorization = authorization
+  return out
+}
+
+export function downstreamHeaders(upstream: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const v = upstream[name]
+    if (typeof v === 'string') out[name] = v
+  }
+  return out
+}
+
+/** Resolves the target URL, refusing anything that would leave the server's origin (`//host`, schemes). */
+export function upstreamUrl(base: string, path: string): URL | null {
+  if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return null
+  const baseUrl = new URL(base)
+  const url = new URL(path, baseUrl)
+  return url.origin === baseUrl.origin ? url : null
+}
+
+function jsonError(status: number, name: string, message: string): ProxyResponse {
+  const body = JSON.stringify({ name, data: { message } })
+  return { status, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(body)]) }
+}
+
+export function proxyToOpencode(conn: OpencodeConnection, req: ProxyRequest): Promise<ProxyResponse> {
+  if (conn.status.state !== 'ready' || !conn.url) {
+    return Promise.resolve(jsonError(503, 'ServerUnavailable', `The opencode server is ${conn.status.state}${conn.status.error ? `: ${conn.status.error}` : ''}`))
+  }
+  const url = upstreamUrl(conn.url, req.path)
+  if (!url) return Promise.resolve(jsonError(400, 'BadRequest', 'Invalid opencode path'))
+  return new Promise((resolve) => {
+    const upstream = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: req.method,
+      headers: upstreamHeaders(req.headers, conn.authorization()),
+    })
+    const onAbort = () => upstream.destroy()
+    req.signal?.addEventListener('abort', onAbort, { once: true })
+    upstream.on('response', (res) => {
+      res.on('close', () => req.signal?.removeEventListener('abort', onAbort))
+      resolve({ status: res.statusCode ?? 502, headers: downstreamHeaders(res.headers), body: res })
+    })
+    upstream.on('error', (err) => {
+      req.signal?.removeEventListener('abort', onAbort)
+      resolve(jsonError(502, 'ServerUnreachable', `The opencode server did not answer: ${err.message}`))
+    })
+    if (req.body) req.body.pipe(upstream)
+    else upstream.end()
+  })
+}

@@ -1,0 +1,110 @@
+/**
+ * Retake's own small stores in the data dir: settings, recent projects, saved retry payloads and the
+ * attempt history of retried turns. Each is a JSON file written atomically.
+ */
+import { join, basename, resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { z } from 'zod'
+import {
+  AttemptSchema,
+  RecentProjectSchema,
+  SavedRetrySchema,
+  SettingsSchema,
+  type Attempt,
+  type RecentProject,
+  type SavedRetry,
+  type Settings,
+} from '../../src/shared/ipc-contract'
+import { readJson, writeJson } from './json-file'
+
+export const DEFAULT_SETTINGS: Settings = {
+  remoteUrl: null,
+  opencodeConfigPath: null,
+  useUserOpencodeHome: false,
+  extraFolders: [],
+  excludes: [],
+}
+
+const MAX_RECENT = 12
+const MAX_ATTEMPTS_PER_SESSION = 200
+
+export class AppStores {
+  constructor(private readonly dataDir: string) {}
+
+  private file(name: string) {
+    return join(this.dataDir, name)
+  }
+
+  getSettings(): Settings {
+    return readJson(this.file('settings.json'), SettingsSchema, DEFAULT_SETTINGS)
+  }
+
+  updateSettings(patch: Partial<Settings>): Settings {
+    const next = SettingsSchema.parse({ ...this.getSettings(), ...patch })
+    writeJson(this.file('settings.json'), next)
+    return next
+  }
+
+  recentProjects(): RecentProject[] {
+    return readJson(this.file('recent-projects.json'), z.array(RecentProjectSchema), [])
+  }
+
+  /** Validates the folder and puts it first in the recent list. */
+  openProject(path: string): RecentProject {
+    const abs = resolve(path)
+    let isDir = false
+    try {
+      isDir = statSync(abs).isDirectory()
+    } catch (err) {
+      throw new UserInputError(`No folder at ${abs} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`)
+    }
+    if (!isDir) throw new UserInputError(`${abs} is a file, not a folder`)
+    const entry: RecentProject = { path: abs, name: basename(abs) || abs, openedAt: Date.now() }
+    const list = [entry, ...this.recentProjects().filter((p) => p.path !== abs)].slice(0, MAX_RECENT)
+    writeJson(this.file('recent-projects.json'), list)
+    return entry
+  }
+
+  forgetProject(path: string): RecentProject[] {
+    const list = this.recentProjects().filter((p) => p.path !== path)
+    writeJson(this.file('recent-projects.json'), list)
+    return list
+  }
+
+  private retryFile(sessionID: string) {
+    return this.file(join('retries', `${sessionID}.json`))
+  }
+
+  savedRetries(sessionID: string): SavedRetry[] {
+    return readJson(this.retryFile(sessionID), z.array(SavedRetrySchema), [])
+  }
+
+  saveRetry(entry: SavedRetry): void {
+    const rest = this.savedRetries(entry.sessionID).filter((r) => r.messageID !== entry.messageID)
+    writeJson(this.retryFile(entry.sessionID), [...rest, entry])
+  }
+
+  dropRetry(sessionID: string, messageID: string): void {
+    const list = this.savedRetries(sessionID)
+    const rest = list.filter((r) => r.messageID !== messageID)
+    if (rest.length !== list.length) writeJson(this.retryFile(sessionID), rest)
+  }
+
+  private attemptsFile(sessionID: string) {
+    return this.file(join('attempts', `${sessionID}.json`))
+  }
+
+  attempts(sessionID: string): Attempt[] {
+    return readJson(this.attemptsFile(sessionID), z.array(AttemptSchema), [])
+  }
+
+  addAttempt(attempt: Attempt): void {
+    const list = [...this.attempts(attempt.sessionID), attempt].slice(-MAX_ATTEMPTS_PER_SESSION)
+    writeJson(this.attemptsFile(attempt.sessionID), list)
+  }
+}
+
+/** An error whose message is meant for the user (bad input), not an internal failure. */
+export class UserInputError extends Error {
+  readonly code = 'bad-input'
+}
