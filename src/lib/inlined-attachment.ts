@@ -144,6 +144,7 @@ const START = '<attached-file name='
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const HEADER = /^<attached-file name=("(?:[^"\\\n\r]|\\.)*") mime=("(?:[^"\\\n\r]|\\.)*") bytes="(0|[1-9]\d{0,15})" sha256="([0-9a-f]{64})">\n/
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const endMarker = (sha: string): string => `\n</attached-file sha256="${sha}">`
 
 /** The text part's text for one attachment; throws when the bytes are not valid UTF-8. */
@@ -177,7 +178,7 @@ export function parseInlinedAttachment(text: string): InlinedAttachment | null {
   }
   if (typeof name !== 'string' || typeof mime !== 'string') return null
   const content = text.slice(m[0].length, text.length - end.length)
-  if (/\p{Cs}/u.test(content)) return null // a lone surrogate cannot come from UTF-8 bytes
+  if (LONE_SURROGATE.test(content)) return null // a lone surrogate cannot come from UTF-8 bytes
   const bytes = new TextEncoder().encode(content)
   const byteLength = Number(m[3])
   if (bytes.length !== byteLength || sha256Hex(bytes) !== sha) return null

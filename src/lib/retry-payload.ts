@@ -8,7 +8,7 @@
  */
 import type { Part } from '@opencode-ai/sdk/v2'
 import type { ModelRef, PartInput } from '../shared/ipc-contract'
-import { detectFileType } from './file-type'
+import { detectFileType, isTextualMime } from './file-type'
 import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseTextPart } from './inlined-attachment'
 
 /** The fields of a stored user message's info that a retry reads. */
@@ -36,7 +36,8 @@ export class InlineRefusedError extends Error {
  * Textual file parts with a `data:` URL become inline text parts; everything else passes unchanged.
  * Textual means: the bytes decode as UTF-8 without NULs (detectFileType), whatever the mime says, so
  * `text/markdown` and `application/json` (refused as file parts by several adapters) always get through.
- * Binary, image and PDF parts stay file parts; `file://` URLs are kept (the server reads them itself).
+ * Binary, image and PDF parts stay file parts (relabelled when they claim a text mime); `file://` URLs
+ * are kept as they are (the server reads them itself).
  * A textual file above INLINE_LIMIT_BYTES throws InlineRefusedError: sending it as a file part would
  * only be refused again, so the caller must tell the user instead.
  */
@@ -47,7 +48,9 @@ export function inlineTextFileParts(parts: PartInput[]): PartInput[] {
     if (!decoded) return part
     const name = part.filename ?? 'attachment'
     const type = detectFileType(name, decoded.bytes, part.mime)
-    if (type.kind !== 'text') return part
+    // A binary labelled as text (the seed did this) would be decoded into mojibake by the server:
+    // send it under the mime its bytes have instead.
+    if (type.kind !== 'text') return isTextualMime(part.mime) ? { ...part, mime: type.mime } : part
     if (decoded.bytes.length > INLINE_LIMIT_BYTES) {
       throw new InlineRefusedError(
         `"${name}" is ${decoded.bytes.length} bytes; text attachments are limited to ${INLINE_LIMIT_BYTES} bytes.`,
