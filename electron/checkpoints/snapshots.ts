@@ -153,10 +153,10 @@ export class SnapshotStore {
 
   private remember(id: string, st: State): void {
     this.cache.set(id, st)
-    while (this.cache.size > 4) {
-      const oldest = this.cache.keys().next().value as string
-      if (oldest === this.headId && this.cache.size <= 4) break
-      this.cache.delete(oldest)
+    // Keep a few recent states; the head's is the incremental base and stays.
+    for (const k of this.cache.keys()) {
+      if (this.cache.size <= 4) break
+      if (k !== this.headId && k !== id) this.cache.delete(k)
     }
   }
 
@@ -164,18 +164,9 @@ export class SnapshotStore {
   commit(next: State, roots: Map<string, string>): { id: string; bytes: number } {
     const head = this.headId
     const prev = head ? this.state(head) : null
-    const delta: Record<string, RootDelta> = {}
-    let changed = !prev
-    for (const [rid, rs] of next) {
-      const before = prev?.get(rid)
-      const d: RootDelta = { path: roots.get(rid) ?? this.rootPaths.get(rid) ?? '', set: {}, del: [] }
-      for (const [k, e] of rs) if (!sameEntry(before?.get(k), e)) d.set[k] = e
-      if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
-      if (!before || Object.keys(d.set).length || d.del.length) {
-        delta[rid] = d
-        changed = true
-      }
-    }
+    for (const [rid, p] of roots) this.rootPaths.set(rid, p)
+    const delta = this.diff(prev ?? new Map(), next)
+    const changed = !prev || Object.keys(delta).length > 0
     if (!changed && head) return { id: head, bytes: 0 }
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
     const snap: SnapshotFile = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, id, parent: head, createdAt: Date.now(), roots: delta }
@@ -183,7 +174,6 @@ export class SnapshotStore {
     writeJsonAtomic(this.file(id), snap)
     this.chain.push(snap)
     this.byId.set(id, snap)
-    for (const [rid, p] of roots) this.rootPaths.set(rid, p)
     const full = prev ? cloneState(prev) : new Map()
     applyDelta(full, snap)
     this.remember(id, full)
@@ -205,26 +195,33 @@ export class SnapshotStore {
   compact(keep: Set<string>): number {
     const head = this.headId
     if (head) keep.add(head)
+    // One pass over the original chain with a running state; each kept snapshot is re-expressed
+    // against the previous kept one when something between them (or before it) was dropped.
+    const running: State = new Map()
+    let lastKept: State = new Map()
+    let lastKeptId: string | null = null
     const kept: SnapshotFile[] = []
     let dropped = 0
-    let foldedSinceKept = false
-    for (let i = 0; i < this.chain.length; i++) {
-      const s = this.chain[i]!
-      if (keep.has(s.id)) {
-        if (foldedSinceKept || (kept.length === 0 && s.parent !== null)) {
-          const rewritten = this.rebase(s, kept.length ? kept[kept.length - 1]! : null)
-          writeJsonAtomic(this.file(rewritten.id), rewritten)
-          this.chain[i] = rewritten
-          this.byId.set(s.id, rewritten)
-          kept.push(rewritten)
-        } else kept.push(s)
-        foldedSinceKept = false
-      } else {
-        foldedSinceKept = true
+    let folded = false
+    for (const s of this.chain) {
+      applyDelta(running, s)
+      if (!keep.has(s.id)) {
+        folded = true
         dropped++
+        continue
       }
+      let out = s
+      if (folded || (lastKeptId === null && s.parent !== null)) {
+        out = { ...s, parent: lastKeptId, roots: this.diff(lastKept, running) }
+        writeJsonAtomic(this.file(s.id), out)
+        this.byId.set(s.id, out)
+      }
+      kept.push(out)
+      lastKept = cloneState(running)
+      lastKeptId = s.id
+      folded = false
     }
-    const removed = this.chain.filter((s) => !kept.includes(s))
+    const removed = this.chain.filter((s) => !keep.has(s.id))
     this.chain = kept
     for (const s of removed) {
       this.byId.delete(s.id)
@@ -234,10 +231,7 @@ export class SnapshotStore {
     return dropped
   }
 
-  /** `s` re-expressed as a delta against `parent` (or as a full snapshot when parent is null). */
-  private rebase(s: SnapshotFile, parent: SnapshotFile | null): SnapshotFile {
-    const target = this.state(s.id)!
-    const base = parent ? this.state(parent.id)! : new Map<string, RootState>()
+  private diff(base: State, target: State): Record<string, RootDelta> {
     const roots: Record<string, RootDelta> = {}
     for (const [rid, rs] of target) {
       const before = base.get(rid)
@@ -246,7 +240,7 @@ export class SnapshotStore {
       if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
       if (!before || Object.keys(d.set).length || d.del.length) roots[rid] = d
     }
-    return { ...s, parent: parent ? parent.id : null, roots }
+    return roots
   }
 }
 

@@ -1,0 +1,37 @@
+// `npm start`: the desktop app when Electron can run here, otherwise browser mode.
+// Electron needs its runtime binary (downloaded by the electron package's install step) and a
+// display; on a machine without either, browser mode serves the same UI on 127.0.0.1.
+import { spawnSync, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const passThrough = process.argv.slice(2)
+
+function electronBinary() {
+  try {
+    const path = require('electron')
+    return typeof path === 'string' ? path : null
+  } catch (err) {
+    return { reason: String(err.message).split('\n')[0] }
+  }
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}
+
+const bin = electronBinary()
+const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
+if (typeof bin === 'string' && hasDisplay) {
+  run('npm', ['run', 'build'])
+  const child = spawn(bin, ['.', ...passThrough], { stdio: 'inherit' })
+  child.on('exit', (code) => process.exit(code ?? 0))
+} else {
+  const why = typeof bin !== 'string' ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display'
+  console.log(`Retake: starting browser mode, because ${why}.`)
+  run('npm', ['run', 'build:renderer'])
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', ...passThrough], { stdio: 'inherit' })
+  child.on('exit', (code) => process.exit(code ?? 0))
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
+}
