@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { backoffDelay, parseListeningLine } from '../../../electron/server/server-logic'
+import { candidatePaths, resolveOpencodeBinary } from '../../../electron/server/opencode-binary'
+import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../electron/server/opencode-proxy'
+
+describe('parseListeningLine', () => {
+  it('waits for the line, then gives the URL', () => {
+    expect(parseListeningLine('Warning: something\n')).toBeNull()
+    expect(parseListeningLine('opencode server listening on http://127.0.0.1:41234\n')).toBe('http://127.0.0.1:41234')
+  })
+})
+
+describe('backoffDelay', () => {
+  it('doubles and caps', () => {
+    expect([1, 2, 3, 4, 10].map((n) => backoffDelay(n, 500, 4000))).toEqual([500, 1000, 2000, 4000, 4000])
+  })
+})
+
+describe('opencode binary resolution', () => {
+  it('prefers the packaged resources folder, then node_modules', () => {
+    const paths = candidatePaths({ appRoot: '/app', resourcesPath: '/res', platform: 'linux', arch: 'x64' })
+    expect(paths[0]).toBe('/res/bin/opencode')
+    expect(paths).toContain('/app/node_modules/opencode-linux-x64/bin/opencode')
+    expect(paths).toContain('/app/node_modules/opencode-linux-x64-baseline/bin/opencode')
+  })
+  it('uses opencode’s platform words and .exe on Windows', () => {
+    const paths = candidatePaths({ appRoot: 'C:/app', platform: 'win32', arch: 'x64', preferBaseline: true })
+    expect(paths[0]).toMatch(/opencode-windows-x64-baseline[\\/]bin[\\/]opencode\.exe$/)
+    expect(candidatePaths({ appRoot: '/a', platform: 'darwin', arch: 'arm64' })).toEqual(['/a/node_modules/opencode-darwin-arm64/bin/opencode'])
+  })
+  it('says where it looked when the binary is missing', () => {
+    expect(() => resolveOpencodeBinary({ appRoot: '/nowhere', platform: 'linux', arch: 'x64' }, () => false)).toThrow(/not found[\s\S]*\/nowhere\/node_modules\/opencode-linux-x64\/bin\/opencode/)
+  })
+  it('development: finds the binary installed by the opencode-ai dependency', () => {
+    expect(resolveOpencodeBinary({ appRoot: process.cwd() })).toMatch(/node_modules\/opencode-/)
+  })
+})
+
+describe('proxy header and path rules', () => {
+  it('never forwards the renderer’s cookies or auth, and always adds the server’s', () => {
+    const h = upstreamHeaders({ cookie: 'retake_session=x', authorization: 'Basic evil', 'content-type': 'application/json', 'x-opencode-directory': '/p', origin: 'http://x' }, 'Basic real')
+    expect(h).toEqual({ 'content-type': 'application/json', 'x-opencode-directory': '/p', authorization: 'Basic real' })
+  })
+  it('drops www-authenticate so no browser login prompt can appear', () => {
+    expect(downstreamHeaders({ 'www-authenticate': 'Basic realm="Secure Area"', 'content-type': 'application/json', 'set-cookie': ['a=b'] })).toEqual({ 'content-type': 'application/json' })
+  })
+  it('stays on the server’s origin', () => {
+    expect(upstreamUrl('http://127.0.0.1:4096', '/session?directory=/p')?.href).toBe('http://127.0.0.1:4096/session?directory=/p')
+    expect(upstreamUrl('http://127.0.0.1:4096', '//evil.example/x')).toBeNull()
+    expect(upstreamUrl('http://127.0.0.1:4096', 'http://evil.example/x')).toBeNull()
+    expect(upstreamUrl('http://127.0.0.1:4096', '/\\evil.example')).toBeNull()
+  })
+})
