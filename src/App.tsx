@@ -1,0 +1,21 @@
+/** The app root: one QueryClient, then the shell that boots against the host. */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useState } from 'react'
+import { AppShell } from './components/AppShell'
+
+export function App() {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { refetchOnWindowFocus: false, retry: 1 },
+          mutations: { retry: 0 },
+        },
+      }),
+  )
+  return (
+    <QueryClientProvider client={client}>
+      <AppShell />
+    </QueryClientProvider>
+  )
+}

@@ -1,0 +1,107 @@
+/** Mutations on opencode. Results land in the cache directly; events then keep it exact. */
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { ModelRef } from '../shared/ipc-contract'
+import { applyToSessions } from './apply-event'
+import { clientFor } from './client'
+import { queryKeys } from './query-keys'
+import { useScope } from './scope'
+import type { Session } from './types'
+import { unwrap } from './unwrap'
+
+function useSessionCache() {
+  const qc = useQueryClient()
+  const scope = useScope()
+  return (type: 'session.created' | 'session.updated' | 'session.deleted', info: Session) =>
+    qc.setQueryData<Session[]>(queryKeys.sessions(scope), (list) =>
+      applyToSessions(list, { id: 'local', type, properties: { sessionID: info.id, info } } as never),
+    )
+}
+
+export function useCreateSession() {
+  const scope = useScope()
+  const patch = useSessionCache()
+  return useMutation({
+    mutationFn: async () => unwrap('session.create', await clientFor(scope.directory).session.create({})),
+    onSuccess: (session) => patch('session.created', session),
+  })
+}
+
+export function useRenameSession() {
+  const scope = useScope()
+  const patch = useSessionCache()
+  return useMutation({
+    mutationFn: async (v: { sessionID: string; title: string }) =>
+      unwrap('session.update', await clientFor(scope.directory).session.update(v)),
+    onSuccess: (session) => patch('session.updated', session),
+  })
+}
+
+export function useDeleteSession() {
+  const scope = useScope()
+  const patch = useSessionCache()
+  return useMutation({
+    mutationFn: async (session: Session) => {
+      unwrap('session.delete', await clientFor(scope.directory).session.delete({ sessionID: session.id }))
+      return session
+    },
+    onSuccess: (session) => patch('session.deleted', session),
+  })
+}
+
+export interface PromptInput {
+  sessionID: string
+  text: string
+  model?: ModelRef
+  agent?: string
+}
+
+/** Sends a prompt with promptAsync (204 at once); the event stream then drives the timeline. */
+export function useSendPrompt() {
+  const scope = useScope()
+  return useMutation({
+    mutationFn: async ({ sessionID, text, model, agent }: PromptInput) => {
+      unwrap(
+        'session.promptAsync',
+        await clientFor(scope.directory).session.promptAsync({
+          sessionID,
+          parts: [{ type: 'text', text }],
+          ...(model ? { model } : {}),
+          ...(agent ? { agent } : {}),
+        }),
+      )
+    },
+  })
+}
+
+export function useAbort() {
+  const scope = useScope()
+  return useMutation({
+    mutationFn: async (sessionID: string) =>
+      unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
+  })
+}
+
+/** Stores or removes a provider API key; the provider/model lists are refetched afterwards. */
+export function useProviderAuth() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
+      qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
+    ])
+  const set = useMutation({
+    mutationFn: async (v: { providerID: string; key: string }) =>
+      unwrap(
+        'auth.set',
+        await clientFor(scope.directory).auth.set({ providerID: v.providerID, auth: { type: 'api', key: v.key } }),
+      ),
+    onSuccess: refresh,
+  })
+  const remove = useMutation({
+    mutationFn: async (providerID: string) =>
+      unwrap('auth.remove', await clientFor(scope.directory).auth.remove({ providerID })),
+    onSuccess: refresh,
+  })
+  return { set, remove }
+}

@@ -1,0 +1,55 @@
+/**
+ * The one way Retake reads an SDK result. The v2 SDK never throws: it resolves `{data, error,
+ * response}` for HTTP errors and network failures alike, so every call site goes through here and a
+ * failure becomes a thrown `ApiError` that React Query (and people) can see.
+ */
+
+/** A failed opencode call: the label says which call, status and body say what the server answered. */
+export class ApiError extends Error {
+  constructor(
+    readonly label: string,
+    readonly status: number | undefined,
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+type SdkResult<T> = { data?: T; error?: unknown; response?: Response } | undefined | null
+
+/** The human part of an opencode error body (shapes: {name,data:{message}}, {message}, text, {}). */
+export function describeBody(body: unknown): string {
+  if (body === undefined || body === null) return ''
+  if (typeof body === 'string') return body
+  if (body instanceof Error) return body.message
+  if (typeof body === 'object') {
+    const o = body as { data?: { message?: unknown }; message?: unknown; name?: unknown; _tag?: unknown }
+    if (typeof o.data?.message === 'string') return o.data.message
+    if (typeof o.message === 'string') return o.message
+    if (typeof o.name === 'string') return o.name
+    if (typeof o._tag === 'string') return o._tag
+    const json = JSON.stringify(body)
+    return json === '{}' ? '' : json
+  }
+  return String(body)
+}
+
+/** Returns `data`, or throws an ApiError carrying the HTTP status and the parsed body. */
+export function unwrap<T>(label: string, result: SdkResult<T>): T {
+  const response = result?.response
+  if (!result || result.error !== undefined || !response || !response.ok) {
+    const status = response?.status
+    const detail = describeBody(result?.error)
+    const head = status === undefined ? `${label}: no response from the server` : `${label}: HTTP ${status}`
+    throw new ApiError(label, status, result?.error, detail ? `${head}: ${detail}` : head)
+  }
+  return result.data as T
+}
+
+/** A short message for any thrown value, for inline error displays. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message
+  return describeBody(err) || 'Unknown error'
+}

@@ -1,0 +1,50 @@
+/** Applies the directory's event stream to the React Query cache with setQueryData, never refetching. */
+import { useEffect, useRef } from 'react'
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { applyToMessages, applyToSessions, applyToStatus, eventSessionID } from './apply-event'
+import { eventStreamUrl } from './client'
+import { connectEventStream } from './event-stream'
+import { queryKeys, type Scope } from './query-keys'
+import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
+import { useSessionErrors } from '../state/session-errors-store'
+import { useUiStore } from '../state/ui-store'
+
+/** One event into the cache. Entries not loaded yet are left alone (their fetch will be current). */
+export function applyEventToQueryClient(qc: QueryClient, scope: Scope, event: OpencodeEvent): void {
+  qc.setQueryData<Session[]>(queryKeys.sessions(scope), (list) => applyToSessions(list, event))
+  qc.setQueryData<StatusMap>(queryKeys.status(scope), (map) => (map ? applyToStatus(map, event) : map))
+  const sid = eventSessionID(event)
+  if (sid) qc.setQueryData<MessageWithParts[]>(queryKeys.messages(scope, sid), (list) => applyToMessages(list, event))
+  if (event.type === 'session.deleted') qc.removeQueries({ queryKey: queryKeys.messages(scope, event.properties.info.id) })
+}
+
+export function useEventStream(scope: Scope, visibleSessionID: string | undefined) {
+  const qc = useQueryClient()
+  const visible = useRef(visibleSessionID)
+  visible.current = visibleSessionID
+
+  useEffect(() => {
+    const setStream = useUiStore.getState().setStream
+    const applyError = useSessionErrors.getState().apply
+    setStream('connecting')
+    return connectEventStream(eventStreamUrl(scope.directory), {
+      onEvents(events) {
+        for (const e of events) {
+          applyEventToQueryClient(qc, scope, e)
+          applyError(e)
+        }
+      },
+      onOpen(reconnected) {
+        setStream('open')
+        if (!reconnected) return
+        // Events were missed while down: refetch what is on screen, once.
+        void qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) })
+        void qc.invalidateQueries({ queryKey: queryKeys.status(scope) })
+        if (visible.current) void qc.invalidateQueries({ queryKey: queryKeys.messages(scope, visible.current) })
+      },
+      onDown() {
+        setStream('reconnecting')
+      },
+    })
+  }, [qc, scope])
+}

@@ -1,0 +1,138 @@
+/** The open session: header (title, model, agent, status), timeline, composer. */
+import { useMemo, useState } from 'react'
+import { useAbort, useCreateSession, useSendPrompt } from '../api/mutations'
+import { useAgents, useConfigProviders, useMessages, useServerConfig, useSessions, useStatusMap } from '../api/queries'
+import { useScope } from '../api/scope'
+import { errorMessage } from '../api/unwrap'
+import { bannerError } from '../lib/message-errors'
+import { modelForPrompt, resolveModel, serverDefaultModel } from '../lib/model-choice'
+import { isBusy } from '../lib/status-line'
+import { useSettled } from '../lib/use-settled'
+import { visibleMessages } from '../lib/visible-messages'
+import { draftKey, useDraftsStore } from '../state/drafts-store'
+import { choiceKey, useModelStore } from '../state/model-store'
+import { useSessionErrors } from '../state/session-errors-store'
+import { useUiStore } from '../state/ui-store'
+import { AgentPicker } from './AgentPicker'
+import { Composer } from './Composer'
+import { ModelPicker } from './ModelPicker'
+import { ProviderKeysDialog } from './ProviderKeysDialog'
+import { SessionErrorBanner } from './SessionErrorBanner'
+import { StatusLine } from './StatusLine'
+import { Timeline } from './Timeline'
+
+export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
+  const { directory } = useScope()
+  const sessions = useSessions()
+  const session = sessions.data?.find((s) => s.id === sessionID)
+  const messages = useMessages(sessionID)
+  const statusMap = useStatusMap()
+  const status = sessionID ? statusMap.data?.[sessionID] : undefined
+  const streamConnected = useUiStore((s) => s.stream !== 'reconnecting')
+  const providers = useConfigProviders()
+  const config = useServerConfig()
+  const agents = useAgents()
+  const [keysOpen, setKeysOpen] = useState(false)
+
+  const ckey = choiceKey(directory, sessionID)
+  const chosenModel = useModelStore((s) => s.models[ckey])
+  const chosenAgent = useModelStore((s) => s.agents[ckey])
+  const { setModel, setAgent, carryOver } = useModelStore.getState()
+  const serverDefault = serverDefaultModel(config.data?.model, providers.data?.providers ?? [], providers.data?.default ?? {})
+  const resolved = resolveModel(chosenModel, session, serverDefault)
+  const agent = chosenAgent ?? session?.agent ?? config.data?.default_agent ?? 'build'
+
+  const visible = useMemo(() => visibleMessages(messages.data ?? [], session?.revert), [messages.data, session?.revert])
+  const sessionError = useSessionErrors((s) => (sessionID ? s.errors[sessionID] : undefined))
+  const clearSessionError = useSessionErrors((s) => s.clear)
+  // session.error arrives a few ms before the failed message; wait so the banner does not flash.
+  const banner = useSettled(bannerError(sessionError, visible), 1000)
+
+  const dkey = draftKey(directory, sessionID)
+  const draft = useDraftsStore((s) => s.drafts[dkey] ?? '')
+  const setDraft = useDraftsStore((s) => s.setDraft)
+  const create = useCreateSession()
+  const send = useSendPrompt()
+  const abort = useAbort()
+  const [sendError, setSendError] = useState<string | null>(null)
+  const busy = isBusy(status)
+
+  async function onSend() {
+    const text = draft
+    let sid = sessionID
+    setDraft(dkey, '')
+    setSendError(null)
+    try {
+      if (!sid) {
+        const created = await create.mutateAsync()
+        sid = created.id
+        carryOver(choiceKey(directory, undefined), choiceKey(directory, sid))
+        onSelect(sid)
+      }
+      clearSessionError(sid)
+      await send.mutateAsync({
+        sessionID: sid,
+        text,
+        model: modelForPrompt(resolved),
+        agent: chosenAgent ?? session?.agent,
+      })
+    } catch (err) {
+      // The draft survives a failed send: put it back unless the user already typed something new.
+      const key = draftKey(directory, sid)
+      if (!useDraftsStore.getState().drafts[key]) setDraft(key, text)
+      setSendError(errorMessage(err))
+    }
+  }
+
+  return (
+    <div className="chat">
+      <header className="chat-header">
+        <div className="chat-title" data-testid="session-title">
+          {session?.title ?? (sessionID ? '' : 'New conversation')}
+        </div>
+        <div className="chat-controls">
+          <ModelPicker
+            providers={providers.data?.providers ?? []}
+            resolved={resolved}
+            loading={providers.isLoading}
+            onChange={(ref) => setModel(ckey, ref)}
+          />
+          <AgentPicker agents={agents.data ?? []} value={agent} loading={agents.isLoading} onChange={(a) => setAgent(ckey, a)} />
+          <button type="button" className="button button-secondary small" data-testid="open-keys" onClick={() => setKeysOpen(true)}>
+            Keys
+          </button>
+        </div>
+        <StatusLine status={status} streamConnected={streamConnected} />
+      </header>
+      {providers.error && <div className="inline-error">{errorMessage(providers.error)}</div>}
+      <Timeline
+        sessionID={sessionID}
+        messages={visible}
+        empty={
+          messages.isLoading ? (
+            <div className="empty muted">Loading messages…</div>
+          ) : messages.error ? (
+            <div className="inline-error" role="alert">
+              {errorMessage(messages.error)}
+            </div>
+          ) : (
+            <div className="empty">
+              <div className="empty-title">Start a conversation</div>
+              <div className="muted">Answers stream in as they are written. Any turn can be retaken.</div>
+            </div>
+          )
+        }
+        footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
+      />
+      <Composer
+        value={draft}
+        onChange={(t) => setDraft(dkey, t)}
+        onSend={() => void onSend()}
+        onStop={() => sessionID && abort.mutate(sessionID)}
+        busy={busy}
+        error={sendError ?? (abort.error ? errorMessage(abort.error) : null)}
+      />
+      {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}
+    </div>
+  )
+}

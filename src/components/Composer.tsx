@@ -1,0 +1,87 @@
+/**
+ * The message box. Enter sends, Shift+Enter is a newline, and Enter that confirms an IME composition
+ * (Japanese, Chinese, …) never sends. The draft lives in the drafts store, so it survives switching
+ * sessions and a failed send.
+ */
+import { useLayoutEffect, useRef, type KeyboardEvent } from 'react'
+
+/** Whether this keydown should send: plain Enter outside an IME composition. */
+export function isSendKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
+  nativeEvent: { isComposing?: boolean; keyCode?: number }
+}): boolean {
+  if (e.key !== 'Enter' || e.shiftKey || e.altKey) return false
+  // keyCode 229 is what some browsers report for the Enter that ends a composition.
+  if (e.nativeEvent.isComposing || e.nativeEvent.keyCode === 229) return false
+  return true
+}
+
+export function Composer({
+  value,
+  onChange,
+  onSend,
+  onStop,
+  busy,
+  disabled,
+  error,
+}: {
+  value: string
+  onChange(text: string): void
+  onSend(): void
+  onStop(): void
+  busy: boolean
+  disabled?: boolean
+  error?: string | null
+}) {
+  const ref = useRef<HTMLTextAreaElement>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    el.style.height = 'auto'
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`
+  }, [value])
+
+  const canSend = !disabled && value.trim().length > 0
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!isSendKey(e)) return
+    e.preventDefault()
+    if (canSend) onSend()
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (canSend) onSend()
+      }}
+    >
+      {error && (
+        <div className="composer-error" role="alert" data-testid="composer-error">
+          {error}
+        </div>
+      )}
+      <div className="composer-box">
+        <textarea
+          ref={ref}
+          data-testid="composer"
+          aria-label="Message"
+          placeholder="Ask anything…  (Enter to send, Shift+Enter for a new line)"
+          rows={1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="composer-buttons">
+          {busy && (
+            <button type="button" className="button button-secondary" data-testid="stop" onClick={onStop}>
+              Stop
+            </button>
+          )}
+          <button type="submit" className="button button-primary" data-testid="send" disabled={!canSend}>
+            Send
+          </button>
+        </div>
+      </div>
+    </form>
+  )
+}

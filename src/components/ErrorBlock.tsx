@@ -1,0 +1,25 @@
+/** A failed turn, shown once in the timeline: the provider's message and status code. */
+import type { MessageError, MessageWithParts } from '../api/types'
+import { describeError } from '../lib/message-errors'
+import { MessageActions } from './MessageActions'
+
+export function ErrorBlock({ error, message }: { error: MessageError; message: MessageWithParts }) {
+  const d = describeError(error)
+  if (d.aborted) {
+    return (
+      <div className="aborted-note" data-testid="aborted-note">
+        Stopped
+      </div>
+    )
+  }
+  const head = d.statusCode !== undefined ? `${d.name} · HTTP ${d.statusCode}` : d.name
+  return (
+    <div className="error-block" data-testid="error-block" role="alert" data-error-name={d.name}>
+      <div className="error-title">{head}</div>
+      <div className="error-message" data-testid="error-message">
+        {d.message}
+      </div>
+      <MessageActions message={message} target="error" copyText={() => `${head}\n${d.message}`} />
+    </div>
+  )
+}

@@ -1,0 +1,137 @@
+/** The project's sessions, newest first: switch, create, rename in place, delete after confirming. */
+import { useEffect, useState } from 'react'
+import { useCreateSession, useDeleteSession, useRenameSession } from '../api/mutations'
+import { useSessions, useStatusMap } from '../api/queries'
+import type { Session } from '../api/types'
+import { errorMessage } from '../api/unwrap'
+import { relativeTime } from '../lib/relative-time'
+
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 30_000)
+    return () => clearInterval(t)
+  }, [])
+  return now
+}
+
+function SessionItem({ session, active, busy, onSelect }: { session: Session; active: boolean; busy: boolean; onSelect(): void }) {
+  const rename = useRenameSession()
+  const del = useDeleteSession()
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view')
+  const [title, setTitle] = useState(session.title)
+  const now = useMinuteClock()
+
+  if (mode === 'rename') {
+    return (
+      <li className="session-item editing" data-testid="session-item" data-session-id={session.id}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            const t = title.trim()
+            if (t && t !== session.title) rename.mutate({ sessionID: session.id, title: t })
+            setMode('view')
+          }}
+        >
+          <input
+            autoFocus
+            aria-label="Session title"
+            data-testid="session-title-input"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setMode('view')}
+            onBlur={() => setMode('view')}
+          />
+        </form>
+      </li>
+    )
+  }
+  return (
+    <li
+      className={`session-item${active ? ' active' : ''}`}
+      data-testid="session-item"
+      data-session-id={session.id}
+      aria-current={active ? 'true' : undefined}
+    >
+      <button type="button" className="session-select" onClick={onSelect} title={session.title}>
+        <span className="session-title">
+          {busy && <span className="session-busy" aria-label="working" />}
+          {session.title || 'Untitled'}
+        </span>
+        <span className="session-time">{relativeTime(session.time.updated, now)}</span>
+      </button>
+      {mode === 'confirm' ? (
+        <span className="session-confirm">
+          <button
+            type="button"
+            className="button button-danger small"
+            data-testid="confirm-delete"
+            onClick={() => del.mutate(session, { onSettled: () => setMode('view') })}
+          >
+            Delete
+          </button>
+          <button type="button" className="button button-secondary small" onClick={() => setMode('view')}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <span className="session-tools">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Rename session"
+            data-testid="rename-session"
+            onClick={() => (setTitle(session.title), setMode('rename'))}
+          >
+            ✎
+          </button>
+          <button type="button" className="icon-button" aria-label="Delete session" data-testid="delete-session" onClick={() => setMode('confirm')}>
+            🗑
+          </button>
+        </span>
+      )}
+      {(rename.error || del.error) && <div className="inline-error">{errorMessage(rename.error ?? del.error)}</div>}
+    </li>
+  )
+}
+
+export function SessionList({ selected, onSelect }: { selected: string | undefined; onSelect(id: string | undefined): void }) {
+  const sessions = useSessions()
+  const status = useStatusMap()
+  const create = useCreateSession()
+  return (
+    <section className="sessions">
+      <div className="section-head">
+        <h2>Sessions</h2>
+        <button
+          type="button"
+          className="button button-secondary small"
+          data-testid="new-session"
+          disabled={create.isPending}
+          onClick={() => create.mutate(undefined, { onSuccess: (s) => onSelect(s.id) })}
+        >
+          + New
+        </button>
+      </div>
+      {create.error && <div className="inline-error">{errorMessage(create.error)}</div>}
+      {sessions.isLoading && <div className="muted pad">Loading sessions…</div>}
+      {sessions.error && (
+        <div className="inline-error" role="alert">
+          {errorMessage(sessions.error)}
+        </div>
+      )}
+      <ul className="session-list" data-testid="session-list">
+        {sessions.data?.map((s) => (
+          <SessionItem
+            key={s.id}
+            session={s}
+            active={s.id === selected}
+            busy={(status.data?.[s.id]?.type ?? 'idle') !== 'idle'}
+            onSelect={() => onSelect(s.id)}
+          />
+        ))}
+      </ul>
+      {sessions.data?.length === 0 && <div className="muted pad">No sessions yet.</div>}
+    </section>
+  )
+}

@@ -1,0 +1,97 @@
+/**
+ * The message list, virtualized: only rows near the viewport are mounted, each row's height is
+ * measured as it renders (streaming rows grow). It sticks to the bottom while new content arrives,
+ * unless the user has scrolled up to read.
+ */
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { MessageWithParts } from '../api/types'
+import { MessageRow } from './MessageRow'
+
+/** Pixels from the bottom that still count as "at the bottom". */
+const STICK_THRESHOLD = 48
+
+export function Timeline({
+  sessionID,
+  messages,
+  footer,
+  empty,
+}: {
+  sessionID: string | undefined
+  messages: MessageWithParts[]
+  /** Rendered after the last message (e.g. the session error banner). */
+  footer?: ReactNode
+  empty?: ReactNode
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  const [showJump, setShowJump] = useState(false)
+
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    getItemKey: (i) => messages[i]!.info.id,
+  })
+
+  // A new session opens at its end.
+  useLayoutEffect(() => {
+    stick.current = true
+    setShowJump(false)
+  }, [sessionID])
+
+  const total = virtualizer.getTotalSize()
+  const last = messages[messages.length - 1]
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (el && stick.current) el.scrollTop = el.scrollHeight
+  }, [total, last, messages.length, footer])
+
+  const onScroll = () => {
+    const el = scrollRef.current
+    if (!el) return
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD
+    stick.current = atBottom
+    setShowJump(!atBottom)
+  }
+
+  const items = virtualizer.getVirtualItems()
+  return (
+    <div className="timeline-wrap">
+      <div className="timeline" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+        {messages.length === 0 && empty}
+        <div className="timeline-inner" style={{ height: total }}>
+          <div className="timeline-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => {
+              const m = messages[item.index]!
+              const prev = messages[item.index - 1]
+              const continued = m.info.role === 'assistant' && prev?.info.role === 'assistant'
+              return (
+                <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="timeline-row">
+                  <MessageRow message={m} continued={continued} />
+                </div>
+              )
+            })}
+          </div>
+        </div>
+        {footer}
+      </div>
+      {showJump && (
+        <button
+          type="button"
+          className="jump-bottom"
+          data-testid="jump-to-bottom"
+          onClick={() => {
+            stick.current = true
+            setShowJump(false)
+            const el = scrollRef.current
+            if (el) el.scrollTop = el.scrollHeight
+          }}
+        >
+          ↓ Latest
+        </button>
+      )}
+    </div>
+  )
+}

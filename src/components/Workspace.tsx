@@ -1,0 +1,43 @@
+/** A project once the server is ready: the event stream, the session list and the open chat. */
+import { useEffect } from 'react'
+import { useSessions } from '../api/queries'
+import { useScope } from '../api/scope'
+import { useEventStream } from '../api/use-event-stream'
+import { useUiStore } from '../state/ui-store'
+import { ChatView } from './ChatView'
+import { SessionList } from './SessionList'
+
+export type LoadState = 'loading' | 'ready' | 'error'
+
+export function Workspace({
+  onLoadState,
+  sidebarTop,
+}: {
+  onLoadState(state: LoadState): void
+  sidebarTop: React.ReactNode
+}) {
+  const scope = useScope()
+  const sessions = useSessions()
+  const stored = useUiStore((s) => s.selected[scope.directory])
+  const selectSession = useUiStore((s) => s.selectSession)
+  // A stored selection that no longer exists (deleted elsewhere) falls back to the newest session.
+  const exists = !!stored && !!sessions.data?.some((s) => s.id === stored)
+  const selected = exists ? stored : sessions.data?.[0]?.id
+  useEventStream(scope, selected)
+
+  const state: LoadState = sessions.isError ? 'error' : sessions.isSuccess ? 'ready' : 'loading'
+  useEffect(() => onLoadState(state), [state, onLoadState])
+
+  const select = (id: string | undefined) => selectSession(scope.directory, id)
+  return (
+    <>
+      <aside className="sidebar">
+        {sidebarTop}
+        <SessionList selected={selected} onSelect={select} />
+      </aside>
+      <main className="main">
+        <ChatView key={`${scope.directory}\n${selected ?? 'new'}`} sessionID={selected} onSelect={select} />
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,29 @@
+/**
+ * Composer drafts per session, persisted: a draft survives switching sessions, a failed send and a
+ * reload. Key: `<directory>\n<sessionID or "new">`.
+ */
+import { create } from 'zustand'
+import { persist, createJSONStorage } from 'zustand/middleware'
+
+export const draftKey = (directory: string, sessionID: string | undefined) => `${directory}\n${sessionID ?? 'new'}`
+
+interface DraftsState {
+  drafts: Record<string, string>
+  setDraft(key: string, text: string): void
+}
+
+export const useDraftsStore = create<DraftsState>()(
+  persist(
+    (set) => ({
+      drafts: {},
+      setDraft: (key, text) =>
+        set((s) => {
+          const drafts = { ...s.drafts }
+          if (text) drafts[key] = text
+          else delete drafts[key]
+          return { drafts }
+        }),
+    }),
+    { name: 'retake.drafts', storage: createJSONStorage(() => localStorage) },
+  ),
+)
