@@ -1,0 +1,160 @@
+/**
+ * Browser mode's host in front of a real opencode server: the token/cookie guard, the bridge over
+ * HTTP, and the credentialed proxy (including the event stream). The opencode password must never
+ * appear in anything the browser receives.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
+import { startWebHost, type WebHost } from '../../electron/web/host'
+import { createAppProtocolHandler } from '../../electron/desktop/app-protocol'
+
+const root = mkdtempSync(join(tmpdir(), 'retake-host-'))
+const staticDir = join(root, 'renderer')
+const project = join(root, 'project')
+let core: RetakeCore
+let host: WebHost
+let cookie = ''
+const received: string[] = []
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await fetch(`${host.origin}${path}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) }, redirect: 'manual' })
+  const text = await res.text()
+  received.push(text, JSON.stringify([...res.headers]))
+  return { status: res.status, text, headers: res.headers, json: () => JSON.parse(text) }
+}
+const rpc = (channel: string, body: unknown = {}) =>
+  call(`/api/rpc/${channel}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'x-retake-rpc': '1' } })
+
+beforeAll(async () => {
+  mkdirSync(staticDir, { recursive: true })
+  mkdirSync(project, { recursive: true })
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Retake</title>')
+  writeFileSync(join(root, 'opencode.json'), JSON.stringify({ autoupdate: false, share: 'disabled' }))
+  core = createRetakeCore({
+    mode: 'browser',
+    dataDir: join(root, 'data'),
+    appRoot: process.cwd(),
+    version: '0.0.0-test',
+    opencodeVersion: '1.18.33',
+    opencodeConfigPath: join(root, 'opencode.json'),
+    initialProject: project,
+    serverEnv: { npm_config_registry: 'http://127.0.0.1:9/' },
+  })
+  host = await startWebHost({ core, staticDir, port: 0 })
+  await core.start()
+})
+
+afterAll(async () => {
+  await host?.close()
+  await core?.stop()
+  rmSync(root, { recursive: true, force: true })
+})
+
+describe('browser-mode host', () => {
+  it('refuses the API and the proxy without the session from the printed URL', async () => {
+    expect((await rpc('app.info')).status).toBe(401)
+    expect((await call('/opencode/session')).status).toBe(401)
+    expect((await call('/')).status).toBe(401)
+    const wrong = await call('/?token=guess')
+    expect(wrong.status).toBe(401)
+  })
+
+  it('exchanges the URL’s token for an HttpOnly SameSite=Strict cookie', async () => {
+    const res = await fetch(host.url, { redirect: 'manual' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/')
+    const setCookie = res.headers.get('set-cookie')!
+    expect(setCookie).toMatch(/HttpOnly/)
+    expect(setCookie).toMatch(/SameSite=Strict/)
+    cookie = setCookie.split(';')[0]
+  })
+
+  it('serves the renderer with a strict CSP', async () => {
+    const res = await call('/')
+    expect(res.status).toBe(200)
+    expect(res.text).toContain('<title>Retake</title>')
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(res.headers.get('content-security-policy')).not.toContain('unsafe-eval')
+  })
+
+  it('answers bridge channels with the envelope, validating input', async () => {
+    expect((await rpc('app.info')).json()).toEqual({ ok: true, data: { mode: 'browser', version: '0.0.0-test', initialProject: project, canPickFolder: false } })
+    expect((await rpc('server.status')).json()).toMatchObject({ ok: true, data: { state: 'ready', kind: 'embedded' } })
+    expect((await rpc('projects.open', { path: join(root, 'missing') })).json()).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringContaining('No folder') } })
+    expect((await rpc('projects.open', { path: project })).json()).toMatchObject({ ok: true, data: { path: project, name: 'project' } })
+    expect((await rpc('projects.recent')).json()).toMatchObject({ ok: true, data: [{ path: project }] })
+    expect((await rpc('projects.pick')).json()).toMatchObject({ ok: false, error: { code: 'unavailable' } })
+  })
+
+  it('refuses cross-origin calls and calls without the RPC header', async () => {
+    const evil = await call('/api/rpc/app.info', { method: 'POST', body: '{}', headers: { origin: 'https://evil.example', 'x-retake-rpc': '1' } })
+    expect(evil.status).toBe(403)
+    const simple = await call('/api/rpc/app.info', { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } })
+    expect(simple.status).toBe(405)
+  })
+
+  it('proxies opencode with the server’s credentials', async () => {
+    const created = await call(`/opencode/session?directory=${encodeURIComponent(project)}`, {
+      method: 'POST',
+      body: JSON.stringify({ title: 'through the proxy' }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(created.status).toBe(200)
+    expect(created.json()).toMatchObject({ title: 'through the proxy', directory: project })
+    const list = await call(`/opencode/session?directory=${encodeURIComponent(project)}`)
+    expect(list.json().map((s: { title: string }) => s.title)).toContain('through the proxy')
+    expect(list.headers.get('www-authenticate')).toBeNull()
+  })
+
+  it('streams the opencode event stream through the proxy', async () => {
+    const ctrl = new AbortController()
+    const res = await fetch(`${host.origin}/opencode/event?directory=${encodeURIComponent(project)}`, { headers: { cookie }, signal: ctrl.signal })
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
+    const reader = res.body!.getReader()
+    const { value } = await reader.read()
+    expect(new TextDecoder().decode(value)).toContain('server.connected')
+    ctrl.abort()
+  })
+
+  it('never sends the opencode password to the browser', () => {
+    const secret = core.connection.authorization().slice('Basic '.length)
+    const password = Buffer.from(secret, 'base64').toString().split(':')[1]
+    expect(password.length).toBeGreaterThan(20)
+    for (const body of received) {
+      expect(body).not.toContain(password)
+      expect(body).not.toContain(secret)
+    }
+  })
+})
+
+describe('desktop app:// protocol handler (same core)', () => {
+  it('serves the renderer with the CSP and refuses paths that leave it', async () => {
+    const handle = createAppProtocolHandler(core, staticDir)
+    const ok = await handle(new Request('app://retake/index.html'))
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(await ok.text()).toContain('<title>Retake</title>')
+    // The URL parser already folds %2e%2e away; what reaches the resolver encoded is refused.
+    const dotted = await handle(new Request('app://retake/%2e%2e/opencode.json'))
+    expect(dotted.status).toBe(404)
+    expect((await handle(new Request('app://retake/..%2fopencode.json'))).status).toBe(400)
+    expect((await handle(new Request('app://retake/%5c%5cserver%5cshare'))).status).toBe(400)
+    expect((await handle(new Request('app://other/index.html'))).status).toBe(404)
+  })
+
+  it('proxies /opencode with the credentials the renderer never has', async () => {
+    const handle = createAppProtocolHandler(core, staticDir)
+    const res = await handle(new Request(`app://retake/opencode/session?directory=${encodeURIComponent(project)}`))
+    expect(res.status).toBe(200)
+    const sessions = (await res.json()) as { title: string }[]
+    expect(sessions.map((s) => s.title)).toContain('through the proxy')
+    const posted = await handle(
+      new Request(`app://retake/opencode/session?directory=${encodeURIComponent(project)}`, { method: 'POST', body: JSON.stringify({ title: 'from app://' }), headers: { 'content-type': 'application/json' } }),
+    )
+    expect(posted.status).toBe(200)
+    expect(await posted.json()).toMatchObject({ title: 'from app://' })
+  })
+})
