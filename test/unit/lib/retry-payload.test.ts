@@ -88,6 +88,20 @@ describe('buildRetryPayload', () => {
     expect(p.parts[4]).toEqual({ type: 'file', mime: 'text/plain', filename: 'notes.txt', url: 'file:///home/u/notes.txt' })
   })
 
+  it('rebuilds a text/plain file message as opencode stores it (synthetic Read parts dropped, file inlined)', () => {
+    const body = 'plain text file body\nline2\n'
+    const parts = [
+      text('summarize'),
+      text('Called the Read tool with the following input: {"filePath":"notes.txt"}', { synthetic: true }),
+      text(body, { synthetic: true }),
+      file('text/plain', bytesToDataUrl(enc.encode(body), 'text/plain'), 'notes.txt'),
+    ]
+    const p = ok(build(parts))
+    expect(p.parts).toHaveLength(2)
+    expect(p.parts[0]).toEqual({ type: 'text', text: 'summarize' })
+    expect(parseInlinedAttachment((p.parts[1] as { text: string }).text)).toMatchObject({ name: 'notes.txt', mime: 'text/plain', text: body })
+  })
+
   it('returns an error, not a file part, for a textual file above the inline limit', () => {
     const big = file('text/plain', bytesToDataUrl(new Uint8Array(INLINE_LIMIT_BYTES + 1).fill(0x61), 'text/plain'), 'big.log')
     expect(build([text('summarize'), big])).toEqual({ error: expect.stringMatching(/"big\.log" is \d+ bytes; text attachments are limited/) })
