@@ -1,0 +1,178 @@
+/**
+ * ↺ Retry as one serialized flow: rebuild the payload → save it → (abort if busy) → revert →
+ * delete the message's parts (each result checked) → verify they are gone → prompt with the SAME
+ * messageID and the model chosen now. Every dependency is injected, so the flow is tested as a state
+ * machine with a failure at every step; the payload is saved before anything destructive runs, so no
+ * failure can lose the user's message (retry-lessons bug 1).
+ */
+import type { Part } from '@opencode-ai/sdk/v2'
+import type { Attempt, ModelRef, PartInput, SavedRetry } from '../shared/ipc-contract'
+import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
+
+export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'revert' | 'delete-parts' | 'verify' | 'prompt'
+
+export interface StoredMessage {
+  info: RetryMessageInfo & { id: string; role: string }
+  parts: Part[]
+}
+
+/** The assistant message a prompt returns (only the fields the flow checks). */
+export interface PromptResult {
+  info: { id: string; role: string; parentID?: string; error?: { name?: string; data?: { message?: string } } }
+  parts: unknown[]
+}
+
+export interface RetryRequest {
+  sessionID: string
+  messageID: string
+  directory: string
+  /** The user message as stored now (null when "Send again" finds it gone). */
+  message: StoredMessage | null
+  /** The model chosen now; the retry uses it, whatever the turn used before. */
+  model: ModelRef
+  variant?: string
+  /** The answers being replaced, kept in the local attempt history. */
+  previousAnswers: unknown[]
+  previousModel?: ModelRef
+  /** A payload saved by an earlier retry that did not go through ("Send again"). */
+  saved?: SavedRetry
+}
+
+export interface RetryDeps {
+  save(entry: SavedRetry): Promise<void>
+  drop(sessionID: string, messageID: string): Promise<void>
+  recordAttempt(attempt: Attempt): Promise<void>
+  isBusy(sessionID: string): Promise<boolean>
+  abortAndWaitIdle(sessionID: string): Promise<void>
+  /** GET the message; null when the server does not have it (404). */
+  getMessage(sessionID: string, messageID: string): Promise<{ parts: { id: string }[] } | null>
+  /** session.revert, unwrapped: the session it returns. */
+  revert(sessionID: string, messageID: string): Promise<{ revert?: { messageID?: string } }>
+  /** part.delete, unwrapped: the server's answer (true). */
+  deletePart(sessionID: string, messageID: string, partID: string): Promise<unknown>
+  prompt(body: { sessionID: string; messageID: string; parts: PartInput[]; model: ModelRef; agent?: string; variant?: string }): Promise<PromptResult>
+  now(): number
+  /** Each step with its duration, for the log. */
+  onStep?(step: RetryStep, ms: number): void
+}
+
+export type RetryOutcome =
+  /** The turn ran again; `turnError` is set when the new turn itself failed (shown in the timeline). */
+  { status: 'done'; assistant: PromptResult['info']; turnError?: string }
+
+export class RetryError extends Error {
+  constructor(
+    readonly step: RetryStep,
+    message: string,
+    /** The payload as saved (state failed), or null when nothing destructive had run. */
+    readonly saved: SavedRetry | null,
+  ) {
+    super(message)
+    this.name = 'RetryError'
+  }
+}
+
+export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
+  let saved: SavedRetry | null = null
+  let step: RetryStep = 'payload'
+  let t = deps.now()
+  const done = (s: RetryStep) => {
+    const now = deps.now()
+    deps.onStep?.(s, now - t)
+    t = now
+  }
+  const fail = async (err: unknown): Promise<never> => {
+    const message = err instanceof Error ? err.message : String(err)
+    if (saved) {
+      saved = { ...saved, state: 'failed', error: `${step}: ${message}` }
+      // Best effort: the pending copy is already on disk, so even if this write fails the text survives.
+      await deps.save(saved).catch(() => {})
+    }
+    throw new RetryError(step, message, saved)
+  }
+
+  try {
+    // 1. Payload: from the stored message, or the copy an earlier attempt saved.
+    let parts: PartInput[]
+    let agent: string | undefined
+    let variant: string | undefined
+    if (req.saved) {
+      parts = req.saved.parts
+      agent = req.saved.agent
+      variant = req.variant ?? req.saved.variant
+    } else {
+      if (!req.message) throw new Error('the message is no longer on the server and no saved copy exists')
+      const built = buildRetryPayload({ message: req.message.info, parts: req.message.parts }, { model: req.model, variant: req.variant })
+      if ('error' in built) throw new Error(built.error)
+      ;({ parts, agent, variant } = built)
+    }
+    done('payload')
+
+    // 2. Save before anything destructive.
+    step = 'save'
+    const entry: SavedRetry = {
+      sessionID: req.sessionID,
+      messageID: req.messageID,
+      directory: req.directory,
+      parts,
+      model: req.model,
+      savedAt: deps.now(),
+      state: 'pending',
+      ...(agent ? { agent } : {}),
+      ...(variant ? { variant } : {}),
+    }
+    await deps.save(entry)
+    saved = entry
+    done('save')
+
+    // 3. A busy session refuses revert (409): stop the running turn first.
+    step = 'abort'
+    if (await deps.isBusy(req.sessionID)) await deps.abortAndWaitIdle(req.sessionID)
+    done('abort')
+
+    // 4. Is the message still there? A retry that failed after the server dropped it prompts afresh.
+    step = 'locate'
+    const present = await deps.getMessage(req.sessionID, req.messageID)
+    done('locate')
+
+    if (present) {
+      step = 'revert'
+      const session = await deps.revert(req.sessionID, req.messageID)
+      // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
+      if (session.revert?.messageID !== req.messageID) {
+        throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
+      }
+      done('revert')
+      if (req.previousAnswers.length > 0) {
+        await deps
+          .recordAttempt({ sessionID: req.sessionID, messageID: req.messageID, model: req.previousModel, at: deps.now(), messages: req.previousAnswers })
+          .catch(() => {})
+      }
+
+      step = 'delete-parts'
+      for (const part of present.parts) {
+        const ok = await deps.deletePart(req.sessionID, req.messageID, part.id)
+        if (ok !== true) throw new Error(`part.delete ${part.id} answered ${JSON.stringify(ok)}`)
+      }
+      done('delete-parts')
+
+      // part.delete answers true even for ids it does not know: only a fresh read proves it worked.
+      step = 'verify'
+      const after = await deps.getMessage(req.sessionID, req.messageID)
+      if (after && after.parts.length > 0) throw new Error(`${after.parts.length} part(s) still on the message after deletion`)
+      done('verify')
+    }
+
+    step = 'prompt'
+    const result = await deps.prompt({ sessionID: req.sessionID, messageID: req.messageID, parts, model: req.model, agent, variant })
+    if (result.info.role === 'assistant' && result.info.parentID && result.info.parentID !== req.messageID) {
+      throw new Error(`the server answered another message (${result.info.parentID}); reload and try again`)
+    }
+    done('prompt')
+    await deps.drop(req.sessionID, req.messageID).catch(() => {})
+    const turnError = result.info.error ? (result.info.error.data?.message ?? result.info.error.name ?? 'the turn failed') : undefined
+    return { status: 'done', assistant: result.info, ...(turnError ? { turnError } : {}) }
+  } catch (err) {
+    return fail(err)
+  }
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest'
+import type { Part } from '@opencode-ai/sdk/v2'
+import type { SavedRetry } from '../../../src/shared/ipc-contract'
+import { runRetry, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../src/retry/retry-flow'
+
+const S = 'ses_test1'
+const U = 'msg_user1'
+const part = (id: string, extra: Record<string, unknown>) => ({ id, sessionID: S, messageID: U, ...extra }) as unknown as Part
+
+const storedParts: Part[] = [
+  part('prt_1', { type: 'text', text: 'please fix the bug' }),
+  part('prt_2', { type: 'text', text: 'Called the Read tool', synthetic: true }),
+  part('prt_3', { type: 'file', mime: 'image/png', filename: 'shot.png', url: 'data:image/png;base64,iVBORw0KGgo=' }),
+]
+
+function request(over: Partial<RetryRequest> = {}): RetryRequest {
+  return {
+    sessionID: S,
+    messageID: U,
+    directory: '/proj',
+    message: { info: { id: U, role: 'user', agent: 'build' }, parts: storedParts },
+    model: { providerID: 'fake', modelID: 'echo-2' },
+    previousAnswers: [{ info: { id: 'msg_a1', role: 'assistant' }, parts: [] }],
+    previousModel: { providerID: 'fake', modelID: 'echo' },
+    ...over,
+  }
+}
+
+/** A fake server + store that records calls and can fail one named step. */
+function world(opts: { failAt?: RetryStep | 'drop'; busy?: boolean; revertMarker?: string | null; deleteAnswer?: unknown; partsLeft?: number; gone?: boolean; parentID?: string; turnError?: string } = {}) {
+  const calls: string[] = []
+  const disk = new Map<string, SavedRetry>()
+  let parts = storedParts.map((p) => ({ id: p.id }))
+  const boom = (s: string) => {
+    if (opts.failAt === s) throw new Error(`injected failure at ${s}`)
+  }
+  const deps: RetryDeps = {
+    async save(e) {
+      calls.push(`save:${e.state}`)
+      if (e.state === 'pending') boom('save')
+      disk.set(e.messageID, structuredClone(e))
+    },
+    async drop(_s, m) {
+      calls.push('drop')
+      disk.delete(m)
+    },
+    async recordAttempt() {
+      calls.push('attempt')
+    },
+    async isBusy() {
+      return opts.busy ?? false
+    },
+    async abortAndWaitIdle() {
+      calls.push('abort')
+      boom('abort')
+    },
+    async getMessage() {
+      calls.push('get')
+      boom('locate')
+      if (opts.gone) return null
+      // partsLeft simulates a server that said true but kept some parts.
+      const second = calls.filter((c) => c === 'get').length > 1
+      return { parts: second && opts.partsLeft ? storedParts.slice(0, opts.partsLeft).map((p) => ({ id: p.id })) : parts }
+    },
+    async revert(_s, m) {
+      calls.push('revert')
+      boom('revert')
+      return { revert: opts.revertMarker === null ? undefined : { messageID: opts.revertMarker ?? m } }
+    },
+    async deletePart(_s, _m, p) {
+      calls.push(`delete:${p}`)
+      boom('delete-parts')
+      parts = parts.filter((x) => x.id !== p)
+      return opts.deleteAnswer ?? true
+    },
+    async prompt(body) {
+      calls.push(`prompt:${body.messageID}:${body.model.modelID}`)
+      boom('prompt')
+      return {
+        info: { id: 'msg_a2', role: 'assistant', parentID: opts.parentID ?? body.messageID, ...(opts.turnError ? { error: { name: 'APIError', data: { message: opts.turnError } } } : {}) },
+        parts: [],
+      }
+    },
+    now: () => 0,
+  }
+  return { deps, calls, disk }
+}
+
+const expectedParts = [
+  { type: 'text', text: 'please fix the bug' },
+  { type: 'file', mime: 'image/png', filename: 'shot.png', url: 'data:image/png;base64,iVBORw0KGgo=' },
+]
+
+describe('runRetry', () => {
+  it('reverts, deletes each part, verifies, and prompts with the same message id and the model chosen now', async () => {
+    const w = world()
+    const out = await runRetry(request(), w.deps)
+    expect(out).toMatchObject({ status: 'done', assistant: { parentID: U } })
+    expect(w.calls).toEqual(['save:pending', 'get', 'revert', 'attempt', 'delete:prt_1', 'delete:prt_2', 'delete:prt_3', 'get', `prompt:${U}:echo-2`, 'drop'])
+    expect(w.disk.size).toBe(0)
+  })
+
+  it('aborts a busy session before reverting', async () => {
+    const w = world({ busy: true })
+    await runRetry(request(), w.deps)
+    expect(w.calls.indexOf('abort')).toBeLessThan(w.calls.indexOf('revert'))
+  })
+
+  it.each<RetryStep>(['abort', 'locate', 'revert', 'delete-parts', 'prompt'])('a failure at %s keeps the payload on disk, equal to the original, marked failed', async (step) => {
+    const w = world({ failAt: step, busy: step === 'abort' })
+    const err = await runRetry(request(), w.deps).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(RetryError)
+    expect((err as RetryError).step).toBe(step)
+    const saved = w.disk.get(U)!
+    expect(saved.parts).toEqual(expectedParts)
+    expect(saved).toMatchObject({ state: 'failed', agent: 'build', model: { modelID: 'echo-2' }, error: expect.stringContaining(`${step}: injected failure`) })
+    expect(w.calls).not.toContain('drop')
+  })
+
+  it('a failure to save stops before anything destructive runs', async () => {
+    const w = world({ failAt: 'save' })
+    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'save', saved: null })
+    expect(w.calls).toEqual(['save:pending'])
+  })
+
+  it('an unknown id that the server "reverts" with 200 and no marker is caught', async () => {
+    const w = world({ revertMarker: null })
+    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'revert', message: expect.stringContaining('did not revert') })
+    expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
+  })
+
+  it('a part.delete answer other than true stops the retry before the prompt', async () => {
+    const w = world({ deleteAnswer: false })
+    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'delete-parts' })
+    expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
+  })
+
+  it('parts still present after deletion are detected by the verifying read', async () => {
+    const w = world({ partsLeft: 1 })
+    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'verify' })
+    expect(w.disk.get(U)?.parts).toEqual(expectedParts)
+  })
+
+  it('an answer to another message (queued prompt) is not taken as this retry’s', async () => {
+    const w = world({ parentID: 'msg_other' })
+    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'prompt' })
+    expect(w.disk.get(U)?.state).toBe('failed')
+  })
+
+  it('a turn that fails at the provider is a completed retry with the error to show', async () => {
+    const w = world({ turnError: 'Injected failure FAIL400' })
+    const out = await runRetry(request(), w.deps)
+    expect(out.turnError).toBe('Injected failure FAIL400')
+    expect(w.disk.size).toBe(0)
+  })
+
+  it('"Send again" uses the saved payload, with the model chosen now, even when the message is gone', async () => {
+    const saved: SavedRetry = { sessionID: S, messageID: U, directory: '/proj', parts: [{ type: 'text', text: 'kept safe' }], agent: 'plan', model: { providerID: 'fake', modelID: 'old' }, savedAt: 1, state: 'failed', error: 'prompt: boom' }
+    const w = world({ gone: true })
+    await runRetry(request({ message: null, saved, model: { providerID: 'fake', modelID: 'echo' } }), w.deps)
+    expect(w.calls).toEqual(['save:pending', 'get', `prompt:${U}:echo`, 'drop'])
+  })
+
+  it('an empty message cannot be retried and nothing runs', async () => {
+    const w = world()
+    const err = await runRetry(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch((e: unknown) => e)
+    expect(err).toMatchObject({ step: 'payload', saved: null })
+    expect(w.calls).toEqual([])
+  })
+
+  it('logs every step with its duration', async () => {
+    const steps: RetryStep[] = []
+    const w = world()
+    await runRetry(request(), { ...w.deps, onStep: (s) => steps.push(s) })
+    expect(steps).toEqual(['payload', 'save', 'abort', 'locate', 'revert', 'delete-parts', 'verify', 'prompt'])
+  })
+})
