@@ -1,0 +1,54 @@
+// changes(turn): every path a turn changed, for the UI: added / modified / deleted / mode / type,
+// with +/- line counts for text. Binary files and files over the cap are listed too.
+import fs from 'node:fs'
+import type { Engine } from './engine'
+import { contentChanged } from './current'
+import { diffBuffers } from './diff'
+import { parseTurnKey } from './paths'
+import { Records } from './records'
+import type { ChangeItem, Entry, TurnKeyInput } from './types'
+
+const DIFF_LIMIT = 2 << 20
+
+export function turnChanges(e: Engine, input: TurnKeyInput): ChangeItem[] {
+  e.assertOpen()
+  const key = parseTurnKey(input)
+  const t = e.records.turns.get(Records.key(key))
+  if (!t || !t.post) return []
+  const before = e.snaps.state(t.pre)
+  const after = e.snaps.state(t.post)
+  if (!before || !after) return []
+  const out: ChangeItem[] = []
+  for (const root of e.roots) {
+    if (root.shared) continue
+    const b = before.get(root.id) ?? new Map<string, Entry>()
+    const a = after.get(root.id) ?? new Map<string, Entry>()
+    const keys = new Set([...b.keys(), ...a.keys()])
+    for (const k of [...keys].sort()) {
+      const x = b.get(k)
+      const y = a.get(k)
+      if (!contentChanged(x, y)) continue
+      const item: ChangeItem = { root: root.abs, path: k, change: 'modified', binary: false, added: 0, removed: 0 }
+      if (x?.type === 'oversize' || y?.type === 'oversize') item.change = 'not-checkpointed'
+      else if (!x) item.change = 'added'
+      else if (!y) item.change = 'deleted'
+      else if (x.type !== y.type) item.change = 'type'
+      else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
+      if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
+        const d = diffBuffers(read(e, x), read(e, y), k)
+        Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed })
+      }
+      out.push(item)
+    }
+  }
+  return out
+}
+
+function read(e: Engine, en: Entry | undefined): Buffer | null {
+  if (!en || en.type !== 'file' || !en.hash || en.size > DIFF_LIMIT) return null
+  try {
+    return fs.readFileSync(e.blobs.pathOf(en.hash))
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,92 @@
+// Reading the current state of single paths (plans and the re-check under the lock) and comparing
+// it with recorded entries. Content equality is by hash; a file over the size cap is compared by
+// its (size, mtime, inode) since its content was never read.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { BlobStore } from './blobs'
+import { linkHash, sameStat, statToEntry } from './scanner'
+import type { Entry } from './types'
+
+/**
+ * lstat that, on a case-insensitive root, only accepts the exact on-disk name: `A.txt` and
+ * `a.txt` are one file there, but a turn that renamed one to the other must still be seen.
+ */
+export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | null {
+  let st: fs.Stats
+  try {
+    st = fs.lstatSync(abs)
+  } catch {
+    return null
+  }
+  if (caseInsensitive) {
+    const name = path.basename(abs).normalize('NFC')
+    try {
+      const names = fs.readdirSync(path.dirname(abs)).map((n) => n.normalize('NFC'))
+      if (!names.includes(name)) return null
+    } catch {
+      return null
+    }
+  }
+  return st
+}
+
+/** Current entry of a path, hashing files when metadata alone cannot tell. */
+export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFileBytes: number, hints: (Entry | undefined)[]): Entry | undefined {
+  const st = lstatExact(abs, ci)
+  if (!st) return undefined
+  const e = statToEntry(st)
+  if (e.type === 'symlink') {
+    e.link = fs.readlinkSync(abs)
+    e.hash = linkHash(e.link)
+  } else if (e.type === 'file') {
+    if (!st.isFile()) return { ...e, type: 'oversize' }
+    // Same (size, mtime, inode) as a recorded entry: trust its hash, like a capture does.
+    const hint = hints.find((h) => h && h.type === 'file' && h.hash && sameStat(h, e))
+    if (hint) e.hash = hint.hash
+    else if (e.size > maxFileBytes) e.type = 'oversize'
+    else {
+      try {
+        e.hash = blobs.hashFile(abs)
+      } catch {
+        e.type = 'oversize' // unreadable: content unknown
+      }
+    }
+  }
+  return e
+}
+
+/** Does the disk entry `a` hold what the record `r` says (content, type, mode)? */
+export function matches(a: Entry | undefined, r: Entry | undefined): boolean {
+  if (!a || !r) return a === r
+  if (r.type === 'oversize' || a.type === 'oversize') {
+    if (a.type === 'file' && r.type === 'oversize') return sameStat(a, r)
+    if (a.type === 'oversize' && r.type === 'oversize') return sameStat(a, r) && a.mode === r.mode
+    return false
+  }
+  if (a.type !== r.type) return false
+  if (a.type === 'symlink') return a.link === r.link
+  if (a.mode !== r.mode) return false
+  return a.type === 'dir' || a.hash === r.hash
+}
+
+/** Did a turn change this path (ignoring mtime-only touches)? */
+export function contentChanged(before: Entry | undefined, after: Entry | undefined): boolean {
+  if (!before || !after) return before !== after
+  if (before.type !== after.type) return true
+  if (before.type === 'oversize') return !sameStat(before, after)
+  if (before.type === 'symlink') return before.link !== after.link
+  if (before.mode !== after.mode) return true
+  return before.type === 'file' && before.hash !== after.hash
+}
+
+export function describeMismatch(actual: Entry | undefined, expected: Entry | undefined): string {
+  if (!actual) return 'deleted since the turn'
+  if (!expected) return 'created since the turn'
+  if (actual.type !== expected.type) return `is now a ${label(actual.type)}, the turn left a ${label(expected.type)}`
+  if (actual.type !== 'symlink' && actual.mode !== expected.mode && actual.hash === expected.hash) return 'permissions changed since the turn'
+  return 'edited since the turn'
+}
+
+function label(t: Entry['type']): string {
+  return t === 'dir' ? 'folder' : t === 'symlink' ? 'symbolic link' : 'file'
+}

@@ -1,0 +1,139 @@
+// The engine's shared state and the capture paths (full scan and targeted). Restore, retention and
+// the public facade are in their own modules and work on this object.
+import fs from 'node:fs'
+import path from 'node:path'
+import { BlobStore } from './blobs'
+import { mkdirPrivate } from './fsutil'
+import { StoreLock } from './lock'
+import { Records } from './records'
+import { resolveRoots } from './roots'
+import type { RootRuntime } from './roots'
+import { hashPending, walkRoot } from './scanner'
+import type { RootState, ScanContext, ScanStats } from './scanner'
+import { SnapshotStore } from './snapshots'
+import type { State } from './snapshots'
+import { writeJsonAtomic, readJson } from './fsutil'
+import { CheckpointError } from './types'
+import type { OpenOptions, ProgressEvent } from './types'
+
+export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
+export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
+
+export interface CaptureOutcome extends ScanStats {
+  snapshotId: string
+  snapshotBytes: number
+}
+
+export class Engine {
+  readonly storeDir: string
+  readonly roots: RootRuntime[]
+  readonly rootById: Map<string, RootRuntime>
+  readonly blobs: BlobStore
+  readonly snaps: SnapshotStore
+  readonly records: Records
+  readonly lock: StoreLock
+  readonly maxFileBytes: number
+  readonly warnings: string[] = []
+  closed = false
+
+  constructor(opts: OpenOptions) {
+    this.storeDir = path.resolve(opts.storeDir)
+    mkdirPrivate(this.storeDir)
+    const fmtFile = path.join(this.storeDir, 'format.json')
+    const fmt = readJson<{ format: string; version: number }>(fmtFile)
+    if (fmt && (fmt.format !== STORE_FORMAT.format || fmt.version !== STORE_FORMAT.version))
+      throw new CheckpointError('EFORMAT', `unsupported checkpoint store format ${JSON.stringify(fmt)} in ${this.storeDir}`)
+    if (!fmt) writeJsonAtomic(fmtFile, STORE_FORMAT)
+    this.roots = resolveRoots(opts.roots, this.storeDir)
+    this.rootById = new Map(this.roots.map((r) => [r.id, r]))
+    this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+    this.blobs = new BlobStore(this.storeDir)
+    this.snaps = new SnapshotStore(this.storeDir)
+    this.records = new Records(this.storeDir)
+    this.lock = new StoreLock(this.storeDir)
+    this.lock.clearStale()
+    this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
+  }
+
+  assertOpen(): void {
+    if (this.closed) throw new CheckpointError('ECLOSED', 'checkpoint store is closed')
+  }
+
+  rootIdOf = (abs: string): string => {
+    const r = this.roots.find((x) => x.abs === abs)
+    if (!r) throw new CheckpointError('EBAD_PATH', `unknown root ${abs}`)
+    return r.id
+  }
+
+  headState(): State | null {
+    const h = this.snaps.headId
+    return h ? this.snaps.state(h) : null
+  }
+
+  rootPaths(): Map<string, string> {
+    return new Map(this.roots.map((r) => [r.id, r.abs]))
+  }
+
+  /**
+   * Full capture: walk every non-shared root, read only files whose metadata changed since the
+   * head snapshot, store new contents, make them durable, then commit the snapshot. Callers hold
+   * the lock.
+   */
+  async captureAll(onProgress?: (p: ProgressEvent) => void): Promise<CaptureOutcome> {
+    const head = this.headState()
+    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
+    const next: State = new Map()
+    const work: { ctx: ScanContext; pending: ReturnType<typeof walkRoot>['pending'] }[] = []
+    for (const root of this.roots) {
+      if (root.shared) continue
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress }
+      const { state, pending } = walkRoot(ctx)
+      next.set(root.id, state)
+      work.push({ ctx, pending })
+    }
+    onProgress?.({ phase: 'scan', ...progress })
+    for (const w of work) await hashPending(w.ctx, w.pending)
+    // Content first, then the snapshot that refers to it: a crash in between leaves only
+    // unreferenced blobs (swept later), never a snapshot pointing at missing content.
+    this.blobs.flush()
+    const { id, bytes } = this.snaps.commit(next, this.rootPaths())
+    return { ...stats, snapshotId: id, snapshotBytes: bytes }
+  }
+
+  /** Targeted capture of a few paths (before and after a restore): cost ∝ those paths. */
+  async captureKeys(keys: Map<string, Set<string>>): Promise<string> {
+    const head = this.headState()
+    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
+    const next: State = new Map()
+    for (const root of this.roots) {
+      if (root.shared) continue
+      const base: RootState = head?.get(root.id) ?? new Map()
+      const only = keys.get(root.id)
+      if (!only || only.size === 0) {
+        next.set(root.id, base)
+        continue
+      }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: base, only, base, stats, progress }
+      const { state, pending } = walkRoot(ctx)
+      await hashPending(ctx, pending)
+      next.set(root.id, state)
+    }
+    this.blobs.flush()
+    return this.snaps.commit(next, this.rootPaths()).id
+  }
+
+  storeBytes(): number {
+    let total = 0
+    const walk = (d: string): void => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name)
+        if (e.isDirectory()) walk(p)
+        else total += fs.lstatSync(p).size
+      }
+    }
+    walk(this.storeDir)
+    return total
+  }
+}

@@ -1,0 +1,123 @@
+// Retake's checkpoint engine: local, per-turn checkpoints of the project folder and extra volumes,
+// so that retaking a turn also rolls back what it did on disk. Plain Node (no Electron import);
+// docs/checkpoints.md describes the API, the on-disk format and the guarantees.
+//
+//   const store = await openCheckpointStore({ storeDir, roots: [{ path: project }] })
+//   await store.capture('ses_1/msg_1')   // before the turn
+//   await store.seal('ses_1/msg_1')      // after it
+//   const plan = await store.plan({ turnKey: 'ses_1/msg_1' })
+//   const res = await store.apply(plan, { onConflict: 'restore-rest' })
+//   await store.undo(res.restoreId!)
+import { Engine } from './engine'
+import { parseTurnKey } from './paths'
+import { Records } from './records'
+import { applyPlan, makePlan, makeUndoPlan, recover } from './restore'
+import type { ApplyHooks } from './restore'
+import { applyRetention, deleteSession, forkSession, sweep } from './retention'
+import { turnChanges } from './changes'
+import { CheckpointError } from './types'
+import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
+
+export * from './types'
+export type { ApplyHooks } from './restore'
+
+export interface CaptureCallOptions extends CaptureOptions {
+  /** Wait this long for a running restore to finish instead of failing with ELOCKED. */
+  waitMs?: number
+}
+
+export interface InternalStore extends CheckpointStore {
+  /** Damaged or unknown records ignored while opening (never acted on). */
+  readonly warnings: string[]
+  capture(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
+  seal(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
+  apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
+}
+
+/**
+ * Open (or create) a store. Interrupted restores found in the journal are completed before the
+ * promise resolves; their messages are in `store.recovered`.
+ */
+export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
+  const e = new Engine(opts)
+  const recovered = await recover(e)
+
+  const capture = async (input: TurnKeyInput, o: CaptureCallOptions = {}, sealing = false): Promise<CaptureResult> => {
+    e.assertOpen()
+    const key = parseTurnKey(input)
+    const id = Records.key(key)
+    await e.lock.acquire(sealing ? 'seal' : 'capture', o.waitMs ?? 0)
+    try {
+      const existing = e.records.turns.get(id)
+      if (sealing && !existing) throw new CheckpointError('EUNKNOWN_TURN', `seal without capture for ${id}`)
+      if (!sealing && existing && existing.status !== 'restored') {
+        // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
+        // stays; the turn is open again until its next seal.
+        if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
+        return { turnKey: key, snapshotId: existing.pre, created: false, filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] }
+      }
+      const out = await e.captureAll(o.onProgress)
+      if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
+      else {
+        // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.
+        const now = Date.now()
+        e.records.saveTurn({ format: 'retake-checkpoint-turn', version: 1, ...key, seq: e.records.nextSeq(), pre: out.snapshotId, post: null, status: 'open', createdAt: now })
+      }
+      return {
+        turnKey: key,
+        snapshotId: out.snapshotId,
+        created: !sealing,
+        filesScanned: out.filesScanned,
+        filesHashed: out.filesHashed,
+        bytesHashed: out.bytesHashed,
+        notCheckpointed: out.notCheckpointed,
+        warnings: out.warnings,
+      }
+    } finally {
+      e.lock.release()
+    }
+  }
+
+  const store: InternalStore = {
+    recovered,
+    warnings: e.warnings,
+    capture: (k, o) => capture(k, o, false),
+    seal: (k, o) => capture(k, o, true),
+    plan: async (target) => makePlan(e, target),
+    apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
+    planUndo: async (restoreId) => makeUndoPlan(e, restoreId),
+    undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),
+    listTurns: (sessionID) => {
+      const ts = sessionID ? e.records.sessionTurns(sessionID) : e.records.allTurns()
+      return ts.map(
+        (t): TurnInfo => ({ turnKey: { sessionID: t.sessionID, messageID: t.messageID }, status: t.status, createdAt: t.createdAt, sealedAt: t.sealedAt, restoredBy: t.restoredBy }),
+      )
+    },
+    changes: async (k) => turnChanges(e, k),
+    forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
+    deleteSession: async (s) => {
+      await deleteSession(e, s)
+    },
+    retention: (p) => applyRetention(e, p),
+    sweep: () => sweep(e),
+    stats: async () => {
+      const blobs = e.blobs.list()
+      let blobBytes = 0
+      for (const n of blobs.values()) blobBytes += n
+      const turns = e.records.allTurns()
+      return {
+        turns: turns.length,
+        sessions: new Set(turns.map((t) => t.sessionID)).size,
+        snapshots: e.snaps.ids().length,
+        blobs: blobs.size,
+        blobBytes,
+        storeBytes: e.storeBytes(),
+      }
+    },
+    close: async () => {
+      e.closed = true
+      e.lock.release()
+    },
+  }
+  return store
+}

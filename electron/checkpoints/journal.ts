@@ -1,0 +1,114 @@
+// Restore journal: journal/<restoreId>.jsonl. The first line is the intent (every step, written
+// and fsynced before anything is touched); then one line per finished step; then `commit`, after
+// the restore record and the turns' status are written. A torn last line (crash mid-append) is
+// ignored: that step simply runs again, and every step is idempotent.
+import fs from 'node:fs'
+import path from 'node:path'
+import { appendLineSync, FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import type { Entry, TurnKey } from './types'
+
+export type Step =
+  | { op: 'unlink'; root: string; key: string }
+  | { op: 'rmdir'; root: string; key: string }
+  | { op: 'mkdir'; root: string; key: string; mode: number }
+  | { op: 'write'; root: string; key: string; entry: Entry }
+  | { op: 'symlink'; root: string; key: string; link: string }
+  | { op: 'chmod'; root: string; key: string; mode: number }
+
+export interface Intent {
+  type: 'intent'
+  restoreId: string
+  kind: 'turn' | 'backTo' | 'undo'
+  turns: TurnKey[]
+  /** Snapshot of the pre-restore state (the undo target), committed before the intent. */
+  pre: string
+  touched: Record<string, string[]>
+  steps: Step[]
+  undoOf?: string
+}
+
+export interface JournalState {
+  intent: Intent
+  done: Set<number>
+  failed: Map<number, string>
+  committed: boolean
+}
+
+export class Journal {
+  private fd: number
+  constructor(
+    readonly file: string,
+    intent: Intent,
+  ) {
+    mkdirPrivate(path.dirname(file))
+    this.fd = fs.openSync(file, 'wx', FILE_MODE)
+    appendLineSync(this.fd, JSON.stringify(intent))
+    fsyncDir(path.dirname(file))
+  }
+
+  static resume(file: string): Journal {
+    const j = Object.create(Journal.prototype) as Journal
+    Object.assign(j, { file, fd: fs.openSync(file, 'a') })
+    return j
+  }
+
+  done(i: number): void {
+    appendLineSync(this.fd, JSON.stringify({ type: 'done', i }))
+  }
+  failed(i: number, error: string): void {
+    appendLineSync(this.fd, JSON.stringify({ type: 'failed', i, error }))
+  }
+  commit(): void {
+    appendLineSync(this.fd, JSON.stringify({ type: 'commit' }))
+    fs.closeSync(this.fd)
+    // A committed journal has nothing left to say; removing it marks the restore complete.
+    fs.rmSync(this.file, { force: true })
+    fsyncDir(path.dirname(this.file))
+  }
+}
+
+export function journalDir(storeDir: string): string {
+  return path.join(storeDir, 'journal')
+}
+
+/** Read a journal, tolerating a torn or garbage last line. Null: no durable intent (nothing ran). */
+export function readJournal(file: string): JournalState | null {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  const lines = text.split('\n')
+  let intent: Intent | null = null
+  const done = new Set<number>()
+  const failed = new Map<number, string>()
+  let committed = false
+  for (const line of lines) {
+    if (!line.trim()) continue
+    let rec: { type?: string; i?: number; error?: string }
+    try {
+      rec = JSON.parse(line)
+    } catch {
+      continue // torn line
+    }
+    if (rec.type === 'intent' && !intent) intent = rec as unknown as Intent
+    else if (rec.type === 'done' && typeof rec.i === 'number') done.add(rec.i)
+    else if (rec.type === 'failed' && typeof rec.i === 'number') failed.set(rec.i, rec.error ?? 'failed')
+    else if (rec.type === 'commit') committed = true
+  }
+  if (!intent || !Array.isArray(intent.steps)) return null
+  return { intent, done, failed, committed }
+}
+
+export function pendingJournals(storeDir: string): string[] {
+  const dir = journalDir(storeDir)
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .map((n) => path.join(dir, n))
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,137 @@
+// plan(): what a restore would do, per path, without writing anything. For each path the turn(s)
+// changed: target = the state to put back, expected = the after-state the engine recorded, actual
+// = the disk now. actual == target → nothing; actual == expected → restore/delete/recreate;
+// otherwise a conflict, which is never overwritten unless the user chooses so for that path.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import type { BlobStore } from './blobs'
+import { contentChanged, currentEntry, describeMismatch, matches } from './current'
+import { diffBuffers } from './diff'
+import { assertParentInside, keyToAbs } from './paths'
+import type { Records, TurnRecord } from './records'
+import type { RootRuntime } from './roots'
+import type { SnapshotStore, State } from './snapshots'
+import type { Entry, Plan, PlanAction, TurnKey } from './types'
+
+export interface EngineParts {
+  roots: RootRuntime[]
+  blobs: BlobStore
+  snaps: SnapshotStore
+  records: Records
+  maxFileBytes: number
+}
+
+/** A path to consider: its target and expected states, and who last changed it. */
+export interface Candidate {
+  root: RootRuntime
+  key: string
+  target: Entry | undefined
+  expected: Entry | undefined
+  /** A later, still-applied turn changed it too (out-of-order undo). */
+  laterTurn?: TurnKey
+}
+
+const DIFF_LIMIT = 1 << 20
+
+export function emptyPlan(kind: Plan['target']['kind'], warnings: string[], turnKey?: TurnKey): Plan {
+  return { planId: crypto.randomUUID(), target: { kind, turnKey }, turns: [], actions: [], warnings, createdAt: Date.now() }
+}
+
+/** Candidates for undoing turns `turns` (in order) back to the pre-image of the first. */
+export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnRecord[], warnings: string[]): Candidate[] | null {
+  const first = turns[0]!
+  const pre = p.snaps.state(first.pre)
+  if (!pre) {
+    warnings.push(`the checkpoint of ${first.sessionID}/${first.messageID} is missing or unreadable; nothing will be restored`)
+    return null
+  }
+  const byPath = new Map<string, Candidate>()
+  for (const t of turns) {
+    const before = p.snaps.state(t.pre)
+    const after = t.post ? p.snaps.state(t.post) : null
+    if (!before || !after) {
+      warnings.push(`the checkpoint of ${t.sessionID}/${t.messageID} is ${t.post ? 'missing or unreadable' : 'not sealed'}; nothing will be restored`)
+      return null
+    }
+    for (const root of p.roots) {
+      if (root.shared) continue
+      const b = before.get(root.id) ?? new Map()
+      const a = after.get(root.id) ?? new Map()
+      for (const key of unionKeys(b, a)) {
+        if (!contentChanged(b.get(key), a.get(key))) continue
+        const id = `${root.id}:${key}`
+        const target = pre.get(root.id)?.get(key)
+        byPath.set(id, { root, key, target, expected: a.get(key) })
+      }
+    }
+  }
+  // A later turn that is still applied and changed the same path owns its current state.
+  for (const t of later) {
+    const before = p.snaps.state(t.pre)
+    const after = t.post ? p.snaps.state(t.post) : null
+    if (!before || !after) continue
+    for (const c of byPath.values()) {
+      if (contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) c.laterTurn ??= { sessionID: t.sessionID, messageID: t.messageID }
+    }
+  }
+  return [...byPath.values()]
+}
+
+/** Candidates for undoing a restore: the touched paths back to the pre-restore snapshot. */
+export function undoCandidates(p: EngineParts, pre: State, post: State, touched: Record<string, string[]>): Candidate[] {
+  const out: Candidate[] = []
+  for (const root of p.roots) {
+    for (const key of touched[root.id] ?? []) out.push({ root, key, target: pre.get(root.id)?.get(key), expected: post.get(root.id)?.get(key) })
+  }
+  return out
+}
+
+function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {
+  const s = new Set(a.keys())
+  for (const k of b.keys()) s.add(k)
+  return s
+}
+
+/** Classify one candidate against the disk now. */
+export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanAction {
+  const abs = keyToAbs(c.root.abs, c.key)
+  try {
+    assertParentInside(c.root.real, abs)
+  } catch (err) {
+    // A parent folder replaced by a symlink leading out of the root: never read or write there.
+    return { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason: (err as Error).message, expectedHash: c.expected?.hash ?? null, actualHash: null }
+  }
+  const actual = currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, [c.expected, c.target])
+  const base: PlanAction = { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'nothing', target: c.target, expected: c.expected, actual }
+  const notKept = (e: Entry | undefined) => e?.type === 'oversize'
+  if (matches(actual, c.target) && !notKept(c.target)) return base
+  if (notKept(c.target) || (!c.target && notKept(c.expected))) {
+    // Never checkpointed: the engine cannot put it back, and never deletes what it did not keep.
+    return { ...base, kind: 'not-checkpointed', reason: 'over the size cap or unreadable: not checkpointed' }
+  }
+  if (matches(actual, c.expected)) {
+    const kind = !c.target ? 'delete' : !actual ? 'recreate' : 'restore'
+    return withDiff ? addDiff(p, abs, { ...base, kind }) : { ...base, kind }
+  }
+  const reason = c.laterTurn ? `changed by a later turn (${c.laterTurn.messageID})` : describeMismatch(actual, c.expected)
+  const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
+  return withDiff ? addDiff(p, abs, conflict) : conflict
+}
+
+function addDiff(p: EngineParts, abs: string, a: PlanAction): PlanAction {
+  const cur = a.actual?.type === 'file' && a.actual.size <= DIFF_LIMIT ? readOr(abs) : a.actual ? undefined : null
+  const tgt = a.target?.type === 'file' && a.target.hash && a.target.size <= DIFF_LIMIT ? readOr(p.blobs.pathOf(a.target.hash)) : a.target ? undefined : null
+  if (cur === undefined || tgt === undefined) return a
+  if (a.actual && a.actual.type !== 'file') return a
+  if (a.target && a.target.type !== 'file') return a
+  const d = diffBuffers(cur, tgt, a.path)
+  return { ...a, binary: d.binary, diff: d.text }
+}
+
+function readOr(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file)
+  } catch {
+    return undefined
+  }
+}

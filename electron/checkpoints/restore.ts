@@ -1,0 +1,286 @@
+// plan / apply / undo / crash recovery. apply holds the store lock from its re-check of every path
+// to its last step; it captures the paths it will touch first (so the restore can be undone),
+// writes the journal intent, performs the steps, captures again, records the restore and only
+// then marks the turns restored (the "conversation rollback" is committed last).
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Engine } from './engine'
+import { currentEntry, matches } from './current'
+import { Journal, journalDir, pendingJournals, readJournal } from './journal'
+import type { Intent, Step } from './journal'
+import { classify, emptyPlan, turnCandidates, undoCandidates } from './planner'
+import type { Candidate } from './planner'
+import { parseTurnKey, keyToAbs } from './paths'
+import { Records } from './records'
+import type { RestoreRecord, TurnRecord } from './records'
+import { buildSteps, cleanTemps, KeptFolder, runStep } from './steps'
+import type { StepEnv } from './steps'
+import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
+
+export interface ApplyHooks {
+  /** Called before step i runs (crash tests kill the process here). */
+  onStep?: (i: number, step: Step) => void
+  beforeRename?: (tmp: string, target: string) => void
+  /** Receives the bytes written to the workspace (benchmark). */
+  onBytesWritten?: (n: number) => void
+}
+
+// Plans keep the candidates they were made from so apply can re-check each path under the lock.
+const planCandidates = new WeakMap<Plan, Map<string, Candidate>>()
+
+export function makePlan(e: Engine, target: PlanTarget): Plan {
+  e.assertOpen()
+  const warnings: string[] = []
+  const backTo = 'backTo' in target
+  const key = parseTurnKey(backTo ? target.backTo : target.turnKey)
+  const turn = e.records.turns.get(Records.key(key))
+  if (!turn) return emptyPlan(backTo ? 'backTo' : 'turn', [`no checkpoint for ${Records.key(key)}; nothing will be restored`], key)
+  const session = e.records.sessionTurns(key.sessionID)
+  const after = session.filter((t) => t.seq > turn.seq && t.status !== 'restored')
+  const turns = backTo ? [turn, ...after] : [turn]
+  const later = backTo ? [] : after
+  if (turns.some((t) => t.status === 'open')) {
+    return emptyPlan(backTo ? 'backTo' : 'turn', ['a turn is still running (not sealed); seal it before restoring'], key)
+  }
+  const cands = turnCandidates(e, turns, later, warnings)
+  const plan = emptyPlan(backTo ? 'backTo' : 'turn', warnings, key)
+  plan.turns = turns.map(toKey)
+  if (!cands) return plan
+  finishPlan(e, plan, cands)
+  if (plan.actions.some((a) => a.kind === 'conflict' && a.reason?.startsWith('changed by a later turn'))) plan.suggestion = { backTo: key }
+  return plan
+}
+
+export function makeUndoPlan(e: Engine, restoreId: string): Plan {
+  e.assertOpen()
+  const r = e.records.restores.get(restoreId)
+  const plan = emptyPlan('undo', [])
+  plan.target.restoreId = restoreId
+  if (!r) {
+    plan.warnings.push(`no restore ${restoreId}; nothing to undo`)
+    return plan
+  }
+  const pre = e.snaps.state(r.pre)
+  const post = e.snaps.state(r.post)
+  if (!pre || !post) {
+    plan.warnings.push(`the checkpoint of restore ${restoreId} is missing; nothing to undo`)
+    return plan
+  }
+  plan.turns = r.turns
+  finishPlan(e, plan, undoCandidates(e, pre, post, r.touched))
+  return plan
+}
+
+function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
+  const byId = new Map<string, Candidate>()
+  for (const c of cands) {
+    const a = classify(e, c, true)
+    plan.actions.push(a)
+    byId.set(a.id, c)
+  }
+  plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
+  planCandidates.set(plan, byId)
+}
+
+const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
+const ACTIVE = new Set(['restore', 'delete', 'recreate'])
+
+export async function applyPlan(e: Engine, plan: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
+  e.assertOpen()
+  const result: ApplyResult = { restoreId: null, status: 'noop', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [...plan.warnings] }
+  const overwrite = new Set(choices.overwrite ?? [])
+  const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id))
+  if (conflicts.length && choices.onConflict !== 'restore-rest') {
+    // Never roll back silently while files would be skipped: the user has to choose.
+    result.status = 'cancelled'
+    result.warnings.push(choices.onConflict === 'cancel' ? 'cancelled by the user' : `${conflicts.length} file(s) changed since the turn; choose restore-rest, overwrite or cancel`)
+    for (const c of conflicts) result.skipped.push({ root: c.root, path: c.path, reason: c.reason ?? 'conflict' })
+    return result
+  }
+  const cands = planCandidates.get(plan) ?? rebuildCandidates(e, plan)
+  await e.lock.acquire('restore')
+  try {
+    // Re-check every path under the lock: the plan may be stale.
+    const todo: PlanAction[] = []
+    for (const a of plan.actions) {
+      const c = cands.get(a.id)
+      if (!c) continue
+      const now = classify(e, c, false)
+      if (a.kind === 'conflict' && overwrite.has(a.id)) {
+        if (now.kind === 'nothing') continue
+        if (now.kind === 'conflict' && now.actualHash === (a.actualHash ?? null) && now.actual?.type === a.actual?.type) todo.push({ ...now, kind: 'restore' })
+        else if (ACTIVE.has(now.kind)) todo.push(now)
+        else result.skipped.push({ root: a.root, path: a.path, reason: 'changed again after the plan was made; not overwritten' })
+      } else if (ACTIVE.has(now.kind)) todo.push(now)
+      else if (now.kind === 'conflict') result.skipped.push({ root: a.root, path: a.path, reason: now.reason ?? 'conflict' })
+      else if (now.kind === 'not-checkpointed') result.skipped.push({ root: a.root, path: a.path, reason: now.reason! })
+    }
+    const pendingTurns = plan.turns.filter((k) => e.records.turns.get(Records.key(k))?.status !== 'restored')
+    if (todo.length === 0) {
+      if (plan.target.kind !== 'undo' && pendingTurns.length && result.skipped.length === 0) {
+        markTurns(e, plan.turns, 'restored', 'noop')
+        result.turnsMarkedRestored = true
+      }
+      return result
+    }
+    const restoreId = `${Date.now().toString(36)}-${crypto.randomBytes(4).toString('hex')}`
+    const touched = new Map<string, Set<string>>()
+    for (const a of todo) {
+      const rid = e.rootIdOf(a.root)
+      if (!touched.has(rid)) touched.set(rid, new Set())
+      touched.get(rid)!.add(a.path)
+    }
+    const pre = await e.captureKeys(touched)
+    const intent: Intent = {
+      type: 'intent',
+      restoreId,
+      kind: plan.target.kind,
+      turns: plan.turns,
+      pre,
+      touched: Object.fromEntries([...touched].map(([k, v]) => [k, [...v]])),
+      steps: buildSteps(todo, e.rootIdOf),
+      undoOf: plan.target.restoreId,
+    }
+    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+    const env = stepEnv(e, restoreId, hooks)
+    const r = await runSteps(e, env, journal, intent, new Set(), hooks)
+    for (const a of todo) if (!r.failedKeys.has(`${e.rootIdOf(a.root)}:${a.path}`)) result.applied.push({ root: a.root, path: a.path, kind: a.kind })
+    result.failed.push(...r.failed)
+    result.skipped.push(...r.kept)
+    hooks.onBytesWritten?.(env.bytesWritten.n)
+    const done = await commitRestore(e, journal, intent, r.failed.length === 0 && result.skipped.every((s) => s.reason.includes('kept')))
+    result.restoreId = restoreId
+    result.status = r.failed.length ? 'partial' : 'done'
+    result.turnsMarkedRestored = done && intent.kind !== 'undo'
+    return result
+  } finally {
+    e.lock.release()
+  }
+}
+
+function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
+  return { roots: e.rootById, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks }
+}
+
+interface StepRun {
+  failed: ApplyResult['failed']
+  kept: ApplyResult['skipped']
+  failedKeys: Set<string>
+}
+
+async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Intent, done: Set<number>, hooks: ApplyHooks, recovering = false): Promise<StepRun> {
+  const out: StepRun = { failed: [], kept: [], failedKeys: new Set() }
+  const preState = recovering ? e.snaps.state(intent.pre) : null
+  for (let i = 0; i < intent.steps.length; i++) {
+    if (done.has(i)) continue
+    const s = intent.steps[i]!
+    const root = e.rootById.get(s.root)
+    const where = { root: root?.abs ?? s.root, path: s.key }
+    hooks.onStep?.(i, s)
+    try {
+      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+      await runStep(env, s)
+      journal.done(i)
+    } catch (err) {
+      if (err instanceof KeptFolder) {
+        out.kept.push({ ...where, reason: err.message })
+        journal.done(i)
+        continue
+      }
+      const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
+      out.failed.push({ ...where, error: msg })
+      out.failedKeys.add(`${s.root}:${s.key}`)
+      journal.failed(i, msg)
+    }
+  }
+  return out
+}
+
+/** During recovery a step is redone only if the path still holds the pre-restore or target state. */
+function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
+  const root = e.rootById.get(s.root)
+  if (!root) return false
+  const abs = keyToAbs(root.abs, s.key)
+  const cur = currentEntry(abs, root.caseInsensitive, e.blobs, e.maxFileBytes, [pre, s.op === 'write' ? s.entry : undefined])
+  if (!cur || matches(cur, pre)) return true
+  if (s.op === 'write') return matches(cur, s.entry)
+  if (s.op === 'symlink') return cur.type === 'symlink' && cur.link === s.link
+  return s.op === 'mkdir' || s.op === 'chmod' || s.op === 'rmdir'
+}
+
+/** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
+async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean): Promise<boolean> {
+  const touched = new Map(Object.entries(intent.touched).map(([k, v]) => [k, new Set(v)]))
+  const post = await e.captureKeys(touched)
+  const rec: RestoreRecord = {
+    format: 'retake-checkpoint-restore',
+    version: 1,
+    restoreId: intent.restoreId,
+    kind: intent.kind,
+    turns: intent.turns,
+    pre: intent.pre,
+    post,
+    touched: intent.touched,
+    status: complete ? 'done' : 'partial',
+    createdAt: Date.now(),
+    undoOf: intent.undoOf,
+  }
+  e.records.saveRestore(rec)
+  if (complete) {
+    if (intent.kind === 'undo' && intent.undoOf) {
+      const orig = e.records.restores.get(intent.undoOf)
+      if (orig) {
+        e.records.saveRestore({ ...orig, status: 'undone' })
+        markTurns(e, orig.turns, 'sealed', undefined)
+      }
+    } else markTurns(e, intent.turns, 'restored', intent.restoreId)
+  }
+  journal.commit()
+  return complete
+}
+
+function markTurns(e: Engine, keys: TurnKey[], status: 'restored' | 'sealed', by: string | undefined): void {
+  for (const k of keys) {
+    const t = e.records.turns.get(Records.key(k))
+    if (!t || t.status === status) continue
+    e.records.saveTurn({ ...t, status, restoredBy: by })
+  }
+}
+
+function rebuildCandidates(e: Engine, plan: Plan): Map<string, Candidate> {
+  // A plan that crossed a process boundary (IPC) lost its candidates: rebuild from its fields.
+  const out = new Map<string, Candidate>()
+  for (const a of plan.actions) {
+    const root = e.roots.find((r) => r.abs === a.root)
+    if (!root || root.shared) continue
+    out.set(a.id, { root, key: a.path, target: a.target, expected: a.expected })
+  }
+  return out
+}
+
+/** On open: finish every restore a crash interrupted (forward: the intent was durable). */
+export async function recover(e: Engine): Promise<string[]> {
+  const messages: string[] = []
+  for (const file of pendingJournals(e.storeDir)) {
+    const st = readJournal(file)
+    if (!st || st.committed) {
+      // No durable intent: nothing was touched. Committed: only the removal was lost.
+      fs.rmSync(file, { force: true })
+      continue
+    }
+    await e.lock.acquire('recovery', 5000)
+    try {
+      const journal = Journal.resume(file)
+      const env = stepEnv(e, st.intent.restoreId, {})
+      cleanTemps(env, st.intent.steps)
+      const r = await runSteps(e, env, journal, st.intent, st.done, {}, true)
+      await commitRestore(e, journal, st.intent, r.failed.length === 0)
+      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''})`)
+    } finally {
+      e.lock.release()
+    }
+  }
+  return messages
+}
+

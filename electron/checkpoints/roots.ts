@@ -1,0 +1,50 @@
+// The folders a store covers, resolved once at open: id (stable hash of the normalized path),
+// real path (the boundary every restore target is checked against), exclude rules.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { ExcludeRules } from './excludes'
+import { isInside, normalizeRootPath } from './paths'
+import type { RootConfig } from './types'
+
+export interface RootRuntime {
+  id: string
+  abs: string
+  real: string
+  shared: boolean
+  caseInsensitive: boolean
+  config: RootConfig
+  rules(): ExcludeRules
+}
+
+export function rootId(abs: string): string {
+  const norm = process.platform === 'win32' || process.platform === 'darwin' ? abs.toLowerCase() : abs
+  return crypto.createHash('sha256').update(norm).digest('hex').slice(0, 16)
+}
+
+export function resolveRoots(configs: RootConfig[], storeDir: string): RootRuntime[] {
+  const seen = new Set<string>()
+  const out: RootRuntime[] = []
+  const storeAbs = path.resolve(storeDir)
+  for (const c of configs) {
+    const abs = normalizeRootPath(c.path)
+    fs.mkdirSync(abs, { recursive: true })
+    const id = rootId(abs)
+    if (seen.has(id)) continue
+    seen.add(id)
+    const real = fs.realpathSync(abs)
+    const ci = c.caseInsensitive ?? (process.platform === 'darwin' || process.platform === 'win32')
+    // The store must never checkpoint itself; when it lives under a root it is excluded.
+    const excludedAbs = isInside(abs, storeAbs) ? [storeAbs] : []
+    out.push({
+      id,
+      abs,
+      real,
+      shared: c.shared === true,
+      caseInsensitive: ci,
+      config: c,
+      rules: () => new ExcludeRules(abs, c.excludes ?? [], c.gitignore !== false, excludedAbs),
+    })
+  }
+  return out
+}

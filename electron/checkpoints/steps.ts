@@ -1,0 +1,174 @@
+// Turning plan actions into journal steps and performing one step. Steps run in an order that
+// never needs an rmtree: files and links are removed first, then folders deepest first (only when
+// empty), then folders are created shallowest first, then files and links are written.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { BlobStore } from './blobs'
+import { fsyncDir, tempNameFor } from './fsutil'
+import type { Step } from './journal'
+import { assertParentInside, keyToAbs } from './paths'
+import type { RootRuntime } from './roots'
+import type { PlanAction } from './types'
+
+export class KeptFolder extends Error {}
+
+const depth = (k: string) => k.split('/').length
+
+export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => string): Step[] {
+  const unlinks: Step[] = []
+  const rmdirs: Step[] = []
+  const mkdirs: Step[] = []
+  const writes: Step[] = []
+  for (const a of actions) {
+    const root = rootIdOf(a.root)
+    const key = a.path
+    const cur = a.actual
+    const tgt = a.target
+    const sameType = cur && tgt && cur.type === tgt.type
+    if (cur && (!tgt || !sameType || cur.type === 'symlink')) {
+      if (cur.type === 'dir') rmdirs.push({ op: 'rmdir', root, key })
+      else unlinks.push({ op: 'unlink', root, key })
+    }
+    if (!tgt) continue
+    if (tgt.type === 'dir') {
+      if (sameType) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
+      else mkdirs.push({ op: 'mkdir', root, key, mode: tgt.mode })
+    } else if (tgt.type === 'symlink') writes.push({ op: 'symlink', root, key, link: tgt.link! })
+    else if (tgt.type === 'file') {
+      if (sameType && cur!.hash === tgt.hash) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
+      else writes.push({ op: 'write', root, key, entry: tgt })
+    }
+  }
+  rmdirs.sort((a, b) => depth(b.key) - depth(a.key))
+  mkdirs.sort((a, b) => depth(a.key) - depth(b.key))
+  return [...unlinks, ...rmdirs, ...mkdirs, ...writes]
+}
+
+export interface StepEnv {
+  roots: Map<string, RootRuntime>
+  blobs: BlobStore
+  /** Temp-file tag of this restore, so recovery can find its leftovers. */
+  tag: string
+  /** Bytes written to the workspace (reported by the benchmark). */
+  bytesWritten: { n: number }
+  /** Test hooks (crash tests kill the process at chosen points). */
+  hooks?: { beforeRename?: (tmp: string, target: string) => void }
+}
+
+export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: string } {
+  const root = env.roots.get(s.root)
+  if (!root) throw new Error(`unknown root ${s.root}`)
+  if (root.shared) throw new Error('shared folders are never rolled back')
+  const abs = keyToAbs(root.abs, s.key)
+  assertParentInside(root.real, abs)
+  return { root, abs }
+}
+
+export async function runStep(env: StepEnv, s: Step): Promise<void> {
+  const { abs } = stepTarget(env, s)
+  switch (s.op) {
+    case 'unlink':
+      try {
+        const st = fs.lstatSync(abs)
+        if (st.isDirectory()) throw new Error('is a folder now; not removed')
+        fs.unlinkSync(abs)
+        fsyncDir(path.dirname(abs))
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      }
+      return
+    case 'rmdir':
+      try {
+        fs.rmdirSync(abs)
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code
+        if (code === 'ENOENT') return
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new KeptFolder('folder is not empty (holds files the turn did not create); kept')
+        throw err
+      }
+      return
+    case 'mkdir':
+      try {
+        fs.mkdirSync(abs)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.lstatSync(abs).isDirectory()) throw err
+      }
+      fs.chmodSync(abs, s.mode)
+      return
+    case 'chmod':
+      fs.chmodSync(abs, s.mode)
+      return
+    case 'symlink': {
+      const tmp = tempNameFor(abs, env.tag)
+      fs.symlinkSync(s.link, tmp)
+      fs.renameSync(tmp, abs)
+      fsyncDir(path.dirname(abs))
+      return
+    }
+    case 'write':
+      await restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
+      return
+  }
+}
+
+/**
+ * Put a blob back: copy into a temp file in the target's folder while re-hashing (a damaged blob
+ * is never installed), fchmod, set mtime, fsync, rename over the target, fsync the folder.
+ */
+async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number): Promise<void> {
+  fs.mkdirSync(path.dirname(abs), { recursive: true })
+  const src = env.blobs.pathOf(hash)
+  const tmp = tempNameFor(abs, env.tag)
+  const hasher = crypto.createHash('sha256')
+  const out = fs.openSync(tmp, 'wx', 0o600)
+  try {
+    const input = fs.openSync(src, 'r')
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20)
+      for (;;) {
+        const n = fs.readSync(input, buf, 0, buf.length, null)
+        if (n === 0) break
+        hasher.update(buf.subarray(0, n))
+        let off = 0
+        while (off < n) off += fs.writeSync(out, buf, off, n - off)
+        env.bytesWritten.n += n
+      }
+    } finally {
+      fs.closeSync(input)
+    }
+    if (hasher.digest('hex') !== hash) throw new Error(`checkpoint content ${hash.slice(0, 12)} is damaged; not restored`)
+    fs.fchmodSync(out, mode)
+    if (mtimeMs >= 0) fs.futimesSync(out, mtimeMs / 1000, mtimeMs / 1000)
+    fs.fsyncSync(out)
+  } catch (err) {
+    fs.closeSync(out)
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  fs.closeSync(out)
+  env.hooks?.beforeRename?.(tmp, abs)
+  fs.renameSync(tmp, abs)
+  fsyncDir(path.dirname(abs))
+}
+
+/** Remove temp files a crashed restore left next to its targets. */
+export function cleanTemps(env: StepEnv, steps: Step[]): void {
+  const dirs = new Set<string>()
+  for (const s of steps) {
+    try {
+      dirs.add(path.dirname(stepTarget(env, s).abs))
+    } catch {
+      /* unsafe: never touched */
+    }
+  }
+  for (const d of dirs) {
+    let names: string[] = []
+    try {
+      names = fs.readdirSync(d)
+    } catch {
+      continue
+    }
+    for (const n of names) if (n.includes(`.retake-${env.tag}-`) && n.endsWith('.tmp')) fs.rmSync(path.join(d, n), { force: true })
+  }
+}
