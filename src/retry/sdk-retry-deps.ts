@@ -1,0 +1,64 @@
+/**
+ * The retry flow's I/O: opencode calls through the v2 SDK (each result through unwrap) and Retake's
+ * own store for saved payloads and attempts. Thin on purpose; the decisions are in retry-flow.ts.
+ */
+import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { Attempt, SavedRetry } from '../shared/ipc-contract'
+import { unwrap } from '../api/unwrap'
+import type { PromptResult, RetryDeps, RetryStep } from './retry-flow'
+
+export interface RetryStore {
+  save(entry: SavedRetry): Promise<unknown>
+  drop(sessionID: string, messageID: string): Promise<unknown>
+  recordAttempt(attempt: Attempt): Promise<unknown>
+}
+
+export interface SdkRetryOptions {
+  /** How long an aborted turn may take to settle before the retry gives up. */
+  idleTimeoutMs?: number
+  log?: (step: RetryStep, ms: number) => void
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, opts: SdkRetryOptions = {}): RetryDeps {
+  const isBusy = async (sessionID: string) => {
+    const map = unwrap('session.status', await client.session.status()) as Record<string, { type: string }>
+    const status = map[sessionID]
+    return status !== undefined && status.type !== 'idle'
+  }
+  return {
+    save: async (e) => void (await store.save(e)),
+    drop: async (s, m) => void (await store.drop(s, m)),
+    recordAttempt: async (a) => void (await store.recordAttempt(a)),
+    isBusy,
+    async abortAndWaitIdle(sessionID) {
+      unwrap('session.abort', await client.session.abort({ sessionID }))
+      const deadline = Date.now() + (opts.idleTimeoutMs ?? 15_000)
+      // The abort answers at once; the session turns idle a moment later, and revert refuses (409) until then.
+      while (await isBusy(sessionID)) {
+        if (Date.now() > deadline) throw new Error('the session did not stop after abort')
+        await wait(100)
+      }
+    },
+    async getMessage(sessionID, messageID) {
+      const r = await client.session.message({ sessionID, messageID })
+      if (r.response?.status === 404) return null
+      const data = unwrap('session.message', r) as { parts: { id: string }[] }
+      return { parts: data.parts }
+    },
+    async revert(sessionID, messageID) {
+      return unwrap('session.revert', await client.session.revert({ sessionID, messageID })) as { revert?: { messageID?: string } }
+    },
+    async deletePart(sessionID, messageID, partID) {
+      return unwrap('part.delete', await client.part.delete({ sessionID, messageID, partID }))
+    },
+    async prompt(body) {
+      // PartInput's `source` is validated as unknown by the IPC schema; it is the SDK's FilePartSource as stored.
+      type SdkPromptBody = Parameters<OpencodeClient['session']['prompt']>[0]
+      return unwrap('session.prompt', await client.session.prompt(body as SdkPromptBody)) as unknown as PromptResult
+    },
+    now: () => Date.now(),
+    onStep: opts.log,
+  }
+}
