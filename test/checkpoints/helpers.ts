@@ -1,0 +1,131 @@
+// Shared helpers for the checkpoint engine tests: a fresh temporary workspace and store per test,
+// file helpers, and running a child script (crash tests, unprivileged-user tests).
+import { spawn, spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
+import { openCheckpointStore } from '../../electron/checkpoints/index'
+import type { InternalStore } from '../../electron/checkpoints/index'
+import type { RootConfig } from '../../electron/checkpoints/types'
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url))
+export const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs')
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!()
+})
+
+export interface Ws {
+  dir: string
+  ws: string
+  storeDir: string
+  store: InternalStore
+  p(rel: string): string
+  write(rel: string, data: string | Buffer, mode?: number): void
+  read(rel: string): Buffer
+  text(rel: string): string
+  exists(rel: string): boolean
+  sha(rel: string): string
+  reopen(extra?: Partial<{ roots: RootConfig[]; maxFileBytes: number }>): Promise<InternalStore>
+}
+
+export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string } = {}): Promise<Ws> {
+  const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
+  const ws = path.join(dir, 'ws')
+  fs.mkdirSync(ws)
+  const storeDir = path.join(dir, 'data', 'checkpoints')
+  const roots = opts.roots ? opts.roots(ws, dir) : [{ path: ws }]
+  const w: Ws = {
+    dir,
+    ws,
+    storeDir,
+    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes }),
+    p: (rel) => path.join(ws, rel),
+    write(rel, data, mode) {
+      const f = path.join(ws, rel)
+      fs.mkdirSync(path.dirname(f), { recursive: true })
+      fs.writeFileSync(f, data)
+      if (mode !== undefined) fs.chmodSync(f, mode)
+    },
+    read: (rel) => fs.readFileSync(path.join(ws, rel)),
+    text: (rel) => fs.readFileSync(path.join(ws, rel), 'utf8'),
+    exists: (rel) => {
+      try {
+        fs.lstatSync(path.join(ws, rel))
+        return true
+      } catch {
+        return false
+      }
+    },
+    sha: (rel) => sha(fs.readFileSync(path.join(ws, rel))),
+    async reopen(extra = {}) {
+      await w.store.close()
+      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes })
+      return w.store
+    },
+  }
+  cleanups.push(async () => {
+    await w.store.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+  return w
+}
+
+export const sha = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex')
+
+/** Run a child TypeScript script; resolves with its exit code/signal and output. */
+export function runChild(script: string, args: string[], opts: { killAfterMs?: number; uid?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const argv = [TSX, script, ...args]
+  const cmd = opts.uid !== undefined ? 'setpriv' : process.execPath
+  const full = opts.uid !== undefined ? [`--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', process.execPath, ...argv] : argv
+  return new Promise((resolve) => {
+    const child = spawn(cmd, full, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    if (opts.killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs)
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+/** Can we run code as an unprivileged user here (root ignores file modes)? */
+export function unprivilegedUid(): number | null {
+  if (process.getuid?.() !== 0) return process.getuid ? process.getuid() : null
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', 'process.exit(process.getuid() === 65534 ? 0 : 1)'])
+  return r.status === 0 ? 65534 : null
+}
+
+/** Deterministic pseudo-random bytes (seeded), for content that must be reproducible. */
+export function seededBytes(seed: number, n: number): Buffer {
+  const out = Buffer.allocUnsafe(n)
+  let x = seed >>> 0 || 1
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out[i] = x & 0xff
+  }
+  return out
+}
+
+export function treeSnapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (d: string, rel: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) {
+        out[r + '/'] = 'dir'
+        walk(p, r)
+      } else if (e.isSymbolicLink()) out[r] = 'link:' + fs.readlinkSync(p)
+      else out[r] = sha(fs.readFileSync(p)) + ':' + (fs.statSync(p).mode & 0o777).toString(8)
+    }
+  }
+  walk(root, '')
+  return out
+}
