@@ -2,7 +2,7 @@
  * Boot and layout: asks the host who it is and how its server is, opens the project, and marks the
  * root element `data-app-state` = loading | ready | error so tests wait on state, never on sleeps.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { getBridge } from '../bridge'
 import { useAppInfo, useServerStatus } from '../api/host'
 import { ScopeProvider } from '../api/scope'
@@ -83,7 +83,7 @@ export function AppShell() {
     </div>
   ) : null
 
-  let content: React.ReactNode
+  let content: ReactNode
   if (info.isError) {
     content = (
       <main className="main centered">
@@ -102,7 +102,11 @@ export function AppShell() {
   } else if (scope) {
     content = (
       <ScopeProvider scope={scope}>
-        <Workspace onLoadState={onLoadState} sidebarTop={projectHeader} />
+        <Workspace
+          onLoadState={onLoadState}
+          sidebarTop={projectHeader}
+          sidebarBottom={<div className="sidebar-foot">{serverStatusText(server.data)}</div>}
+        />
       </ScopeProvider>
     )
   } else {
@@ -121,7 +125,6 @@ export function AppShell() {
   return (
     <div className={`app${scope ? '' : ' app-single'}`} ref={rootRef}>
       {content}
-      {ready && server.data?.version && <div className="server-version">{serverStatusText(server.data)}</div>}
     </div>
   )
 }

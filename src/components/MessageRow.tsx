@@ -12,6 +12,11 @@ export function isStreaming(m: MessageWithParts): boolean {
   return m.info.role === 'assistant' && m.info.time.completed === undefined && !m.info.error
 }
 
+/** Whether any part renders something (empty text/reasoning parts are left over from retries). */
+function hasContent(parts: MessageWithParts['parts']): boolean {
+  return parts.some((p) => ((p.type === 'text' || p.type === 'reasoning') ? p.text.trim().length > 0 : true))
+}
+
 export const MessageRow = memo(function MessageRow({
   message,
   continued,
@@ -53,6 +58,11 @@ export const MessageRow = memo(function MessageRow({
           </div>
         )}
         {error && <ErrorBlock error={error} message={message} />}
+        {role === 'assistant' && !streaming && !error && !hasContent(visibleParts) && (
+          <div className="aborted-note" data-testid="no-reply">
+            No reply
+          </div>
+        )}
       </div>
       {!streaming && (hasText || role === 'user') && (
         <MessageActions message={message} target={role} copyText={() => messageText(message)} />

@@ -11,10 +11,13 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const [key, setKey] = useState('')
   const [saved, setSaved] = useState<string | null>(null)
 
-  const all = [...(list.data?.all ?? [])].sort((a, b) => (a.name || a.id).localeCompare(b.name || b.id))
   const connected = new Set(list.data?.connected ?? [])
-  // Only keys entered through the auth API can be removed here; env/config providers are not ours.
-  const withKey = all.filter((p) => connected.has(p.id) && p.source === 'api')
+  const all = [...(list.data?.all ?? [])].sort(
+    (a, b) => Number(connected.has(b.id)) - Number(connected.has(a.id)) || (a.name || a.id).localeCompare(b.name || b.id),
+  )
+  // A key set through the auth API shows up as source "custom"/"api"; providers that come from the
+  // config file or the environment are not removable from here.
+  const withKey = all.filter((p) => connected.has(p.id) && p.source !== 'config' && p.source !== 'env')
   const error = set.error ?? remove.error ?? list.error
 
   return (

@@ -1,5 +1,5 @@
 /** A project once the server is ready: the event stream, the session list and the open chat. */
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useSessions } from '../api/queries'
 import { useScope } from '../api/scope'
 import { useEventStream } from '../api/use-event-stream'
@@ -12,9 +12,11 @@ export type LoadState = 'loading' | 'ready' | 'error'
 export function Workspace({
   onLoadState,
   sidebarTop,
+  sidebarBottom,
 }: {
   onLoadState(state: LoadState): void
-  sidebarTop: React.ReactNode
+  sidebarTop: ReactNode
+  sidebarBottom?: ReactNode
 }) {
   const scope = useScope()
   const sessions = useSessions()
@@ -34,6 +36,7 @@ export function Workspace({
       <aside className="sidebar">
         {sidebarTop}
         <SessionList selected={selected} onSelect={select} />
+        {sidebarBottom}
       </aside>
       <main className="main">
         <ChatView key={`${scope.directory}\n${selected ?? 'new'}`} sessionID={selected} onSelect={select} />
