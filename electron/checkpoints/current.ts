@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BlobStore } from './blobs'
+import { nameKey } from './paths'
 import { linkHash, sameStat, statToEntry } from './scanner'
 import type { Entry } from './types'
 
@@ -19,9 +20,9 @@ export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | nu
     return null
   }
   if (caseInsensitive) {
-    const name = path.basename(abs).normalize('NFC')
+    const name = nameKey(path.basename(abs))
     try {
-      const names = fs.readdirSync(path.dirname(abs)).map((n) => n.normalize('NFC'))
+      const names = fs.readdirSync(path.dirname(abs)).map((n) => nameKey(n))
       if (!names.includes(name)) return null
     } catch {
       return null

@@ -24,11 +24,17 @@ export const turnKeyString = (k: TurnKey): string => `${k.sessionID}/${k.message
 export const BLOB_ID_RE = /^[0-9a-f]{64}$/
 
 /**
- * Turn an OS path relative to a root into the stored key: '/'-separated, Unicode NFC (macOS
- * returns NFD names; a file must keep one key whatever the OS reports).
+ * Turn an OS path relative to a root into the stored key: '/'-separated. Names are normalized to
+ * NFC only where the file system itself is normalization-insensitive (macOS), so one file keeps
+ * one key; on Linux an NFD name is a different file and must keep its bytes.
  */
-export function toKey(rel: string): string {
-  return rel.split(path.sep).join('/').replace(/\\/g, '/').normalize('NFC')
+export function toKey(rel: string, sep: string = path.sep, platform: string = process.platform): string {
+  const key = rel.split(sep).join('/')
+  return platform === 'darwin' ? key.normalize('NFC') : key
+}
+
+export function nameKey(name: string, platform: string = process.platform): string {
+  return platform === 'darwin' ? name.normalize('NFC') : name
 }
 
 /** Key used to compare paths: case-folded on case-insensitive file systems. */
@@ -37,9 +43,11 @@ export function compareKey(key: string, caseInsensitive: boolean): string {
 }
 
 /** A stored key is valid only if it is a plain relative path with no traversal. */
-export function isSafeKey(key: string): boolean {
+export function isSafeKey(key: string, platform: string = process.platform): boolean {
   if (key.length === 0 || key.length > 4096) return false
-  if (key.includes('\0') || key.includes('\\')) return false
+  if (key.includes('\0')) return false
+  // A backslash is an ordinary name character on POSIX but a separator on Windows.
+  if (platform === 'win32' && (key.includes('\\') || /[:*?"<>|]/.test(key))) return false
   if (key.startsWith('/') || /^[A-Za-z]:/.test(key)) return false
   for (const seg of key.split('/')) if (seg === '' || seg === '.' || seg === '..') return false
   return true
@@ -82,7 +90,8 @@ export function assertParentInside(rootReal: string, abs: string): void {
   }
 }
 
-/** Windows-style or foreign absolute path into a normalized form, for root identity. */
+/** Absolute root path in the form used for its identity. */
 export function normalizeRootPath(p: string): string {
-  return path.resolve(p).normalize('NFC')
+  const r = path.resolve(p)
+  return process.platform === 'darwin' ? r.normalize('NFC') : r
 }

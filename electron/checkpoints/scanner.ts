@@ -6,6 +6,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BlobStore } from './blobs'
+import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
 
@@ -115,7 +116,7 @@ export function walkRoot(ctx: ScanContext): { state: RootState; pending: Pending
     }
     const pushed = ctx.rules.enter(dirKey)
     for (const d of names) {
-      const key = (dirKey ? dirKey + '/' : '') + d.name.normalize('NFC')
+      const key = (dirKey ? dirKey + '/' : '') + nameKey(d.name)
       const abs = path.join(dirAbs, d.name)
       const isDir = d.isDirectory()
       if (ctx.rules.excluded(key, isDir, abs)) continue

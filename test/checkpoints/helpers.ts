@@ -12,7 +12,6 @@ import type { InternalStore } from '../../electron/checkpoints/index'
 import type { RootConfig } from '../../electron/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
-export const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs')
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -79,11 +78,12 @@ export const sha = (b: Buffer | string): string => crypto.createHash('sha256').u
 
 /** Run a child TypeScript script; resolves with its exit code/signal and output. */
 export function runChild(script: string, args: string[], opts: { killAfterMs?: number; uid?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const argv = [TSX, script, ...args]
+  // node --import tsx (not the tsx CLI, which forks again): the pid we kill is the one running.
+  const argv = ['--import', 'tsx', script, ...args]
   const cmd = opts.uid !== undefined ? 'setpriv' : process.execPath
   const full = opts.uid !== undefined ? [`--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', process.execPath, ...argv] : argv
   return new Promise((resolve) => {
-    const child = spawn(cmd, full, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+    const child = spawn(cmd, full, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
