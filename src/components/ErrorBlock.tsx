@@ -3,6 +3,17 @@ import type { MessageError, MessageWithParts } from '../api/types'
 import { describeError } from '../lib/message-errors'
 import { MessageActions } from './MessageActions'
 
+/** Server-side detail (e.g. a stack trace), folded by default. */
+export function ErrorDetails({ details }: { details: string | undefined }) {
+  if (!details) return null
+  return (
+    <details className="error-details">
+      <summary>Details</summary>
+      <pre>{details}</pre>
+    </details>
+  )
+}
+
 export function ErrorBlock({ error, message }: { error: MessageError; message: MessageWithParts }) {
   const d = describeError(error)
   if (d.aborted) {
@@ -19,7 +30,8 @@ export function ErrorBlock({ error, message }: { error: MessageError; message: M
       <div className="error-message" data-testid="error-message">
         {d.message}
       </div>
-      <MessageActions message={message} target="error" copyText={() => `${head}\n${d.message}`} />
+      <ErrorDetails details={d.details} />
+      <MessageActions message={message} target="error" copyText={() => [head, d.message, d.details].filter(Boolean).join('\n')} />
     </div>
   )
 }

@@ -9,15 +9,20 @@ export interface ErrorDisplay {
   name: string
   message: string
   statusCode?: number
+  /** Anything after the first line (server stack traces): shown folded. */
+  details?: string
   /** Aborts are the user's own doing: shown quietly, not as a failure. */
   aborted: boolean
 }
 
 export function describeError(error: MessageError): ErrorDisplay {
   const data = (error.data ?? {}) as { message?: unknown; statusCode?: unknown; providerID?: unknown }
-  const message = typeof data.message === 'string' && data.message ? data.message : error.name
+  const full = typeof data.message === 'string' && data.message.trim() ? data.message.trim() : error.name
+  const nl = full.indexOf('\n')
+  const message = nl === -1 ? full : full.slice(0, nl).trim()
+  const details = nl === -1 ? undefined : full.slice(nl + 1).trim() || undefined
   const statusCode = typeof data.statusCode === 'number' ? data.statusCode : undefined
-  return { name: error.name, message, statusCode, aborted: error.name === 'MessageAbortedError' }
+  return { name: error.name, message, statusCode, details, aborted: error.name === 'MessageAbortedError' }
 }
 
 /** The error a message row shows, if any (only assistant messages carry one). */

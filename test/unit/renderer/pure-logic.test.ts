@@ -36,9 +36,16 @@ describe('error display and banner de-duplication', () => {
       name: 'APIError',
       message: 'Injected failure FAIL400',
       statusCode: 400,
+      details: undefined,
       aborted: false,
     })
     expect(describeError({ name: 'MessageAbortedError', data: { message: 'Aborted' } }).aborted).toBe(true)
+  })
+
+  it('keeps the first line as the message and folds the rest (server stack traces)', () => {
+    const d = describeError({ name: 'UnknownError', data: { message: 'ProviderModelNotFoundError: Model not found: local/nope.\n    at x (a.js:1)' } })
+    expect(d.message).toBe('ProviderModelNotFoundError: Model not found: local/nope.')
+    expect(d.details).toBe('at x (a.js:1)')
   })
 
   it('hides the banner when the current turn shows the same error', () => {

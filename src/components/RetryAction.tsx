@@ -1,0 +1,109 @@
+/**
+ * ↺ on a message: retakes the user turn with the model chosen now (shown on the button), or with
+ * another one picked from "Retry with…". An earlier turn asks first (later turns are discarded);
+ * while a turn streams it becomes "Stop and retry"; while a retry runs it is locked.
+ */
+import { useState } from 'react'
+import type { MessageWithParts } from '../api/types'
+import { modelKey } from '../lib/model-choice'
+import type { ModelRef } from '../shared/ipc-contract'
+import { useRetryContext } from '../retry/retry-context'
+import { laterTurns, retryTargetFor } from '../retry/retry-target'
+import { RETRY_STEP_LABEL, useRetryStore } from '../state/retry-store'
+
+export function RetryAction({ message }: { message: MessageWithParts }) {
+  const ctx = useRetryContext()
+  const running = useRetryStore((s) => (ctx ? s.running[ctx.sessionID] : undefined))
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [confirm, setConfirm] = useState<{ model: ModelRef; later: number } | null>(null)
+  if (!ctx) return null
+  const target = retryTargetFor(ctx.messages, message.info.id)
+  if (!target) return null
+  const isRunningHere = running?.messageID === target
+
+  const go = (model: ModelRef) => {
+    setMenuOpen(false)
+    const later = laterTurns(ctx.messages, target)
+    if (later > 0) setConfirm({ model, later })
+    else void ctx.retake(message.info.id, model)
+  }
+  const withModel = (ref: ModelRef) => {
+    ctx.chooseModel(ref)
+    go(ref)
+  }
+
+  if (isRunningHere) {
+    return (
+      <span className="retry-progress" data-testid="retry-progress" role="status">
+        <span className="spinner" aria-hidden /> {RETRY_STEP_LABEL[running.step]}
+      </span>
+    )
+  }
+  const disabled = ctx.locked || !ctx.model
+  const label = ctx.busy ? 'Stop and retry' : 'Retry'
+  return (
+    <span className="retry-action">
+      <button
+        type="button"
+        className="icon-button retry-button"
+        data-testid="retry"
+        disabled={disabled}
+        title={ctx.model ? `${label} with ${ctx.modelLabel}` : 'Choose a model first'}
+        aria-label={`${label} with ${ctx.modelLabel}`}
+        onClick={() => ctx.model && go(ctx.model)}
+      >
+        ↺ <span className="retry-label">{ctx.busy ? 'Stop and retry' : ctx.modelLabel}</span>
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="retry-with"
+        aria-haspopup="menu"
+        aria-expanded={menuOpen}
+        disabled={ctx.locked}
+        title="Retry with another model"
+        onClick={() => setMenuOpen((o) => !o)}
+      >
+        ▾
+      </button>
+      {menuOpen && (
+        <div className="retry-menu" role="menu" data-testid="retry-menu">
+          <div className="retry-menu-head">Retry with…</div>
+          {ctx.options.map((o) => (
+            <button
+              key={o.key}
+              type="button"
+              role="menuitem"
+              className={`retry-menu-item${ctx.model && modelKey(ctx.model) === o.key ? ' current' : ''}`}
+              data-model={o.key}
+              onClick={() => withModel(o.ref)}
+            >
+              <span>{o.modelName}</span>
+              <span className="muted">{o.providerName}</span>
+            </button>
+          ))}
+        </div>
+      )}
+      {confirm && (
+        <div className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
+          <div>
+            Retake this turn with <strong>{confirm.model.modelID}</strong>? The {confirm.later} later turn{confirm.later === 1 ? '' : 's'} will be discarded
+            (kept in the attempt history).
+          </div>
+          <div className="retry-confirm-buttons">
+            <button type="button" className="button small" data-testid="retry-confirm-yes" onClick={() => {
+              const m = confirm.model
+              setConfirm(null)
+              void ctx.retake(message.info.id, m)
+            }}>
+              Retake
+            </button>
+            <button type="button" className="button button-secondary small" onClick={() => setConfirm(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </span>
+  )
+}
