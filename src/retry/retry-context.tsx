@@ -1,0 +1,39 @@
+/**
+ * What the ↺ controls of every message need from the open session, provided once by the chat panel
+ * so the timeline rows stay ignorant of retries.
+ */
+import { createContext, useContext, type ReactNode } from 'react'
+import type { MessageWithParts } from '../api/types'
+import type { ModelOption } from '../lib/model-choice'
+import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
+
+export interface RetryContextValue {
+  sessionID: string
+  /** Every message of the session, reverted ones included (the flow needs the stored turn). */
+  messages: MessageWithParts[]
+  /** The model a retry uses now (the one selected), and its label for the tooltip. */
+  model: ModelRef | undefined
+  modelLabel: string
+  options: ModelOption[]
+  /** A turn is streaming: ↺ becomes "Stop and retry". */
+  busy: boolean
+  /** A retry of this session is running (Send and ↺ are locked). */
+  locked: boolean
+  /** Makes `ref` the session's model (Retry with… does this first). */
+  chooseModel(ref: ModelRef): void
+  /** Runs the retry; resolves when it is over (errors are reported by the provider itself). */
+  retake(clickedID: string, model: ModelRef, saved?: SavedRetry): Promise<void>
+  /** Puts a saved payload's text back into the composer. */
+  editSaved(saved: SavedRetry): void
+  discardSaved(saved: SavedRetry): void
+}
+
+const Ctx = createContext<RetryContextValue | null>(null)
+
+export function RetryProvider({ value, children }: { value: RetryContextValue; children: ReactNode }) {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>
+}
+
+export function useRetryContext(): RetryContextValue | null {
+  return useContext(Ctx)
+}

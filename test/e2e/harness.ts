@@ -1,0 +1,116 @@
+/**
+ * End-to-end harness: the fake LLM, a fresh data dir and project per test, browser mode started
+ * through its real command line (`electron/web/cli.ts`), and Debian's Chromium driven by
+ * playwright-core. Tests wait on state (`data-app-state`, roles, test ids), never on sleeps; a failing
+ * test leaves a screenshot in test-results/.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm'
+import { isolatedOpencodeEnv, makeOpencodeConfig } from '../support/opencode-config'
+
+export const CHROMIUM = process.env.RETAKE_CHROMIUM ?? '/usr/bin/chromium'
+
+export interface AppUnderTest {
+  fake: FakeLlm
+  root: string
+  project: string
+  dataDir: string
+  url: string
+  origin: string
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  /** Everything the host printed (for failure reports). */
+  output: () => string
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  git?: boolean
+  /** Files to create in the project before start. */
+  files?: Record<string, string>
+}
+
+export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
+  const fake = await startFakeLlm()
+  const root = mkdtempSync(join(tmpdir(), 'retake-e2e-'))
+  const project = join(root, 'project')
+  const dataDir = join(root, 'data')
+  mkdirSync(project, { recursive: true })
+  for (const [name, content] of Object.entries(opts.files ?? {})) writeFileSync(join(project, name), content)
+  if (opts.git) {
+    execFileSync('git', ['init', '-q'], { cwd: project })
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A'], { cwd: project })
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
+  }
+  const configPath = join(root, 'opencode.json')
+  writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl }), null, 2))
+
+  let out = ''
+  const host: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
+    { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home')) }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`browser mode did not print its URL:\n${out}`)), 60_000)
+    const onData = (c: Buffer) => {
+      out += c.toString()
+      const m = /running at (http:\/\/\S+)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    }
+    host.stdout!.on('data', onData)
+    host.stderr!.on('data', (c: Buffer) => (out += c.toString()))
+    host.on('exit', (code) => reject(new Error(`browser mode exited (${code}):\n${out}`)))
+  })
+  const origin = new URL(url).origin
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] })
+  const page = await context.newPage()
+  await page.goto(url)
+  await page.locator('[data-app-state="ready"]').waitFor({ timeout: 60_000 })
+
+  return {
+    fake,
+    root,
+    project,
+    dataDir,
+    url,
+    origin,
+    browser,
+    context,
+    page,
+    output: () => out,
+    async close() {
+      await browser.close().catch(() => {})
+      await new Promise<void>((resolve) => {
+        if (host.exitCode !== null) return resolve()
+        host.once('exit', () => resolve())
+        host.kill('SIGTERM')
+        setTimeout(() => host.kill('SIGKILL'), 5_000).unref()
+      })
+      await fake.close()
+      rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Keeps a screenshot of the page when the test failed (vitest's onTestFailed). */
+export async function screenshotOnFailure(app: AppUnderTest | undefined, name: string): Promise<void> {
+  if (!app) return
+  mkdirSync('test-results', { recursive: true })
+  const file = join('test-results', `${name.replace(/[^a-z0-9]+/gi, '-')}.png`)
+  await app.page.screenshot({ path: file, fullPage: true }).catch(() => {})
+  writeFileSync(file.replace(/\.png$/, '.log'), app.output())
+}
