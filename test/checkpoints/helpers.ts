@@ -77,7 +77,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
 export const sha = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex')
 
 /** Run a child TypeScript script; resolves with its exit code/signal and output. */
-export function runChild(script: string, args: string[], opts: { killAfterMs?: number; uid?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function runChild(script: string, args: string[], opts: { killAfterMs?: number; killAfterOutput?: { text: string; ms: number }; uid?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   // node --import tsx (not the tsx CLI, which forks again): the pid we kill is the one running.
   const argv = ['--import', 'tsx', script, ...args]
   const cmd = opts.uid !== undefined ? 'setpriv' : process.execPath
@@ -86,7 +86,15 @@ export function runChild(script: string, args: string[], opts: { killAfterMs?: n
     const child = spawn(cmd, full, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
+    let armed = false
+    child.stdout.on('data', (d) => {
+      stdout += d
+      const k = opts.killAfterOutput
+      if (k && !armed && stdout.includes(k.text)) {
+        armed = true
+        setTimeout(() => child.kill('SIGKILL'), k.ms)
+      }
+    })
     child.stderr.on('data', (d) => (stderr += d))
     if (opts.killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs)
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))
