@@ -53,3 +53,31 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message
   return describeBody(err) || 'Unknown error'
 }
+
+/** What a failed turn looks like when `session.prompt` still answered HTTP 200. */
+export class PromptFailedError extends Error {
+  constructor(
+    readonly error: { name: string; data?: unknown },
+    readonly info: unknown,
+  ) {
+    super(`session.prompt: the turn failed: ${error.name}: ${describeBody(error) || 'no message'}`)
+    this.name = 'PromptFailedError'
+  }
+}
+
+/**
+ * For the blocking `session.prompt`: unwraps the HTTP result, then checks what HTTP cannot say —
+ * a failed turn comes back 200 with `info.error`, and when prompts queue up both calls resolve with
+ * the LAST turn's message, so `info.parentID` must be the message this prompt created.
+ */
+export function unwrapPrompt<T extends { info: { error?: { name: string; data?: unknown }; parentID?: string } }>(
+  result: SdkResult<T>,
+  expectedParentID?: string,
+): T {
+  const data = unwrap('session.prompt', result)
+  if (data.info.error) throw new PromptFailedError(data.info.error, data.info)
+  if (expectedParentID !== undefined && data.info.parentID !== expectedParentID) {
+    throw new Error(`session.prompt: answered ${data.info.parentID ?? 'no parent'}, expected a reply to ${expectedParentID}`)
+  }
+  return data
+}

@@ -105,6 +105,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         <StatusLine status={status} streamConnected={streamConnected} />
       </header>
       {providers.error && <div className="inline-error">{errorMessage(providers.error)}</div>}
+      {/* Per-message actions beyond Copy (the ↺ retry) plug in by wrapping this Timeline in a
+          MessageActionsProvider; see components/MessageActions.tsx. */}
       <Timeline
         sessionID={sessionID}
         messages={visible}

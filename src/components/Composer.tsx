@@ -67,6 +67,7 @@ export function Composer({
           aria-label="Message"
           placeholder="Ask anything…  (Enter to send, Shift+Enter for a new line)"
           rows={1}
+          autoFocus
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}

@@ -46,6 +46,8 @@ export function bannerError(
   messages: MessageWithParts[],
 ): MessageError | undefined {
   if (!sessionError) return undefined
+  // Stop is the user's own action; the timeline already says "Stopped" or "No reply".
+  if (sessionError.name === 'MessageAbortedError') return undefined
   let lastUser = -1
   messages.forEach((m, i) => {
     if (m.info.role === 'user') lastUser = i

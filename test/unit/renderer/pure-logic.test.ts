@@ -60,6 +60,10 @@ describe('error display and banner de-duplication', () => {
     expect(bannerError(undefined, [user('msg_1')])).toBeUndefined()
   })
 
+  it('never shows a banner for the user\'s own Stop', () => {
+    expect(bannerError({ name: 'MessageAbortedError', data: { message: 'Aborted' } }, [user('msg_1')])).toBeUndefined()
+  })
+
   it('an identical error in an older turn does not hide a new one', () => {
     const err = apiError('boom', 500)
     const msgs = [user('msg_1'), assistant('msg_2', 'msg_1', { error: err }), user('msg_3')]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, describeBody, unwrap } from '../../../src/api/unwrap'
+import { ApiError, describeBody, PromptFailedError, unwrap, unwrapPrompt } from '../../../src/api/unwrap'
 
 const res = (status: number) => new Response(null, { status })
 
@@ -35,5 +35,20 @@ describe('unwrap', () => {
     expect(describeBody({ _tag: 'SessionBusyError', message: 'Session is busy' })).toBe('Session is busy')
     expect(describeBody('Unsupported content-type')).toBe('Unsupported content-type')
     expect(describeBody({})).toBe('')
+  })
+})
+
+describe('unwrapPrompt', () => {
+  const ok = (info: { parentID?: string; error?: { name: string; data?: unknown } }) => ({ data: { info, parts: [] }, response: res(200) })
+  it('returns a successful turn', () => {
+    expect(unwrapPrompt(ok({ parentID: 'msg_u' }), 'msg_u').info.parentID).toBe('msg_u')
+  })
+  it('throws on a failed turn that came back HTTP 200', () => {
+    const r = ok({ parentID: 'msg_u', error: { name: 'APIError', data: { message: 'rate limited', statusCode: 429 } } })
+    expect(() => unwrapPrompt(r, 'msg_u')).toThrow(PromptFailedError)
+    expect(() => unwrapPrompt(r, 'msg_u')).toThrow('APIError: rate limited')
+  })
+  it('throws when the answer belongs to another (queued) prompt', () => {
+    expect(() => unwrapPrompt(ok({ parentID: 'msg_other' }), 'msg_u')).toThrow('expected a reply to msg_u')
   })
 })
