@@ -65,7 +65,7 @@ export function Composer({
           ref={ref}
           data-testid="composer"
           aria-label="Message"
-          placeholder="Ask anything…  (Enter to send, Shift+Enter for a new line)"
+          placeholder="Ask anything…"
           rows={1}
           autoFocus
           value={value}
@@ -83,6 +83,7 @@ export function Composer({
           </button>
         </div>
       </div>
+      <div className="composer-hint">Enter to send · Shift+Enter for a new line</div>
     </form>
   )
 }
