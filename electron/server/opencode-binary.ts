@@ -13,7 +13,10 @@ export interface BinaryLocation {
   appRoot: string
   platform?: NodeJS.Platform
   arch?: string
-  /** Set by the CPU check: prefer the AVX2-less build on x64. */
+  /**
+   * Prefer the AVX2-less `-baseline` build on x64. Defaults to on when packaged (the build stages the
+   * baseline binary so old CPUs work) and off in development (npm installs both; the full build is faster).
+   */
   preferBaseline?: boolean
 }
 
@@ -39,7 +42,7 @@ export function candidatePaths(loc: BinaryLocation): string[] {
   const file = binaryFileName(platform)
   const paths: string[] = []
   if (loc.resourcesPath) paths.push(join(loc.resourcesPath, 'bin', file))
-  for (const pkg of candidatePackages(platform, arch, loc.preferBaseline)) {
+  for (const pkg of candidatePackages(platform, arch, loc.preferBaseline ?? Boolean(loc.resourcesPath))) {
     paths.push(join(loc.appRoot, 'node_modules', pkg, 'bin', file))
   }
   return paths
@@ -49,10 +52,10 @@ export function resolveOpencodeBinary(loc: BinaryLocation, exists: (p: string) =
   const paths = candidatePaths(loc)
   const found = paths.find((p) => exists(p))
   if (!found) {
-    throw new Error(
-      `The opencode server binary was not found. Looked in:\n${paths.map((p) => `  ${p}`).join('\n')}\n` +
-        'Reinstall Retake (or run `npm install` in development).',
-    )
+    const fix = loc.resourcesPath
+      ? 'This installation of Retake is incomplete: reinstall it.'
+      : 'Run `npm install` (it installs the opencode-ai package with the binary for this platform).'
+    throw new Error(`The opencode server binary was not found. Looked in:\n${paths.map((p) => `  ${p}`).join('\n')}\n${fix}`)
   }
   return found
 }
@@ -69,7 +72,7 @@ function isExecutableFile(p: string): boolean {
 export function checkOpencodeVersion(binary: string, expected?: string, timeoutMs = 15_000): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(binary, ['--version'], { timeout: timeoutMs, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout) => {
-      if (err) return reject(new Error(`The opencode server binary at ${binary} does not start: ${err.message}`))
+      if (err) return reject(new Error(`The opencode server binary at ${binary} does not start: ${startFailure(err)}`))
       const version = stdout.trim().split(/\s+/).pop() ?? ''
       if (!/^\d+\.\d+\.\d+/.test(version)) return reject(new Error(`The opencode binary at ${binary} answered "${stdout.trim()}" to --version`))
       if (expected && version !== expected) {
@@ -78,4 +81,14 @@ export function checkOpencodeVersion(binary: string, expected?: string, timeoutM
       resolve(version)
     })
   })
+}
+
+/** Why a binary did not answer, in words a user can act on. */
+function startFailure(err: NodeJS.ErrnoException & { signal?: NodeJS.Signals | null; killed?: boolean }): string {
+  // An illegal instruction is the non-baseline x64 build on a CPU without AVX2.
+  if (err.signal === 'SIGILL') return 'it stopped on an illegal instruction (this CPU may need the -baseline build of opencode)'
+  if (err.code === 'EACCES') return 'it is not executable (permission denied)'
+  if (err.code === 'ENOENT') return 'the file is missing'
+  if (err.killed) return 'it did not answer --version in time'
+  return err.message
 }
