@@ -1,5 +1,5 @@
 /** The open session: header (title, model, agent, status), timeline, composer. */
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useAbort, useCreateSession, useSendPrompt } from '../api/mutations'
 import { useAgents, useConfigProviders, useMessages, useServerConfig, useSessions, useStatusMap } from '../api/queries'
 import { useScope } from '../api/scope'
@@ -56,6 +56,10 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const abort = useAbort()
   const [sendError, setSendError] = useState<string | null>(null)
   const busy = isBusy(status)
+  const title = session?.title
+  useEffect(() => {
+    document.title = title ? `${title} — Retake` : 'Retake'
+  }, [title])
 
   async function onSend() {
     const text = draft

@@ -53,7 +53,13 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
       data-session-id={session.id}
       aria-current={active ? 'true' : undefined}
     >
-      <button type="button" className="session-select" onClick={onSelect} title={session.title}>
+      <button
+        type="button"
+        className="session-select"
+        onClick={onSelect}
+        onDoubleClick={() => (setTitle(session.title), setMode('rename'))}
+        title={session.title}
+      >
         <span className="session-title">
           {busy && <span className="session-busy" aria-label="working" />}
           {session.title || 'Untitled'}
