@@ -3,11 +3,16 @@
  * security/*, desktop/app-protocol) that are tested in plain Node; this file connects them to
  * Electron's objects.
  */
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type IpcMainInvokeEvent } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, type IpcMainInvokeEvent } from 'electron'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRetakeCore, type RetakeCore } from './retake-core'
 import { readVersions } from './app-paths'
 import { createAppProtocolHandler } from './desktop/app-protocol'
+import { logsDir, openMainLog } from './desktop/main-log'
+import { aboutDetail, buildMenuTemplate } from './desktop/menu'
+import { focusOnSecondInstance } from './desktop/single-instance'
+import { loadWindowState, saveWindowState, WINDOW_DEFAULTS, windowStateToSave } from './desktop/window-state'
 import { APP_ENTRY, APP_SCHEME, decidePermission, isAllowedNavigation, isSafeExternalUrl, isTrustedSender, secureWebPreferences } from './security/window-policy'
 
 protocol.registerSchemesAsPrivileged([
@@ -16,14 +21,17 @@ protocol.registerSchemesAsPrivileged([
 
 let mainWindow: BrowserWindow | null = null
 let core: RetakeCore | null = null
+// userData is known before `ready`; the log opens first so a failed start is on disk for a user.
+const dataDir = process.env.RETAKE_DATA_DIR ?? app.getPath('userData')
+const mainLog = openMainLog(dataDir)
+const log = (line: string) => mainLog.write(line)
+process.on('unhandledRejection', (reason) => log(`[main] unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`))
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   app.on('second-instance', () => {
-    if (!mainWindow) return
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
+    if (core) focusOnSecondInstance(mainWindow, createWindow)
   })
   app.whenReady().then(start)
 }
@@ -35,10 +43,11 @@ function senderOf(event: IpcMainInvokeEvent) {
 async function start() {
   const appRoot = app.getAppPath()
   const { version, opencodeVersion } = readVersions(appRoot)
+  log(`[main] Retake ${version} (Electron ${process.versions.electron}, opencode ${opencodeVersion}) packaged=${app.isPackaged} data=${dataDir}`)
   core = createRetakeCore(
     {
       mode: 'desktop',
-      dataDir: process.env.RETAKE_DATA_DIR ?? app.getPath('userData'),
+      dataDir,
       appRoot,
       resourcesPath: app.isPackaged ? process.resourcesPath : undefined,
       version,
@@ -52,7 +61,7 @@ async function start() {
         await shell.openExternal(url)
         return true
       },
-      log: (line) => console.error(line),
+      log,
     },
     (sender) => isTrustedSender(sender as { frameUrl: string | undefined; isMainFrame: boolean }),
   )
@@ -63,24 +72,57 @@ async function start() {
   session.defaultSession.setPermissionRequestHandler((wc, permission, callback) => callback(decidePermission(permission, wc.getURL())))
   session.defaultSession.setPermissionCheckHandler((wc, permission) => decidePermission(permission, wc?.getURL()))
 
+  const versions = { retake: version, electron: process.versions.electron, chromium: process.versions.chrome, node: process.versions.node, opencode: opencodeVersion }
+  const template = buildMenuTemplate({
+    platform: process.platform,
+    isDev: !app.isPackaged,
+    openLogsFolder: () => {
+      mkdirSync(logsDir(dataDir), { recursive: true })
+      void shell.openPath(logsDir(dataDir))
+    },
+    showAbout: () => {
+      const options = { type: 'info' as const, title: 'About Retake', message: 'Retake', detail: aboutDetail(versions), buttons: ['OK'] }
+      void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options))
+    },
+  })
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template))
+
   createWindow()
   core.onEvent('server.status', (status) => mainWindow?.webContents.send('retake:event', 'server.status', status))
-  core.start().catch((err) => console.error(`opencode server failed to start: ${(err as Error).message}`))
+  core.start().catch((err) => log(`[server] opencode server failed to start: ${(err as Error).message}`))
 }
 
 function createWindow() {
-  mainWindow = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 720,
-    minHeight: 480,
+  const saved = loadWindowState(dataDir, screen.getAllDisplays().map((d) => d.workArea))
+  const win = new BrowserWindow({
+    width: saved.width,
+    height: saved.height,
+    x: saved.x,
+    y: saved.y,
+    minWidth: WINDOW_DEFAULTS.minWidth,
+    minHeight: WINDOW_DEFAULTS.minHeight,
     show: false,
     title: 'Retake',
     webPreferences: secureWebPreferences(join(__dirname, 'preload.cjs')),
   })
-  mainWindow.once('ready-to-show', () => mainWindow?.show())
-  mainWindow.on('closed', () => (mainWindow = null))
-  void mainWindow.loadURL(APP_ENTRY)
+  mainWindow = win
+  win.once('ready-to-show', () => {
+    if (saved.maximized) win.maximize()
+    if (saved.fullScreen) win.setFullScreen(true)
+    win.show()
+  })
+  // Saved on close (not on every move): the normal bounds, so a maximized window un-maximizes sensibly.
+  win.on('close', () => {
+    try {
+      saveWindowState(dataDir, windowStateToSave(win.getNormalBounds(), win.isMaximized(), win.isFullScreen()))
+    } catch (err) {
+      log(`[main] window state not saved: ${(err as Error).message}`)
+    }
+  })
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null
+  })
+  void win.loadURL(APP_ENTRY)
 }
 
 app.on('web-contents-created', (_event, contents) => {
@@ -105,5 +147,8 @@ app.on('before-quit', (event) => {
   // Stop the opencode server before the process goes, so it never outlives the app.
   event.preventDefault()
   quitting = true
-  void core.stop().finally(() => app.quit())
+  void core.stop().finally(() => {
+    mainLog.close()
+    app.quit()
+  })
 })

@@ -2,7 +2,7 @@
  * Finds the opencode server binary: inside the packaged app's resources, or in node_modules during
  * development, and checks that it answers `--version` with the version Retake was built against.
  */
-import { execFile } from 'node:child_process'
+import { execFile, type ExecFileException } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -84,7 +84,7 @@ export function checkOpencodeVersion(binary: string, expected?: string, timeoutM
 }
 
 /** Why a binary did not answer, in words a user can act on. */
-function startFailure(err: NodeJS.ErrnoException & { signal?: NodeJS.Signals | null; killed?: boolean }): string {
+function startFailure(err: ExecFileException): string {
   // An illegal instruction is the non-baseline x64 build on a CPU without AVX2.
   if (err.signal === 'SIGILL') return 'it stopped on an illegal instruction (this CPU may need the -baseline build of opencode)'
   if (err.code === 'EACCES') return 'it is not executable (permission denied)'
