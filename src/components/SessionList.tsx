@@ -1,5 +1,5 @@
 /** The project's sessions, newest first: switch, create, rename in place, delete after confirming. */
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useCreateSession, useDeleteSession, useRenameSession } from '../api/mutations'
 import { useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
@@ -21,6 +21,20 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view')
   const [title, setTitle] = useState(session.title)
   const now = useMinuteClock()
+  // Leaving rename mode unmounts the input, which may still fire blur: only the first exit counts.
+  const cancelled = useRef(false)
+  const commit = () => {
+    if (cancelled.current) return
+    cancelled.current = true
+    const t = title.trim()
+    if (t && t !== session.title) rename.mutate({ sessionID: session.id, title: t })
+    setMode('view')
+  }
+  const startRename = () => {
+    cancelled.current = false
+    setTitle(session.title)
+    setMode('rename')
+  }
 
   if (mode === 'rename') {
     return (
@@ -28,9 +42,7 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
         <form
           onSubmit={(e) => {
             e.preventDefault()
-            const t = title.trim()
-            if (t && t !== session.title) rename.mutate({ sessionID: session.id, title: t })
-            setMode('view')
+            commit()
           }}
         >
           <input
@@ -39,8 +51,12 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
             data-testid="session-title-input"
             value={title}
             onChange={(e) => setTitle(e.target.value)}
-            onKeyDown={(e) => e.key === 'Escape' && setMode('view')}
-            onBlur={() => setMode('view')}
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return
+              cancelled.current = true
+              setMode('view')
+            }}
+            onBlur={commit}
           />
         </form>
       </li>
@@ -57,7 +73,7 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
         type="button"
         className="session-select"
         onClick={onSelect}
-        onDoubleClick={() => (setTitle(session.title), setMode('rename'))}
+        onDoubleClick={startRename}
         title={session.title}
       >
         <span className="session-title">
@@ -87,7 +103,7 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
             className="icon-button"
             aria-label="Rename session"
             data-testid="rename-session"
-            onClick={() => (setTitle(session.title), setMode('rename'))}
+            onClick={startRename}
           >
             ✎
           </button>
