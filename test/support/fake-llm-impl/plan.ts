@@ -1,0 +1,189 @@
+/**
+ * Turns a request body (OpenAI chat or Anthropic messages) into a `FakeReply` following the
+ * keyword rules in test/support/README.md. Both APIs are first normalised into a `Conversation`
+ * so the keyword logic exists once.
+ */
+import { isAbsolute, resolve } from 'node:path'
+import type { FakeApi, FakeReply, FakeToolCall } from './types'
+
+export interface Conversation {
+  system: string
+  lastUserText: string
+  /** Tool calls the assistant made after the last user text message, in order. */
+  toolCallsSinceUser: string[]
+  /** Tool results that came back after the last user text message. */
+  toolResultsSinceUser: number
+  toolNames: string[]
+}
+
+type Block = { type?: string; text?: string; name?: string }
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return (content as Block[])
+    .filter((b) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+}
+
+export function normalise(api: FakeApi, body: any): Conversation {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
+  const tools: any[] = Array.isArray(body?.tools) ? body.tools : []
+  const conv: Conversation = { system: '', lastUserText: '', toolCallsSinceUser: [], toolResultsSinceUser: 0, toolNames: [] }
+  const systems: string[] = []
+  if (api === 'anthropic') {
+    systems.push(textOf(body?.system))
+    conv.toolNames = tools.map((t) => String(t?.name))
+  } else {
+    conv.toolNames = tools.map((t) => String(t?.function?.name ?? t?.name))
+  }
+  for (const m of messages) {
+    const content = m?.content
+    if (m?.role === 'system') {
+      systems.push(textOf(content))
+    } else if (m?.role === 'user') {
+      const text = textOf(content)
+      // Anthropic carries tool results in user messages; only a message with text starts a new turn.
+      const results = Array.isArray(content) ? content.filter((b: Block) => b?.type === 'tool_result').length : 0
+      if (results > 0 && text === '') {
+        conv.toolResultsSinceUser += results
+      } else {
+        conv.lastUserText = text
+        conv.toolCallsSinceUser = []
+        conv.toolResultsSinceUser = results
+      }
+    } else if (m?.role === 'tool') {
+      conv.toolResultsSinceUser++
+    } else if (m?.role === 'assistant') {
+      for (const tc of m.tool_calls ?? []) conv.toolCallsSinceUser.push(String(tc?.function?.name))
+      if (Array.isArray(content)) {
+        for (const b of content as Block[]) if (b?.type === 'tool_use') conv.toolCallsSinceUser.push(String(b.name))
+      }
+    }
+  }
+  conv.system = systems.filter(Boolean).join('\n')
+  return conv
+}
+
+/**
+ * Classifies a request. Observed on 1.18.33: the title call has no `tools`, its system prompt
+ * starts "You are a title generator", and its messages are [system, user "Generate a title for
+ * this conversation:\n", user <first prompt>]. A real turn always offers tools (bash, edit, write,
+ * …). A tool-less request with a summary/compaction prompt is another side call.
+ */
+export function classify(conv: Conversation): 'chat' | 'title' | 'other' {
+  if (conv.toolNames.length > 0) return 'chat'
+  if (/title generator|generate a title/i.test(conv.system)) return 'title'
+  if (/summar|compact/i.test(conv.system)) return 'other'
+  return 'chat'
+}
+
+/** The project directory from opencode's system prompt ("Working directory: …"). */
+export function workingDirectory(system: string): string | undefined {
+  const m = /Working directory:\s*(\S.*)$/m.exec(system)
+  return m?.[1]?.trim()
+}
+
+/** Splits a token list, honouring "double quoted" tokens with \" and \n escapes. */
+function tokens(s: string): string[] {
+  const out: string[] = []
+  const re = /"((?:[^"\\]|\\.)*)"|(\S+)/g
+  for (let m = re.exec(s); m; m = re.exec(s)) out.push(m[1] !== undefined ? unescape(m[1]) : m[2]!)
+  return out
+}
+
+function unescape(s: string): string {
+  return s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c))
+}
+
+/** Content after the path: a single quoted token keeps spaces exactly; otherwise the raw rest. */
+function restContent(rest: string): string {
+  const t = rest.trim()
+  const q = /^"((?:[^"\\]|\\.)*)"$/.exec(t)
+  return q ? unescape(q[1]!) : unescape(t)
+}
+
+const DIRECTIVE = /^(WRITE|EDIT|BASH)\s+([\s\S]*)$/
+
+/** Tool directives in the user text: segments separated by newlines or " ; ". */
+export function toolDirectives(text: string, cwd: string | undefined): FakeToolCall[] {
+  const abs = (p: string) => (isAbsolute(p) || !cwd ? p : resolve(cwd, p))
+  const calls: FakeToolCall[] = []
+  for (const raw of text.split(/\n| ; /)) {
+    const m = DIRECTIVE.exec(raw.trim())
+    if (!m) continue
+    const [, verb, rest = ''] = m
+    if (verb === 'WRITE') {
+      const [path = 'out.txt'] = tokens(rest)
+      const after = rest.trim().startsWith('"') ? rest.trim().replace(/^"(?:[^"\\]|\\.)*"/, '') : rest.trim().slice(path.length)
+      calls.push({ name: 'write', args: { filePath: abs(path), content: restContent(after) } })
+    } else if (verb === 'EDIT') {
+      const [path = '', oldString = '', newString = ''] = tokens(rest)
+      calls.push({ name: 'edit', args: { filePath: abs(path), oldString, newString } })
+    } else {
+      const command = unescape(rest.trim())
+      // opencode 1.18.33's bash schema is {command, timeout?, workdir?}: no `description`.
+      calls.push({ name: 'bash', args: { command } })
+    }
+  }
+  return calls
+}
+
+/** Splits `text` into `n` roughly equal chunks (at least one). */
+export function chunk(text: string, n: number): string[] {
+  if (text.length === 0) return ['']
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, n)))
+  const out: string[] = []
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size))
+  return out
+}
+
+export const SLOW_DELAY_MS = 250
+export const SLOW_CHUNKS = 40
+
+export function failureMessage(keyword: string): string {
+  return `Injected failure ${keyword}: the fake provider rejected this request`
+}
+
+/** The keyword behaviour for a conversation (README: keyword table). */
+export function planFromKeywords(conv: Conversation): FakeReply {
+  const text = conv.lastUserText
+  if (/\bHANG\b/.test(text)) return { kind: 'hang' }
+  if (/\bFAILMID\b/.test(text)) return { kind: 'drop', text: `echo: ${text}`, afterChunks: 2 }
+  const fail = /\bFAIL(400|401|429|500)\b/.exec(text)
+  if (fail) return { kind: 'error', status: Number(fail[1]), message: failureMessage(`FAIL${fail[1]}`) }
+
+  const calls = toolDirectives(text, workingDirectory(conv.system))
+  if (calls.length > 0) {
+    const done = conv.toolResultsSinceUser
+    if (done < calls.length) return { kind: 'tool', calls: [calls[done]!] }
+    return { kind: 'text', text: `done: ${conv.toolCallsSinceUser.join(', ') || calls.map((c) => c.name).join(', ')}` }
+  }
+
+  const reply: FakeReply & { kind: 'text' } = { kind: 'text', text: `echo: ${text}`, chunks: 4 }
+  if (/\bREASON\b/.test(text)) reply.reasoning = 'Let me think about this. The user wants an echo. '
+  if (/\bSLOW\b/.test(text)) {
+    // Filler words so even a one-word prompt streams for SLOW_CHUNKS × SLOW_DELAY_MS.
+    reply.text += Array.from({ length: SLOW_CHUNKS }, (_, i) => ` w${i + 1}`).join('')
+    reply.chunks = SLOW_CHUNKS
+    reply.chunkDelayMs = SLOW_DELAY_MS
+  }
+  return reply
+}
+
+/** A compact label of a reply for the request log. */
+export function describe(reply: FakeReply): string {
+  switch (reply.kind) {
+    case 'text':
+      return reply.reasoning ? 'text+reasoning' : 'text'
+    case 'tool':
+      return `tool:${reply.calls.map((c) => c.name).join(',')}`
+    case 'error':
+      return `error:${reply.status}`
+    case 'drop':
+      return 'drop'
+    case 'hang':
+      return 'hang'
+  }
+}

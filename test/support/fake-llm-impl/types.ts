@@ -1,0 +1,56 @@
+/** Shared types of the fake LLM provider (see test/support/README.md). */
+
+/** One tool call the fake asks opencode to run; `args` must match opencode's tool schema. */
+export interface FakeToolCall {
+  name: string
+  args: Record<string, unknown>
+}
+
+/**
+ * What the fake answers to one model request. The keyword parser produces these, and tests can
+ * queue them directly with `script(...)` or pin them to a model with `modelBehaviour`.
+ */
+export type FakeReply =
+  /** Streamed text, optionally preceded by reasoning deltas; `chunkDelayMs` paces the chunks. */
+  | { kind: 'text'; text: string; reasoning?: string; chunks?: number; chunkDelayMs?: number }
+  /** One step with one or more tool calls (finish reason tool_calls / tool_use). */
+  | { kind: 'tool'; calls: FakeToolCall[]; text?: string }
+  /** An HTTP error with a provider-style JSON body. */
+  | { kind: 'error'; status: number; message?: string }
+  /** Headers and `afterChunks` text chunks, then the socket is destroyed (a dropped stream). */
+  | { kind: 'drop'; text?: string; afterChunks?: number }
+  /** Accept the request and never answer until the client goes away. */
+  | { kind: 'hang' }
+
+/** A scripted reply; with `model` it is only used for requests to that model id. */
+export type ScriptedReply = FakeReply & { model?: string }
+
+export type FakeApi = 'openai' | 'anthropic'
+
+/**
+ * `chat` is a real agent turn; `title` is opencode's session-title side call; `other` covers any
+ * other side call (summaries, compaction) the fake could not classify as a turn.
+ */
+export type FakeRequestKind = 'chat' | 'title' | 'other'
+
+/** One logged request, as it reached the fake. */
+export interface FakeRequest {
+  seq: number
+  api: FakeApi
+  method: string
+  path: string
+  model: string
+  /** Parsed JSON body (undefined if the body was not JSON). */
+  body: any
+  headers: Record<string, string | string[] | undefined>
+  time: number
+  kind: FakeRequestKind
+  /** Names of the tools offered to the model in this request. */
+  toolNames: string[]
+  /** Short description of what the fake answered (e.g. `text`, `tool:write`, `error:400`). */
+  reply: string
+  /** Text of the last user message (text parts joined with newlines; tool results excluded). */
+  lastUserText(): string
+  /** The system prompt text (all system parts joined). */
+  systemText(): string
+}
