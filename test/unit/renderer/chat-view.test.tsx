@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { ScopeProvider } from '../../../src/api/scope'
+import { ChatView } from '../../../src/components/ChatView'
+import { draftKey, useDraftsStore } from '../../../src/state/drafts-store'
+import { useSessionErrors } from '../../../src/state/session-errors-store'
+import { apiError, assistant, SID, session, user } from './fixtures'
+
+const providers = {
+  providers: [
+    {
+      id: 'local',
+      name: 'Local',
+      source: 'config',
+      env: [],
+      options: {},
+      models: {
+        echo: { id: 'echo', name: 'Echo', capabilities: { reasoning: false, toolcall: true, input: { image: true, pdf: false } } },
+        thinker: { id: 'thinker', name: 'Thinker', capabilities: { reasoning: true, toolcall: true, input: {} } },
+      },
+    },
+  ],
+  default: { local: 'echo' },
+}
+
+function fakeOpencode(opts: { promptStatus: number; messages?: unknown[] }) {
+  const prompts: unknown[] = []
+  const fetchMock = vi.fn(async (input: Request) => {
+    const url = new URL(input.url)
+    const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })
+    const p = url.pathname.replace(/^\/opencode/, '')
+    if (p === '/session') return json([session(SID, 1, { title: 'Chat' })])
+    if (p === '/session/status') return json({})
+    if (p === `/session/${SID}/message`) return json(opts.messages ?? [])
+    if (p === '/config/providers') return json(providers)
+    if (p === '/config') return json({ model: 'local/echo' })
+    if (p === '/agent') return json([{ name: 'build', mode: 'primary', permission: [], options: {} }, { name: 'plan', mode: 'primary', permission: [], options: {} }, { name: 'general', mode: 'subagent', permission: [], options: {} }])
+    if (p === `/session/${SID}/prompt_async`) {
+      prompts.push(await input.json())
+      return opts.promptStatus === 204 ? new Response(null, { status: 204 }) : json({ name: 'UnknownError', data: { message: 'boom' } }, opts.promptStatus)
+    }
+    return new Response('nope', { status: 404 })
+  })
+  return { fetchMock, prompts }
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+function renderChat(opts: { promptStatus: number; messages?: unknown[] }) {
+  const api = fakeOpencode(opts)
+  vi.stubGlobal('fetch', api.fetchMock)
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <QueryClientProvider client={qc}>
+      <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>
+        <ChatView sessionID={SID} onSelect={() => {}} />
+      </ScopeProvider>
+    </QueryClientProvider>,
+  )
+  return api
+}
+
+describe('ChatView', () => {
+  it('fills the pickers from the server, marks the server default, and sends the chosen model and agent', async () => {
+    const { prompts } = renderChat({ promptStatus: 204 })
+    const picker = await screen.findByTestId('model-picker')
+    await waitFor(() => expect(picker).toHaveValue('local/echo'))
+    expect(screen.getByRole('option', { name: /Echo.*\(default\)/ })).toBeInTheDocument()
+    expect(screen.getByRole('option', { name: 'Thinker · reasoning' })).toBeInTheDocument()
+    await waitFor(() => expect(screen.getAllByRole('option', { name: 'plan' })).toHaveLength(1))
+    expect(screen.queryByRole('option', { name: 'general' })).toBeNull() // subagents are not offered
+
+    // Default model: nothing is sent, the server applies its own default.
+    await userEvent.type(screen.getByTestId('composer'), 'first{Enter}')
+    await waitFor(() => expect(prompts).toHaveLength(1))
+    expect(prompts[0]).toEqual({ parts: [{ type: 'text', text: 'first' }] })
+    expect(screen.getByTestId('composer')).toHaveValue('')
+
+    await userEvent.selectOptions(picker, 'local/thinker')
+    await userEvent.selectOptions(screen.getByTestId('agent-picker'), 'plan')
+    await userEvent.type(screen.getByTestId('composer'), 'second{Enter}')
+    await waitFor(() => expect(prompts).toHaveLength(2))
+    expect(prompts[1]).toEqual({ parts: [{ type: 'text', text: 'second' }], model: { providerID: 'local', modelID: 'thinker' }, agent: 'plan' })
+  })
+
+  it('keeps the draft and shows the error when sending fails', async () => {
+    renderChat({ promptStatus: 500 })
+    await userEvent.type(await screen.findByTestId('composer'), 'do not lose me{Enter}')
+    expect(await screen.findByTestId('composer-error')).toHaveTextContent('session.promptAsync: HTTP 500: boom')
+    expect(screen.getByTestId('composer')).toHaveValue('do not lose me')
+    expect(useDraftsStore.getState().drafts[draftKey('/p', SID)]).toBe('do not lose me')
+  })
+
+  it('shows a session error in the banner only when the timeline does not show it', async () => {
+    const err = apiError('Injected failure FAIL400', 400)
+    useSessionErrors.setState({ errors: { [SID]: err } })
+    renderChat({ promptStatus: 204, messages: [user('msg_1'), assistant('msg_2', 'msg_1', { error: err })] })
+    await screen.findByTestId('timeline')
+    await new Promise((r) => setTimeout(r, 1300))
+    expect(screen.queryByTestId('session-error')).toBeNull()
+
+    act(() => useSessionErrors.setState({ errors: { [SID]: { name: 'UnknownError', data: { message: 'Model not found: local/nope.' } } } }))
+    expect(await screen.findByTestId('session-error', {}, { timeout: 2500 })).toHaveTextContent('Model not found: local/nope.')
+  })
+})
