@@ -15,7 +15,10 @@ import type { OpencodeConnection } from './server/connection'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
 import { RemoteOpencodeServer } from './server/remote-server'
 import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-binary'
-import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from './server/opencode-proxy'
+import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
+import { CheckpointService } from './checkpoint-service'
+import { createCheckpointingProxy } from './checkpointing-proxy'
+import { checkpointHandlers } from './ipc/checkpoint-handlers'
 
 export interface CoreOptions {
   mode: 'desktop' | 'browser'
@@ -40,6 +43,7 @@ export interface CoreOptions {
 
 export interface RetakeCore {
   readonly connection: OpencodeConnection
+  readonly checkpoints: CheckpointService
   dispatch: Dispatch<unknown>
   proxy(req: ProxyRequest): Promise<ProxyResponse>
   onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
@@ -56,6 +60,13 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
   const secretsFile = join(opts.dataDir, 'secrets.json')
   const log = opts.log ?? (() => {})
   let connection: OpencodeConnection = makeConnection(stores.getSettings())
+  const checkpoints = new CheckpointService({
+    dataDir: opts.dataDir,
+    settings: () => stores.getSettings(),
+    onProgress: (p) => events.emit('checkpoint.progress', p),
+    log,
+  })
+  const proxy = createCheckpointingProxy(() => connection, checkpoints, log)
 
   function makeConnection(settings: Settings): OpencodeConnection {
     const remoteUrl = opts.remote?.url ?? settings.remoteUrl
@@ -138,6 +149,9 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
         before.useUserOpencodeHome !== after.useUserOpencodeHome ||
         remotePassword !== undefined
       if (serverChanged) void reconnect()
+      if (JSON.stringify(before.extraFolders) !== JSON.stringify(after.extraFolders) || JSON.stringify(before.excludes) !== JSON.stringify(after.excludes)) {
+        await checkpoints.reset()
+      }
       return after
     },
     'retry.save': (entry) => {
@@ -155,6 +169,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     },
     'attempts.list': ({ sessionID }) => stores.attempts(sessionID),
     'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
+    ...checkpointHandlers(checkpoints),
   }
 
   return {
@@ -162,12 +177,17 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       return connection
     },
     dispatch: createRouter(handlers, { isTrustedSender, log }),
-    proxy: (req) => proxyToOpencode(connection, req),
+    proxy: (req) => proxy.proxy(req),
     onEvent(event, listener) {
       events.on(event, listener as (p: unknown) => void)
       return () => events.off(event, listener as (p: unknown) => void)
     },
+    checkpoints,
     start: startConnection,
-    stop: () => connection.stop(),
+    stop: async () => {
+      proxy.stop()
+      await checkpoints.close()
+      await connection.stop()
+    },
   }
 }

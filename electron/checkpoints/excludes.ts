@@ -32,9 +32,12 @@ export class ExcludeRules {
     if (gitignore) this.loadGitignore('')
   }
 
-  /** Called by the walker when it enters a folder; returns the number of levels pushed. */
-  enter(dirKey: string): number {
-    if (!this.gitignore || dirKey === '') return 0
+  /**
+   * Called by the walker when it enters a folder (told whether the folder holds a .gitignore, so
+   * folders without one cost no failed open); returns the number of levels pushed.
+   */
+  enter(dirKey: string, hasGitignore: boolean): number {
+    if (!this.gitignore || dirKey === '' || !hasGitignore) return 0
     return this.loadGitignore(dirKey) ? 1 : 0
   }
   leave(pushed: number): void {

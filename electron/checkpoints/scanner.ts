@@ -114,7 +114,7 @@ export function walkRoot(ctx: ScanContext): { state: RootState; pending: Pending
       ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
       return
     }
-    const pushed = ctx.rules.enter(dirKey)
+    const pushed = ctx.rules.enter(dirKey, names.some((d) => d.name === '.gitignore'))
     for (const d of names) {
       const key = (dirKey ? dirKey + '/' : '') + nameKey(d.name)
       const abs = path.join(dirAbs, d.name)

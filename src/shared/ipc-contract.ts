@@ -99,6 +99,80 @@ export type Attempt = z.infer<typeof AttemptSchema>
 
 const empty = z.object({}).strict()
 
+const directory = z.string().min(1).max(4096)
+const TurnKeySchema = z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema })
+
+/** What one turn changed on disk, per file (from the checkpoint engine). */
+export const ChangeItemSchema = z.object({
+  root: z.string(),
+  path: z.string(),
+  change: z.enum(['added', 'modified', 'deleted', 'mode', 'type', 'not-checkpointed']),
+  binary: z.boolean(),
+  added: z.number(),
+  removed: z.number(),
+})
+export type ChangeItem = z.infer<typeof ChangeItemSchema>
+
+export const TurnCheckpointSchema = z.object({
+  messageID: z.string(),
+  status: z.enum(['open', 'sealed', 'restored']),
+  createdAt: z.number(),
+  sealedAt: z.number().optional(),
+  changes: z.array(ChangeItemSchema),
+})
+export type TurnCheckpoint = z.infer<typeof TurnCheckpointSchema>
+
+export const PlanActionSchema = z.object({
+  id: z.string(),
+  root: z.string(),
+  path: z.string(),
+  kind: z.enum(['restore', 'delete', 'recreate', 'nothing', 'conflict', 'not-checkpointed']),
+  reason: z.string().optional(),
+  expectedHash: z.string().nullable().optional(),
+  actualHash: z.string().nullable().optional(),
+  diff: z.string().optional(),
+  binary: z.boolean().optional(),
+})
+export const RestorePlanSchema = z.object({
+  planId: z.string(),
+  turns: z.array(TurnKeySchema),
+  actions: z.array(PlanActionSchema),
+  warnings: z.array(z.string()),
+  suggestion: z.object({ backTo: TurnKeySchema }).optional(),
+})
+export type RestorePlan = z.infer<typeof RestorePlanSchema>
+
+export const ApplyResultSchema = z.object({
+  restoreId: z.string().nullable(),
+  status: z.enum(['done', 'partial', 'cancelled', 'noop']),
+  applied: z.array(z.object({ path: z.string(), root: z.string(), kind: z.string() })),
+  skipped: z.array(z.object({ path: z.string(), root: z.string(), reason: z.string() })),
+  failed: z.array(z.object({ path: z.string(), root: z.string(), error: z.string() })),
+  turnsMarkedRestored: z.boolean(),
+  warnings: z.array(z.string()),
+})
+export type RestoreResult = z.infer<typeof ApplyResultSchema>
+
+export const CheckpointStatsSchema = z.object({
+  turns: z.number(),
+  sessions: z.number(),
+  snapshots: z.number(),
+  blobs: z.number(),
+  blobBytes: z.number(),
+  storeBytes: z.number(),
+})
+
+export const CheckpointProgressSchema = z.object({
+  directory: z.string(),
+  sessionID: z.string(),
+  messageID: z.string(),
+  phase: z.enum(['scan', 'hash']),
+  filesDone: z.number(),
+  filesTotal: z.number(),
+  bytesDone: z.number(),
+  bytesTotal: z.number(),
+})
+
 export const channels = {
   'app.info': { input: empty, output: AppInfoSchema },
   'server.status': { input: empty, output: ServerStatusSchema },
@@ -117,6 +191,31 @@ export const channels = {
   'attempts.add': { input: AttemptSchema, output: z.literal(true) },
   'attempts.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(AttemptSchema) },
   'shell.openExternal': { input: z.object({ url: z.string().url() }), output: z.boolean() },
+  /** Every recorded turn of a session with what it changed on disk. */
+  'checkpoints.list': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.array(TurnCheckpointSchema) },
+  /** What a restore would do; nothing is written. The plan stays in the host, referred to by id. */
+  'checkpoints.plan': {
+    input: z.object({ directory, target: z.union([z.object({ turn: TurnKeySchema }), z.object({ backTo: TurnKeySchema })]) }),
+    output: RestorePlanSchema,
+  },
+  'checkpoints.apply': {
+    input: z.object({
+      directory,
+      planId: z.string().min(1),
+      onConflict: z.enum(['restore-rest', 'cancel']),
+      overwrite: z.array(z.string()).default([]),
+    }),
+    output: ApplyResultSchema,
+  },
+  /** Puts the folder back as it was just before a restore. */
+  'checkpoints.undo': { input: z.object({ directory, restoreId: z.string().min(1) }), output: ApplyResultSchema },
+  'checkpoints.stats': { input: z.object({ directory }), output: CheckpointStatsSchema },
+  /** Retention (age/count/bytes) then a sweep of unreferenced blobs. */
+  'checkpoints.cleanup': {
+    input: z.object({ directory, maxAgeDays: z.number().positive().optional(), maxTurnsPerSession: z.number().int().positive().optional() }),
+    output: z.object({ turnsDropped: z.number(), bytesFreed: z.number() }),
+  },
+  'checkpoints.deleteSession': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
 
 export type Channels = typeof channels
@@ -127,6 +226,7 @@ export type ChannelOutput<C extends ChannelName> = z.infer<Channels[C]['output']
 /** Events pushed from the host to the renderer. */
 export const events = {
   'server.status': ServerStatusSchema,
+  'checkpoint.progress': CheckpointProgressSchema,
 } as const
 export type EventName = keyof typeof events
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>

@@ -1,0 +1,108 @@
+/**
+ * Checkpoints for the app: one store per project folder (in the data dir), with the user's extra
+ * folders as further roots. Captures before every prompt (called by the proxy), seals when the
+ * session goes idle (called by the turn watcher), and keeps plans on this side of the IPC boundary:
+ * the renderer refers to a plan by id and sends only its choices, so it cannot make the main process
+ * write something it never planned.
+ */
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import type { Settings } from '../src/shared/ipc-contract'
+import { openCheckpointStore, type InternalStore } from './checkpoints'
+import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent } from './checkpoints'
+
+export interface CheckpointServiceOptions {
+  dataDir: string
+  settings(): Settings
+  onProgress?(info: { directory: string; sessionID: string; messageID: string } & ProgressEvent): void
+  log?(line: string): void
+}
+
+const PLAN_TTL_MS = 30 * 60 * 1000
+
+export class CheckpointService {
+  private stores = new Map<string, Promise<InternalStore>>()
+  private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
+
+  constructor(private readonly opts: CheckpointServiceOptions) {}
+
+  storeDir(directory: string): string {
+    return join(this.opts.dataDir, 'checkpoints', createHash('sha256').update(directory).digest('hex').slice(0, 16))
+  }
+
+  store(directory: string): Promise<InternalStore> {
+    let s = this.stores.get(directory)
+    if (!s) {
+      const settings = this.opts.settings()
+      const excludes = settings.excludes
+      s = openCheckpointStore({
+        storeDir: this.storeDir(directory),
+        roots: [
+          { path: directory, excludes },
+          ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes })),
+        ],
+      })
+      s.then(
+        (store) => store.recovered.forEach((m) => this.opts.log?.(`[checkpoints] recovered: ${m}`)),
+        () => this.stores.delete(directory),
+      )
+      this.stores.set(directory, s)
+    }
+    return s
+  }
+
+  /** Settings changed (folders, excludes): stores reopen with the new roots on next use. */
+  async reset(): Promise<void> {
+    const open = [...this.stores.values()]
+    this.stores.clear()
+    this.plans.clear()
+    await Promise.all(open.map((p) => p.then((s) => s.close()).catch(() => {})))
+  }
+
+  async capture(directory: string, sessionID: string, messageID: string): Promise<CaptureResult> {
+    const store = await this.store(directory)
+    return store.capture(
+      { sessionID, messageID },
+      { waitMs: 30_000, onProgress: (p) => this.opts.onProgress?.({ directory, sessionID, messageID, ...p }) },
+    )
+  }
+
+  /** Seals every open turn of the session (a turn ends when the session goes idle). */
+  async sealSession(directory: string, sessionID: string): Promise<number> {
+    const store = await this.store(directory)
+    let sealed = 0
+    for (const t of store.listTurns(sessionID)) {
+      if (t.status !== 'open') continue
+      await store.seal(t.turnKey, { waitMs: 30_000 })
+      sealed += 1
+    }
+    return sealed
+  }
+
+  async plan(directory: string, target: PlanTarget): Promise<Plan> {
+    const store = await this.store(directory)
+    const plan = await store.plan(target)
+    const now = Date.now()
+    for (const [id, p] of this.plans) if (now - p.at > PLAN_TTL_MS) this.plans.delete(id)
+    this.plans.set(plan.planId, { directory, plan, at: now })
+    return plan
+  }
+
+  async apply(directory: string, planId: string, choices: ApplyChoices): Promise<ApplyResult> {
+    const entry = this.plans.get(planId)
+    if (!entry || entry.directory !== directory) throw new Error('That restore plan is no longer current; open the restore again')
+    const store = await this.store(directory)
+    const result = await store.apply(entry.plan, choices)
+    if (result.status !== 'cancelled') this.plans.delete(planId)
+    return result
+  }
+
+  async undo(directory: string, restoreId: string, choices: ApplyChoices = { onConflict: 'restore-rest' }): Promise<ApplyResult> {
+    const store = await this.store(directory)
+    return store.undo(restoreId, choices)
+  }
+
+  async close(): Promise<void> {
+    await this.reset()
+  }
+}

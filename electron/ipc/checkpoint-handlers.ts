@@ -1,0 +1,62 @@
+/** The `checkpoints.*` channels: thin calls into the CheckpointService. */
+import type { CheckpointService } from '../checkpoint-service'
+import type { Handlers } from './router'
+
+type CheckpointHandlers = Pick<
+  Handlers,
+  'checkpoints.list' | 'checkpoints.plan' | 'checkpoints.apply' | 'checkpoints.undo' | 'checkpoints.stats' | 'checkpoints.cleanup' | 'checkpoints.deleteSession'
+>
+
+export function checkpointHandlers(service: CheckpointService): CheckpointHandlers {
+  return {
+    'checkpoints.list': async ({ directory, sessionID }) => {
+      const store = await service.store(directory)
+      const turns = store.listTurns(sessionID)
+      return Promise.all(
+        turns.map(async (t) => ({
+          messageID: t.turnKey.messageID,
+          status: t.status,
+          createdAt: t.createdAt,
+          sealedAt: t.sealedAt,
+          changes: t.status === 'open' ? [] : await store.changes(t.turnKey),
+        })),
+      )
+    },
+    'checkpoints.plan': async ({ directory, target }) => {
+      const plan = await service.plan(directory, 'turn' in target ? { turnKey: target.turn } : { backTo: target.backTo })
+      return {
+        planId: plan.planId,
+        turns: plan.turns,
+        warnings: plan.warnings,
+        suggestion: plan.suggestion,
+        actions: plan.actions.map((a) => ({
+          id: a.id,
+          root: a.root,
+          path: a.path,
+          kind: a.kind,
+          reason: a.reason,
+          expectedHash: a.expectedHash,
+          actualHash: a.actualHash,
+          diff: a.diff,
+          binary: a.binary,
+        })),
+      }
+    },
+    'checkpoints.apply': ({ directory, planId, onConflict, overwrite }) => service.apply(directory, planId, { onConflict, overwrite }),
+    'checkpoints.undo': ({ directory, restoreId }) => service.undo(directory, restoreId),
+    'checkpoints.stats': async ({ directory }) => (await service.store(directory)).stats(),
+    'checkpoints.cleanup': async ({ directory, maxAgeDays, maxTurnsPerSession }) => {
+      const store = await service.store(directory)
+      const r = await store.retention({
+        maxAgeMs: maxAgeDays ? maxAgeDays * 24 * 3600 * 1000 : undefined,
+        maxCountPerSession: maxTurnsPerSession,
+      })
+      const s = await store.sweep()
+      return { turnsDropped: r.turnsDropped, bytesFreed: r.bytesFreed + s.bytesFreed }
+    },
+    'checkpoints.deleteSession': async ({ directory, sessionID }) => {
+      await (await service.store(directory)).deleteSession(sessionID)
+      return true as const
+    },
+  }
+}
