@@ -74,8 +74,9 @@ export function AppShell() {
       <div className="project-name" title={project}>
         {project.split(/[\\/]/).filter(Boolean).pop() ?? project}
       </div>
+      {/* Right-to-left so a long path is cut at its start; the LRM mark keeps the slashes in place. */}
       <div className="project-path muted" title={project}>
-        {project}
+        {`\u200e${project}\u200e`}
       </div>
       <button type="button" className="button button-secondary small" data-testid="switch-project" onClick={() => setProject(null)}>
         Switch project

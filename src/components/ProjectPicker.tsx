@@ -25,6 +25,7 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
 
   return (
     <div className="project-picker" data-testid="project-picker">
+      <div className="brand">Retake</div>
       <h1>Open a project</h1>
       <p className="muted">Retake works in one folder at a time; opencode runs its tools there.</p>
       {canPickFolder ? (
