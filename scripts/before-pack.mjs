@@ -66,12 +66,13 @@ function packedPackageBinary(pkgName, version, file, log) {
   mkdirSync(dir, { recursive: true })
   log(`npm pack ${pkgName}@${version}`)
   try {
-    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', `${pkgName}@${version}`, '--pack-destination', dir, '--silent'], {
+    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', `${pkgName}@${version}`, '--pack-destination', dir, '--loglevel', 'error'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: process.platform === 'win32',
     })
   } catch (err) {
-    log(`  ${pkgName}@${version} could not be fetched: ${String(err.stderr ?? err.message).trim().split('\n')[0]}`)
+    const why = String(err.stderr ?? '').split('\n').find((l) => /error/i.test(l)) ?? err.message
+    log(`  ${pkgName}@${version} could not be fetched: ${why.trim()}`)
     return null
   }
   const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))
