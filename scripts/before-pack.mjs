@@ -66,10 +66,14 @@ function packedPackageBinary(pkgName, version, file, log) {
   mkdirSync(dir, { recursive: true })
   log(`npm pack ${pkgName}@${version}`)
   try {
-    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', `${pkgName}@${version}`, '--pack-destination', dir, '--loglevel', 'error'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32',
-    })
+    const args = ['pack', `${pkgName}@${version}`, '--pack-destination', dir, '--loglevel', 'error']
+    const opts = { stdio: ['ignore', 'pipe', 'pipe'] }
+    // Under `npm run`, npm's own CLI script is known: run it with this node, no shell (paths with spaces
+    // stay intact on Windows, where npm.cmd would need one).
+    const npmCli = process.env.npm_execpath
+    if (npmCli && /\.c?js$/.test(npmCli)) execFileSync(process.execPath, [npmCli, ...args], opts)
+    else if (process.platform === 'win32') execFileSync('npm.cmd', args.map((a) => `"${a}"`), { ...opts, shell: true })
+    else execFileSync('npm', args, opts)
   } catch (err) {
     const why = String(err.stderr ?? '').split('\n').find((l) => /error/i.test(l)) ?? err.message
     log(`  ${pkgName}@${version} could not be fetched: ${why.trim()}`)
