@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startFakeLlm } from '../support/fake-llm'
 import type { FakeLlm } from '../support/fake-llm'
 import { isolatedOpencodeEnv, makeOpencodeConfig } from '../support/opencode-config'
@@ -152,6 +152,26 @@ describe('fake LLM through a real opencode server', () => {
     fake.script({ kind: 'text', text: 'scripted answer' })
     const r = await prompt('FAIL400 would fail without the script')
     expect(r.text).toBe('scripted answer')
+  })
+
+  it('SLOW streams at a pace that session.abort can interrupt mid-stream', async () => {
+    const sessionID = (await client.session.create({})).data!.id
+    const controller = new AbortController()
+    const events = await client.event.subscribe({}, { signal: controller.signal })
+    const before = fake.requests.length
+    const pending = client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'SLOW stream' }] })
+    const request = await fake.waitForRequest((q) => q.seq > before && q.kind === 'chat', 10_000)
+    // Stop once a couple of text deltas have arrived, i.e. genuinely mid-stream.
+    let deltas = 0
+    for await (const event of events.stream) {
+      if (event.type === 'message.part.delta' && event.properties.sessionID === sessionID && ++deltas >= 2) break
+    }
+    controller.abort()
+    await client.session.abort({ sessionID })
+    const r = await pending
+    expect(r.data!.info.role === 'assistant' && r.data!.info.error?.name).toBe('MessageAbortedError')
+    await vi.waitFor(() => expect(request.clientAborted).toBe(true), { timeout: 3_000 })
+    expect(request.endedAt! - request.time).toBeLessThan(5_000)
   })
 
   it('the Anthropic adapter gets the same behaviour (thinking + text)', async () => {

@@ -108,11 +108,16 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const reply: FakeReply | undefined = api ? choose(kind, model, () => planFromKeywords(conv)) : undefined
     const entry: FakeRequest = {
       seq: ++seq, api: api ?? 'openai', method: req.method ?? 'GET', path, model, body, headers: req.headers,
-      time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describe(reply) : 'not-found',
+      time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describe(reply) : 'not-found', clientAborted: false,
       lastUserText: () => conv.lastUserText,
       systemText: () => conv.system,
     }
     requests.push(entry)
+    res.on('close', () => {
+      entry.endedAt = Date.now()
+      // A drop is the fake's own doing; anything else unfinished means the client went away.
+      if (!res.writableFinished && reply?.kind !== 'drop') entry.clientAborted = true
+    })
     waiters = waiters.filter((w) => (w.predicate(entry) ? (w.resolve(entry), false) : true))
 
     if (!reply) {

@@ -47,6 +47,10 @@ export interface FakeRequest {
   kind: FakeRequestKind
   /** Names of the tools offered to the model in this request. */
   toolNames: string[]
+  /** True once the client closed the connection before the reply was complete (e.g. Stop / abort). */
+  clientAborted: boolean
+  /** When the response finished or the connection closed (undefined while still open). */
+  endedAt?: number
   /** Short description of what the fake answered (e.g. `text`, `tool:write`, `error:400`). */
   reply: string
   /** Text of the last user message (text parts joined with newlines; tool results excluded). */
