@@ -1,5 +1,6 @@
-// Content-addressed blob store: blobs/<2 hex>/<64 hex>, one file per distinct content, 0600.
-// Bytes are copied into the store while they are hashed (one read of the source); large files go
+// Content-addressed blob store, one blob per distinct content (SHA-256 keyed), all 0600.
+// Files under 1 MiB are appended to pack files (packs.ts); larger ones are loose files at
+// blobs/<2 hex>/<64 hex>, copied into the store while they are hashed (one read of the source)
 // through a fixed 1 MiB buffer so memory stays flat whatever the file size.
 import crypto from 'node:crypto'
 import { execFileSync } from 'node:child_process'
@@ -7,6 +8,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
 import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import { PackStore } from './packs'
+import type { PackLoc } from './packs'
 
 const SMALL = 1 << 20
 const CHUNK = 1 << 20
@@ -26,12 +29,14 @@ export class BlobStore {
   private pending: string[] = []
   private readonly knownShards = new Set<string>()
   private readonly buf = Buffer.allocUnsafe(CHUNK)
+  readonly packs: PackStore
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'blobs')
     this.tmpDir = path.join(storeDir, 'tmp')
     mkdirPrivate(this.dir)
     mkdirPrivate(this.tmpDir)
+    this.packs = new PackStore(storeDir)
   }
 
   pathOf(hash: string): string {
@@ -40,7 +45,30 @@ export class BlobStore {
   }
 
   has(hash: string): boolean {
-    return BLOB_ID_RE.test(hash) && fs.existsSync(this.pathOf(hash))
+    return BLOB_ID_RE.test(hash) && (this.packs.has(hash) || fs.existsSync(this.pathOf(hash)))
+  }
+
+  /** Where a blob's bytes are: a loose file or a range of a pack. */
+  locate(hash: string): PackLoc | null {
+    const packed = this.packs.locate(hash)
+    if (packed) return packed
+    const file = this.pathOf(hash)
+    try {
+      return { file, offset: 0, length: fs.statSync(file).size }
+    } catch {
+      return null
+    }
+  }
+
+  /** Whole content of a blob (callers bound the size). */
+  read(hash: string): Buffer | null {
+    const packed = this.packs.read(hash)
+    if (packed) return packed
+    try {
+      return fs.readFileSync(this.pathOf(hash))
+    } catch {
+      return null
+    }
   }
 
   private shard(hash: string): string {
@@ -58,16 +86,9 @@ export class BlobStore {
       const data = fs.readFileSync(abs)
       const hash = crypto.createHash('sha256').update(data).digest('hex')
       onBytes?.(data.length)
-      let written = 0
-      const dest = path.join(this.shard(hash), hash)
-      if (!fs.existsSync(dest)) {
-        const tmp = path.join(this.tmpDir, `${hash}.${process.pid}.tmp`)
-        fs.writeFileSync(tmp, data, { mode: FILE_MODE })
-        fs.renameSync(tmp, dest)
-        this.pending.push(dest)
-        written = data.length
-      }
-      return { hash, size: data.length, written }
+      if (this.has(hash)) return { hash, size: data.length, written: 0 }
+      this.packs.append(hash, data)
+      return { hash, size: data.length, written: data.length }
     }
     return this.putLarge(abs, onBytes)
   }
@@ -123,6 +144,8 @@ export class BlobStore {
 
   /** Read a blob and verify its hash (a damaged blob must never be restored). */
   verify(hash: string): boolean {
+    const data = this.packs.read(hash)
+    if (data) return crypto.createHash('sha256').update(data).digest('hex') === hash
     try {
       return this.hashFile(this.pathOf(hash)) === hash
     } catch {
@@ -135,6 +158,7 @@ export class BlobStore {
    * capture): one syncfs of the store's file system (`sync -f`), far cheaper than 20k fsyncs.
    */
   flush(): void {
+    this.packs.flush()
     const files = this.pending
     this.pending = []
     if (files.length === 0) return
@@ -170,15 +194,15 @@ export class BlobStore {
         }
       }
     }
+    for (const [h, e] of this.packs.index) if (!out.has(h)) out.set(h, e.length)
     return out
   }
 
   /** Delete every blob not in `keep`; also clears temp files left by a crash. */
   sweep(keep: Set<string>): { blobsSwept: number; bytesFreed: number } {
-    let blobsSwept = 0
-    let bytesFreed = 0
+    let { blobsSwept, bytesFreed } = this.packs.sweep(keep)
     for (const [hash, size] of this.list()) {
-      if (keep.has(hash)) continue
+      if (keep.has(hash) || this.packs.has(hash)) continue
       fs.rmSync(this.pathOf(hash), { force: true })
       blobsSwept++
       bytesFreed += size

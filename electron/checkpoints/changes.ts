@@ -1,6 +1,5 @@
 // changes(turn): every path a turn changed, for the UI: added / modified / deleted / mode / type,
 // with +/- line counts for text. Binary files and files over the cap are listed too.
-import fs from 'node:fs'
 import type { Engine } from './engine'
 import { contentChanged } from './current'
 import { diffBuffers } from './diff'
@@ -46,9 +45,5 @@ export function turnChanges(e: Engine, input: TurnKeyInput): ChangeItem[] {
 
 function read(e: Engine, en: Entry | undefined): Buffer | null {
   if (!en || en.type !== 'file' || !en.hash || en.size > DIFF_LIMIT) return null
-  try {
-    return fs.readFileSync(e.blobs.pathOf(en.hash))
-  } catch {
-    return null
-  }
+  return e.blobs.read(en.hash)
 }

@@ -121,7 +121,7 @@ export class Engine {
       next.set(root.id, state)
     }
     this.blobs.flush()
-    return this.snaps.commit(next, this.rootPaths()).id
+    return this.snaps.commit(next, this.rootPaths(), keys).id
   }
 
   storeBytes(): number {

@@ -116,6 +116,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
     close: async () => {
       e.closed = true
+      e.blobs.packs.closeCurrent()
       e.lock.release()
     },
   }

@@ -53,11 +53,14 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
       warnings.push(`the checkpoint of ${t.sessionID}/${t.messageID} is ${t.post ? 'missing or unreadable' : 'not sealed'}; nothing will be restored`)
       return null
     }
+    // Only paths in the deltas between the turn's two snapshots can differ (cost ∝ changes).
+    const changed = t.pre === t.post ? new Map<string, Set<string>>() : p.snaps.changedKeys(t.pre, t.post!)
     for (const root of p.roots) {
       if (root.shared) continue
       const b = before.get(root.id) ?? new Map()
       const a = after.get(root.id) ?? new Map()
-      for (const key of unionKeys(b, a)) {
+      const keys = changed ? (changed.get(root.id) ?? new Set<string>()) : unionKeys(b, a)
+      for (const key of keys) {
         if (!contentChanged(b.get(key), a.get(key))) continue
         const id = `${root.id}:${key}`
         const target = pre.get(root.id)?.get(key)
@@ -70,7 +73,9 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
     const before = p.snaps.state(t.pre)
     const after = t.post ? p.snaps.state(t.post) : null
     if (!before || !after) continue
+    const changed = t.post ? p.snaps.changedKeys(t.pre, t.post) : null
     for (const c of byPath.values()) {
+      if (changed && !changed.get(c.root.id)?.has(c.key)) continue
       if (contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) c.laterTurn ??= { sessionID: t.sessionID, messageID: t.messageID }
     }
   }
@@ -120,7 +125,7 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
 
 function addDiff(p: EngineParts, abs: string, a: PlanAction): PlanAction {
   const cur = a.actual?.type === 'file' && a.actual.size <= DIFF_LIMIT ? readOr(abs) : a.actual ? undefined : null
-  const tgt = a.target?.type === 'file' && a.target.hash && a.target.size <= DIFF_LIMIT ? readOr(p.blobs.pathOf(a.target.hash)) : a.target ? undefined : null
+  const tgt = a.target?.type === 'file' && a.target.hash && a.target.size <= DIFF_LIMIT ? (p.blobs.read(a.target.hash) ?? undefined) : a.target ? undefined : null
   if (cur === undefined || tgt === undefined) return a
   if (a.actual && a.actual.type !== 'file') return a
   if (a.target && a.target.type !== 'file') return a

@@ -160,12 +160,15 @@ export class SnapshotStore {
     }
   }
 
-  /** Record `next` as a new snapshot unless it equals the head; returns its id. */
-  commit(next: State, roots: Map<string, string>): { id: string; bytes: number } {
+  /**
+   * Record `next` as a new snapshot unless it equals the head; returns its id. `only` limits the
+   * comparison to the paths a targeted capture refreshed (the rest is the head's, unchanged).
+   */
+  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>): { id: string; bytes: number } {
     const head = this.headId
     const prev = head ? this.state(head) : null
     for (const [rid, p] of roots) this.rootPaths.set(rid, p)
-    const delta = this.diff(prev ?? new Map(), next)
+    const delta = prev && only ? this.diffKeys(prev, next, only) : this.diff(prev ?? new Map(), next)
     const changed = !prev || Object.keys(delta).length > 0
     if (!changed && head) return { id: head, bytes: 0 }
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
@@ -229,6 +232,42 @@ export class SnapshotStore {
       fs.rmSync(this.file(s.id), { force: true })
     }
     return dropped
+  }
+
+  private diffKeys(base: State, target: State, only: Map<string, Set<string>>): Record<string, RootDelta> {
+    const roots: Record<string, RootDelta> = {}
+    for (const [rid, keys] of only) {
+      const before = base.get(rid)
+      const after = target.get(rid)
+      const d: RootDelta = { path: this.rootPaths.get(rid) ?? '', set: {}, del: [] }
+      for (const k of keys) {
+        const e = after?.get(k)
+        if (e && !sameEntry(before?.get(k), e)) d.set[k] = e
+        else if (!e && before?.has(k)) d.del.push(k)
+      }
+      if (!before || Object.keys(d.set).length || d.del.length) roots[rid] = d
+    }
+    return roots
+  }
+
+  /**
+   * Paths that may differ between two snapshots of the chain: the union of the deltas after
+   * `fromId` up to `toId` (cost ∝ changes, not ∝ workspace). Null if not in that order.
+   */
+  changedKeys(fromId: string, toId: string): Map<string, Set<string>> | null {
+    const from = this.chain.findIndex((s) => s.id === fromId)
+    const to = this.chain.findIndex((s) => s.id === toId)
+    if (from < 0 || to < 0 || from > to) return null
+    const out = new Map<string, Set<string>>()
+    for (let i = from + 1; i <= to; i++) {
+      for (const [rid, d] of Object.entries(this.chain[i]!.roots)) {
+        let set = out.get(rid)
+        if (!set) out.set(rid, (set = new Set()))
+        for (const k of Object.keys(d.set)) set.add(k)
+        for (const k of d.del) set.add(k)
+      }
+    }
+    return out
   }
 
   private diff(base: State, target: State): Record<string, RootDelta> {

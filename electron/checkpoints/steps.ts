@@ -118,17 +118,21 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
  */
 async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number): Promise<void> {
   fs.mkdirSync(path.dirname(abs), { recursive: true })
-  const src = env.blobs.pathOf(hash)
+  const src = env.blobs.locate(hash)
+  if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
   const tmp = tempNameFor(abs, env.tag)
   const hasher = crypto.createHash('sha256')
   const out = fs.openSync(tmp, 'wx', 0o600)
   try {
-    const input = fs.openSync(src, 'r')
+    const input = fs.openSync(src.file, 'r')
     try {
       const buf = Buffer.allocUnsafe(1 << 20)
-      for (;;) {
-        const n = fs.readSync(input, buf, 0, buf.length, null)
+      let pos = src.offset
+      const end = src.offset + src.length
+      while (pos < end) {
+        const n = fs.readSync(input, buf, 0, Math.min(buf.length, end - pos), pos)
         if (n === 0) break
+        pos += n
         hasher.update(buf.subarray(0, n))
         let off = 0
         while (off < n) off += fs.writeSync(out, buf, off, n - off)

@@ -228,7 +228,7 @@ describe('capturing a turn', () => {
       process.umask(old)
     }
     expect(bad).toEqual([])
-    expect(fs.readdirSync(path.join(w.storeDir, 'blobs')).length).toBeGreaterThan(0)
+    expect(fs.readdirSync(path.join(w.storeDir, 'packs')).length).toBeGreaterThan(0)
   })
 
   it('Volumes: extra folders are checkpointed with the turn; shared folders are never rolled back', async () => {

@@ -1,0 +1,174 @@
+// Checkpoint benchmark: Retake's engine against shadow git (opencode / Cline / Roo:
+// `git --git-dir=<tmp> --work-tree=<ws> add -A && git write-tree`) and a plain full copy (`cp -a`),
+// on a generated workspace like the reference one (~21,000 files, ~600 MB: many small source
+// files plus ten 50 MB binaries). Prints every figure and every ratio side by side.
+//
+//   npm run bench:checkpoints              full size, under bench/.work/
+//   npm run bench:checkpoints -- --small   ~2,100 files / ~60 MB, for a quick run
+//   RETAKE_BENCH_DIR=/path npm run bench:checkpoints   work somewhere else
+import { execFileSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openCheckpointStore } from '../electron/checkpoints/index'
+
+const small = process.argv.includes('--small')
+const here = path.dirname(fileURLToPath(import.meta.url))
+const work = path.resolve(process.env.RETAKE_BENCH_DIR ?? path.join(here, '.work'))
+const scale = small ? 0.1 : 1
+const SMALL_FILES = Math.round(20_990 * scale)
+const BINARIES = 10
+const BINARY_BYTES = Math.round(50 * 1024 * 1024 * scale)
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1) + ' MB'
+const kb = (n: number) => (n / 1024).toFixed(1) + ' KB'
+const sec = (m: number) => (m >= 1000 ? (m / 1000).toFixed(2) + ' s' : m.toFixed(1) + ' ms')
+
+function du(dir: string): number {
+  let total = 0
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else total += fs.lstatSync(p).size
+    }
+  }
+  walk(dir)
+  return total
+}
+
+/** Deterministic workspace: source-like text files in nested folders plus big binaries. */
+function generate(ws: string): void {
+  const marker = path.join(ws, '.bench-complete')
+  if (fs.existsSync(marker)) return
+  fs.rmSync(ws, { recursive: true, force: true })
+  console.log(`generating ${SMALL_FILES} source files + ${BINARIES} × ${mb(BINARY_BYTES)} binaries in ${ws} …`)
+  let seed = 1
+  const words = ['const', 'let', 'function', 'return', 'import', 'export', 'await', 'value', 'state', 'props', 'render', 'result']
+  for (let i = 0; i < SMALL_FILES; i++) {
+    const dir = path.join(ws, 'src', `pkg${i % 40}`, `mod${Math.floor(i / 40) % 25}`)
+    if (i < 1000) fs.mkdirSync(dir, { recursive: true })
+    const lines: string[] = []
+    const n = 40 + (i % 200)
+    for (let l = 0; l < n; l++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      lines.push(`${words[seed % words.length]} x${l}_${i} = ${seed % 9973} // ${words[(seed >> 5) % words.length]}`)
+    }
+    fs.writeFileSync(path.join(dir, `file${i}.ts`), lines.join('\n') + '\n')
+  }
+  fs.mkdirSync(path.join(ws, 'assets'), { recursive: true })
+  const chunk = Buffer.alloc(1 << 20)
+  for (let b = 0; b < BINARIES; b++) {
+    const fd = fs.openSync(path.join(ws, 'assets', `blob${b}.bin`), 'w')
+    for (let off = 0; off < BINARY_BYTES; off += chunk.length) {
+      crypto.randomFillSync(chunk)
+      fs.writeSync(fd, chunk, 0, Math.min(chunk.length, BINARY_BYTES - off))
+    }
+    fs.closeSync(fd)
+  }
+  fs.writeFileSync(marker, '')
+}
+
+function sh(cmd: string, args: string[], cwd?: string): void {
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 26 })
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(work, { recursive: true })
+  const ws = path.join(work, small ? 'ws-small' : 'ws')
+  generate(ws)
+  const files = Number(execFileSync('sh', ['-c', `find "${ws}" -type f | wc -l`]).toString().trim())
+  const bytes = du(ws)
+  const oneFile = path.join(ws, 'src', 'pkg7', 'mod3', 'file127.ts')
+  const original = fs.readFileSync(oneFile)
+  const edit = (tag: string) => fs.writeFileSync(oneFile, Buffer.concat([original, Buffer.from(`// edit ${tag}\n`)]))
+  const tmp = fs.mkdtempSync(path.join(work, 'run-'))
+  const rows: [string, string, string, string][] = []
+  try {
+    // 1. Plain full copy.
+    let t = process.hrtime.bigint()
+    sh('cp', ['-a', ws, path.join(tmp, 'copy')])
+    const cpMs = ms(t)
+    const cpBytes = du(path.join(tmp, 'copy'))
+    fs.rmSync(path.join(tmp, 'copy'), { recursive: true, force: true })
+
+    // 2. Shadow git, as opencode/Cline/Roo do it.
+    const gitDir = path.join(tmp, 'shadow.git')
+    const git = (...args: string[]) => sh('git', [`--git-dir=${gitDir}`, `--work-tree=${ws}`, ...args])
+    sh('git', ['init', '-q', '--bare', gitDir])
+    git('config', 'core.autocrlf', 'false')
+    t = process.hrtime.bigint()
+    git('add', '-A')
+    git('write-tree')
+    const gitFirst = ms(t)
+    const gitTree0 = execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${ws}`, 'write-tree']).toString().trim()
+    const gitSize0 = du(gitDir)
+    edit('git')
+    t = process.hrtime.bigint()
+    git('add', '-A')
+    git('write-tree')
+    const gitSecond = ms(t)
+    const gitGrowth = du(gitDir) - gitSize0
+    t = process.hrtime.bigint()
+    git('checkout', gitTree0, '--', path.relative(ws, oneFile))
+    const gitRestore = ms(t)
+    fs.writeFileSync(oneFile, original)
+
+    // 3. Retake.
+    const storeDir = path.join(tmp, 'retake-store')
+    const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }], maxFileBytes: 1 << 30 })
+    t = process.hrtime.bigint()
+    await store.capture('bench/m1')
+    const rtFirst = ms(t)
+    const storeAfterFirst = du(storeDir)
+    // A turn that changes one file: the seal is the "capture after one changed file".
+    edit('retake-1')
+    t = process.hrtime.bigint()
+    await store.seal('bench/m1')
+    const rtSecond = ms(t)
+    // Store growth per turn: a complete turn (capture + one changed file + seal).
+    const before = du(storeDir)
+    await store.capture('bench/m2')
+    edit('retake-2')
+    await store.seal('bench/m2')
+    const growth = du(storeDir) - before
+    const changedBytes = fs.statSync(oneFile).size
+    // Restore of a one-file turn (plan + apply, journal and pre/post captures included).
+    let written = 0
+    t = process.hrtime.bigint()
+    const plan = await store.plan({ turnKey: 'bench/m2' })
+    const res = await store.apply(plan, {}, { onBytesWritten: (n) => (written = n) })
+    const rtRestore = ms(t)
+    if (res.status !== 'done' || res.applied.length !== 1) throw new Error(`unexpected restore result ${JSON.stringify(res)}`)
+    // A second identical turn-less capture (nothing changed) for reference.
+    t = process.hrtime.bigint()
+    await store.capture('bench/m3')
+    const rtIdle = ms(t)
+    await store.close()
+    fs.writeFileSync(oneFile, original)
+
+    const ratio = (a: number, b: number) => (a / b).toFixed(3) + '×'
+    rows.push(['first capture', sec(rtFirst), `git ${sec(gitFirst)} · cp ${sec(cpMs)}`, `${ratio(rtFirst, gitFirst)} git (≤0.2) · ${ratio(rtFirst, cpMs)} cp (≤1.5)`])
+    rows.push(['capture after one changed file', sec(rtSecond), `git ${sec(gitSecond)}`, `${ratio(rtSecond, gitSecond)} git (≤1)`])
+    rows.push(['capture, nothing changed', sec(rtIdle), '', ''])
+    rows.push(['restore one-file turn', sec(rtRestore), `git checkout ${sec(gitRestore)}`, `${ratio(rtRestore, gitRestore)} git · target ≤100 ms`])
+    rows.push(['bytes written by that restore', String(written) + ' B', `file is ${changedBytes} B`, written <= changedBytes * 1.01 ? 'about one file' : 'MORE than one file'])
+    rows.push(['store growth per turn', kb(growth), `git ${kb(gitGrowth)} · cp ${mb(cpBytes)}`, `changed ${kb(changedBytes)} + 256 KB → ${growth <= changedBytes + 256 * 1024 ? 'within' : 'OVER'}`])
+    rows.push(['store size after first capture', mb(storeAfterFirst), `git ${mb(gitSize0)} · cp ${mb(cpBytes)}`, ''])
+
+    console.log(`\nworkspace: ${files} files, ${mb(bytes)} (${small ? '--small' : 'full'}) · ${os.cpus().length} cores · node ${process.version} · ${new Date().toISOString()}`)
+    console.log('page cache warm for every method (the workspace was just generated or read)\n')
+    const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['figure', 'Retake', 'shadow git / cp -a', 'ratio'][i]!.length))
+    const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(w[i]!)).join(' | ') + ' |'
+    console.log(line(['figure', 'Retake', 'shadow git / cp -a', 'ratio']))
+    console.log('|' + w.map((n) => '-'.repeat(n + 2)).join('|') + '|')
+    for (const r of rows) console.log(line(r))
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+await main()
