@@ -42,11 +42,11 @@ export function Timeline({
   }, [sessionID])
 
   const total = virtualizer.getTotalSize()
-  const last = messages[messages.length - 1]
+  // After every render (new rows, a streamed token, a row re-measured): follow the end if stuck to it.
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [total, last, messages.length, footer])
+  })
 
   const onScroll = () => {
     const el = scrollRef.current
