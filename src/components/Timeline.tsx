@@ -59,7 +59,7 @@ export function Timeline({
   const items = virtualizer.getVirtualItems()
   return (
     <div className="timeline-wrap">
-      <div className="timeline" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+      <div className="timeline" ref={scrollRef} onScroll={onScroll} data-testid="timeline" role="region" aria-label="Conversation" tabIndex={-1}>
         {messages.length === 0 && empty}
         <div className="timeline-inner" style={{ height: total }}>
           <div className="timeline-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
