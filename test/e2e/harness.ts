@@ -114,3 +114,29 @@ export async function screenshotOnFailure(app: AppUnderTest | undefined, name: s
   await app.page.screenshot({ path: file, fullPage: true }).catch(() => {})
   writeFileSync(file.replace(/\.png$/, '.log'), app.output())
 }
+
+/** Waits until the locator matches exactly `n` elements (polls the page's state, not the clock). */
+export async function waitForCount(locator: import('playwright-core').Locator, n: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const c = await locator.count()
+    if (c === n) return
+    if (Date.now() > deadline) throw new Error(`expected ${n} element(s) for ${locator}, found ${c}`)
+    await locator.page().waitForTimeout(50)
+  }
+}
+
+/** Waits until the locator's text contains `text`. */
+export async function waitForText(locator: import('playwright-core').Locator, text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+  await locator.filter({ hasText: text }).first().waitFor({ timeout: timeoutMs })
+  return (await locator.first().textContent()) ?? ''
+}
+
+/** Polls a condition on the app's state (not the clock) until it holds. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Browser mode end to end: a real opencode server behind Retake's host, the fake LLM behind it,
+ * Debian's Chromium in front. The user story of issue 'Retake end to end'.
+ */
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+
+let app: AppUnderTest
+
+beforeEach(async (ctx) => {
+  app = await startApp({ git: true, files: { 'README.md': '# demo\n' } })
+  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
+})
+afterEach(async () => app?.close())
+
+async function send(text: string) {
+  const { page } = app
+  await page.getByTestId('composer').fill(text)
+  await page.getByTestId('composer').press('Enter')
+}
+
+const assistantMessages = () => app.page.locator('[data-testid="message"][data-role="assistant"]')
+
+describe('chat in browser mode', () => {
+  it('opens the project, sends a message and shows the streamed answer with its reasoning', async () => {
+    const { page, fake } = app
+    await waitForText(page.getByTestId('project-head'), 'project')
+    await send('hello REASON there')
+    const answer = assistantMessages().last()
+    await answer.getByText('echo: hello REASON there').waitFor()
+    await answer.getByTestId('reasoning').waitFor()
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
+    // The session was created and listed with the title opencode gave it.
+    await page.getByTestId('session-list').getByTestId('session-item').first().waitFor()
+    expect(fake.chatRequests()).toHaveLength(1)
+    expect(fake.chatRequests()[0].lastUserText()).toBe('hello REASON there')
+    const status = await page.getByTestId('status-line').textContent()
+    expect(status).toMatch(/idle/i)
+  })
+
+  it('shows a tool call compactly and the file the agent wrote is on disk', async () => {
+    const { page } = app
+    await send('WRITE notes.txt written by the agent')
+    const tool = page.getByTestId('tool-call').first()
+    await tool.waitFor()
+    await waitForText(tool, 'write')
+    await assistantMessages().last().getByText(/done/).waitFor()
+    expect(readFileSync(join(app.project, 'notes.txt'), 'utf8')).toContain('written by the agent')
+    await tool.getByTestId('tool-toggle').click()
+    await waitForText(tool.getByTestId('tool-body'), 'notes.txt')
+  })
+
+  it('switching model sends the next turn to the model chosen', async () => {
+    const { page, fake } = app
+    await send('first on the default model')
+    await assistantMessages().last().getByText('echo: first on the default model').waitFor()
+    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await send('second on echo-2')
+    await assistantMessages().last().getByText('echo: second on echo-2').waitFor()
+    const asked = fake.chatRequests().map((r) => r.model)
+    expect(asked).toEqual(['echo', 'echo-2'])
+    await waitForText(assistantMessages().last(), 'echo-2')
+  })
+
+  it('Stop ends a slow answer and the composer is usable again', async () => {
+    const { page, fake } = app
+    await send('SLOW please take your time')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
+    // Stop once the provider is really streaming (the first words are on screen).
+    await fake.waitForRequest((r) => r.kind === 'chat')
+    await assistantMessages().last().getByText('echo: SLOW').waitFor()
+    await page.getByTestId('stop').click()
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    // Far fewer than the 40 chunks the fake would have sent.
+    const text = (await assistantMessages().last().textContent()) ?? ''
+    expect(text).not.toContain('w40')
+    expect(fake.chatRequests()).toHaveLength(1)
+    // The provider's stream was cut by the abort, not finished.
+    await until(() => fake.chatRequests()[0]?.endedAt !== undefined, 'the provider stream to end')
+    expect(fake.chatRequests()[0].clientAborted).toBe(true)
+    await send('after the stop')
+    await assistantMessages().last().getByText('echo: after the stop').waitFor()
+  })
+
+  it('a 400 from the provider is shown exactly once, with its message and status code', async () => {
+    const { page } = app
+    await send('please FAIL400 now')
+    const block = page.getByTestId('error-block')
+    await block.waitFor()
+    await waitForText(block, '400')
+    await waitForText(block, 'Injected failure FAIL400')
+    // Give a late session.error banner the chance to appear, measured by state not time:
+    // the session is idle once the failed message is complete.
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await waitForCount(page.getByText('Injected failure FAIL400', { exact: false }), 1)
+    expect(await page.getByTestId('session-error').count()).toBe(0)
+  })
+
+  it('sessions: create, rename, switch and delete', async () => {
+    const { page } = app
+    await send('in the first session')
+    await assistantMessages().last().getByText('echo: in the first session').waitFor()
+    await page.getByTestId('new-session').click()
+    await waitForCount(assistantMessages(), 0)
+    await send('in the second session')
+    await assistantMessages().last().getByText('echo: in the second session').waitFor()
+    const items = page.getByTestId('session-item')
+    await waitForCount(items, 2)
+    // Switch back to the older one (newest first).
+    await items.nth(1).click()
+    await assistantMessages().last().getByText('echo: in the first session').waitFor()
+    expect(existsSync(app.project)).toBe(true)
+  })
+})
