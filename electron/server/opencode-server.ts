@@ -146,9 +146,11 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
       child.on('error', (err) => fail(new Error(`could not start opencode (${this.opts.binary}): ${err.message}`)))
       child.on('exit', (code, signal) => {
         this.log.write(`\n[retake] opencode exited (code ${code}, signal ${signal})\n`)
-        if (this.child === child) this.child = null
+        // kill() lets go of the child before it exits; only the current child dying is a crash.
+        const crashed = this.child === child
+        if (crashed) this.child = null
         if (!settled) return fail(new Error(`opencode exited before it was ready (code ${code}, signal ${signal}); see logs/opencode.log`))
-        if (!this.stopping) this.scheduleRestart(`opencode exited unexpectedly (code ${code}, signal ${signal})`)
+        if (crashed && !this.stopping) this.scheduleRestart(`opencode exited unexpectedly (code ${code}, signal ${signal})`)
       })
     })
   }

@@ -97,6 +97,22 @@ describe('embedded opencode server', () => {
     expect(before).toMatch(/^http/)
   })
 
+  it('a manual restart replaces the process without leaving the old one or starting a third', async () => {
+    const oldPid = server.pid!
+    const seen: ServerStatus[] = []
+    const on = (s: ServerStatus) => seen.push(s)
+    server.on('status', on)
+    await server.restart()
+    expect(server.status.state).toBe('ready')
+    expect(processAlive(oldPid)).toBe(false)
+    const newPid = server.pid!
+    // Wait past the first backoff step: a wrongly scheduled crash-restart would show up by then.
+    await new Promise((r) => setTimeout(r, 800))
+    server.off('status', on)
+    expect(seen.map((s) => s.state)).toEqual(['starting', 'ready'])
+    expect(server.pid).toBe(newPid)
+  })
+
   it('stops the process for good', async () => {
     const pid = server.pid!
     await server.stop()
