@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { ASAR_BUDGET_BYTES, runPackageCheck } from '../../scripts/package-check'
 
 describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('packaged app (linux-x64, unpacked)', () => {
-  it('holds only the built app in its asar, ships a working opencode and flips the fuses', async () => {
+  it('holds only the built app in its asar, ships a working opencode, flips the fuses and starts its own server', async () => {
     const lines: string[] = []
     // `npm test` has just built the renderer, and other integration files may be serving dist/renderer,
     // so only the (unshared) main/preload bundles are rebuilt here; a missing renderer build fails loudly.
@@ -18,6 +18,9 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('package
     expect(report.opencodeVersion).toBe('1.18.33')
     expect(report.fuses).toMatchObject({ RunAsNode: false, OnlyLoadAppFromAsar: true, EnableEmbeddedAsarIntegrityValidation: true })
     expect(lines.join('\n')).toMatch(/STAND-IN/)
+    // The packaged main bundle itself started the packaged opencode and served the UI.
+    expect(report.smoke).toMatchObject({ serverState: 'ready', serverVersion: '1.18.33', csp: true, traversalStatus: 400, mainLog: true })
+    expect(report.smoke?.menu).toEqual(['File', 'Edit', 'View', 'Window', 'Help'])
     // The temp package is removed afterwards; only the staged binary in release/ (gitignored) stays.
     expect(existsSync(report.outDir)).toBe(false)
   }, 120_000)
