@@ -174,13 +174,16 @@ describe('fake LLM through a real opencode server', () => {
     expect(request.endedAt! - request.time).toBeLessThan(5_000)
   })
 
-  it('the Anthropic adapter gets the same behaviour (thinking + text)', async () => {
+  it('the Anthropic adapter gets the same behaviour (thinking + text, tool calls)', async () => {
     const r = await prompt('hi claude REASON', 'anth/claude-fake')
     expect(r.text).toBe('echo: hi claude REASON')
     expect(r.reasoning).toContain('Let me think')
     const q = fake.chatRequests('claude-fake').at(-1)!
     expect(q.api).toBe('anthropic')
     expect(q.path).toBe('/anthropic/v1/messages')
+    const tool = await prompt('WRITE from-claude.txt hi there', 'anth/claude-fake')
+    expect(tool.text).toBe('done: write')
+    expect(readFileSync(join(project, 'from-claude.txt'), 'utf8')).toBe('hi there')
   })
 })
 

@@ -49,9 +49,10 @@ export function normalise(api: FakeApi, body: any): Conversation {
       if (results > 0 && text === '') {
         conv.toolResultsSinceUser += results
       } else {
+        // New user text starts a new turn; results merged into the same message belong to the old one.
         conv.lastUserText = text
         conv.toolCallsSinceUser = []
-        conv.toolResultsSinceUser = results
+        conv.toolResultsSinceUser = 0
       }
     } else if (m?.role === 'tool') {
       conv.toolResultsSinceUser++
