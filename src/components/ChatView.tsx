@@ -1,5 +1,6 @@
 /** The open session: header (title, model, agent, status), timeline, composer. */
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { ModelRef } from '../shared/ipc-contract'
 import { useAbort, useCreateSession, useSendPrompt } from '../api/mutations'
 import { useAgents, useConfigProviders, useMessages, useServerConfig, useSessions, useStatusMap } from '../api/queries'
 import { useScope } from '../api/scope'
@@ -20,6 +21,8 @@ import { ProviderKeysDialog } from './ProviderKeysDialog'
 import { SessionErrorBanner } from './SessionErrorBanner'
 import { StatusLine } from './StatusLine'
 import { Timeline } from './Timeline'
+import { RetrySessionLayer } from './RetrySessionLayer'
+import { useRetryStore } from '../state/retry-store'
 
 export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
   const { directory } = useScope()
@@ -56,6 +59,10 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const abort = useAbort()
   const [sendError, setSendError] = useState<string | null>(null)
   const busy = isBusy(status)
+  // Send and ↺ are locked while a retry of this session runs.
+  const retryLocked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
+  const chooseModel = useCallback((ref: ModelRef) => setModel(ckey, ref), [setModel, ckey])
+  const editInComposer = useCallback((text: string) => setDraft(dkey, text), [setDraft, dkey])
   const title = session?.title
   useEffect(() => {
     document.title = title ? `${title} — Retake` : 'Retake'
@@ -109,8 +116,15 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         <StatusLine status={status} streamConnected={streamConnected} />
       </header>
       {providers.error && <div className="inline-error">{errorMessage(providers.error)}</div>}
-      {/* Per-message actions beyond Copy (the ↺ retry) plug in by wrapping this Timeline in a
-          MessageActionsProvider; see components/MessageActions.tsx. */}
+      <RetrySessionLayer
+        sessionID={sessionID}
+        messages={messages.data ?? []}
+        model={resolved.ref}
+        providers={providers.data?.providers ?? []}
+        busy={busy}
+        onChooseModel={chooseModel}
+        onEdit={editInComposer}
+      >
       <Timeline
         sessionID={sessionID}
         messages={visible}
@@ -130,12 +144,14 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         }
         footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
       />
+      </RetrySessionLayer>
       <Composer
         value={draft}
         onChange={(t) => setDraft(dkey, t)}
         onSend={() => void onSend()}
         onStop={() => sessionID && abort.mutate(sessionID)}
         busy={busy}
+        disabled={retryLocked}
         error={sendError ?? (abort.error ? errorMessage(abort.error) : null)}
       />
       {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}

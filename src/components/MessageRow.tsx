@@ -40,6 +40,8 @@ export const MessageRow = memo(function MessageRow({
       data-role={role}
       data-message-id={info.id}
       data-streaming={streaming ? 'true' : undefined}
+      // Focusable so keyboard users can act on a message (R retakes it).
+      tabIndex={0}
     >
       {!continued && (
         <div className="message-head">

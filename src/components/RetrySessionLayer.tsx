@@ -1,0 +1,139 @@
+/**
+ * Puts ↺ into the open session: provides the retry context and the extra message actions (↺, the
+ * attempt switcher, the "did not go through" offer), handles R on a focused message, and reports a
+ * retry that could not even start. The timeline itself knows nothing about retries.
+ */
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
+import type { MessageWithParts } from '../api/types'
+import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
+import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
+import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
+import { RetryError } from '../retry/retry-flow'
+import { laterTurns, retryTargetFor } from '../retry/retry-target'
+import { useAttempts, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
+import { useRetryStore } from '../state/retry-store'
+import { getBridge } from '../bridge'
+import { useQueryClient } from '@tanstack/react-query'
+import type { Provider } from '../api/types'
+import { AttemptSwitcher } from './AttemptSwitcher'
+import { FailedRetryNotice } from './FailedRetryNotice'
+import { MessageActionsProvider, type ActionTarget } from './MessageActions'
+import { RetryAction } from './RetryAction'
+import '../styles/retry.css'
+
+export interface RetrySessionLayerProps {
+  sessionID: string | undefined
+  /** All messages of the session (reverted ones included). */
+  messages: MessageWithParts[]
+  model: ModelRef | undefined
+  providers: Provider[]
+  busy: boolean
+  onChooseModel(ref: ModelRef): void
+  /** Puts text back into the composer ("Edit" of a saved retry). */
+  onEdit(text: string): void
+  children: ReactNode
+}
+
+function labelOf(options: ModelOption[], ref: ModelRef | undefined): string {
+  if (!ref) return 'no model'
+  return options.find((o) => o.key === modelKey(ref))?.modelName ?? ref.modelID
+}
+
+export function RetrySessionLayer(props: RetrySessionLayerProps) {
+  const { sessionID, messages } = props
+  const retake = useRetake()
+  const qc = useQueryClient()
+  const saved = useSavedRetries(sessionID)
+  const attempts = useAttempts(sessionID)
+  const locked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
+  const [startError, setStartError] = useState<string | null>(null)
+  const options = useMemo(() => modelOptions(props.providers), [props.providers])
+
+  const ctx: RetryContextValue | null = useMemo(() => {
+    if (!sessionID) return null
+    return {
+      sessionID,
+      messages,
+      model: props.model,
+      modelLabel: labelOf(options, props.model),
+      options,
+      busy: props.busy,
+      locked,
+      chooseModel: props.onChooseModel,
+      async retake(clickedID, model, savedEntry) {
+        setStartError(null)
+        try {
+          await retake({ sessionID, clickedID, model, messages, saved: savedEntry })
+        } catch (err) {
+          // A failure after the payload was saved is offered again by FailedRetryNotice; only a
+          // retry that could not even start needs a message of its own.
+          if (!(err instanceof RetryError) || !err.saved) setStartError((err as Error).message)
+        }
+      },
+      editSaved(entry: SavedRetry) {
+        props.onEdit(entry.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n'))
+      },
+      discardSaved(entry: SavedRetry) {
+        void getBridge()
+          .invoke('retry.drop', { sessionID: entry.sessionID, messageID: entry.messageID })
+          .then(() => qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
+      },
+    }
+  }, [sessionID, messages, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc])
+
+  const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
+  const failed = (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID))
+  const present = new Set(messages.map((m) => m.info.id))
+  const orphans = failed.filter((r) => !present.has(r.messageID))
+
+  const extra = (message: MessageWithParts, target: ActionTarget) => {
+    if (!ctx) return null
+    const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
+    const notice = target === 'user' ? failed.find((r) => r.messageID === message.info.id) : undefined
+    return (
+      <>
+        <RetryAction message={message} />
+        {target === 'user' && list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} />}
+        {notice && <FailedRetryNotice saved={notice} />}
+      </>
+    )
+  }
+
+  // R on a focused message retakes its turn, like the ↺ with the model chosen now.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!ctx || e.key.toLowerCase() !== 'r' || e.metaKey || e.ctrlKey || e.altKey) return
+    const el = e.target as HTMLElement
+    if (el.getAttribute('data-testid') !== 'message') return
+    const id = el.getAttribute('data-message-id')
+    if (!id || !ctx.model || ctx.locked) return
+    const target = retryTargetFor(messages, id)
+    if (!target) return
+    e.preventDefault()
+    if (laterTurns(messages, target) > 0) {
+      el.querySelector<HTMLButtonElement>('[data-testid="retry"]')?.click()
+      return
+    }
+    void ctx.retake(id, ctx.model)
+  }
+
+  return (
+    <RetryProvider value={ctx!}>
+      <MessageActionsProvider render={extra}>
+        <div className="retry-layer" onKeyDown={onKeyDown}>
+          {startError && (
+            <div className="inline-error" role="alert" data-testid="retry-error">
+              Retry did not start: {startError}
+              <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setStartError(null)}>
+                ×
+              </button>
+            </div>
+          )}
+          {props.children}
+          {orphans.map((r) => (
+            <FailedRetryNotice key={r.messageID} saved={r} />
+          ))}
+        </div>
+      </MessageActionsProvider>
+    </RetryProvider>
+  )
+}

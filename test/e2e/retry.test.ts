@@ -1,0 +1,136 @@
+/**
+ * ↺ in the browser: the user story "a turn failed, switch model, retry the failed turn", and the
+ * attempt switcher that keeps the earlier answer readable.
+ */
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { screenshotOnFailure, startApp, waitForCount, waitForText, type AppUnderTest } from './harness'
+
+let app: AppUnderTest
+
+beforeEach(async (ctx) => {
+  app = await startApp({ git: true })
+  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
+})
+afterEach(async () => app?.close())
+
+const messages = (role: 'user' | 'assistant') => app.page.locator(`[data-testid="message"][data-role="${role}"]`)
+
+async function send(text: string) {
+  await app.page.getByTestId('composer').fill(text)
+  await app.page.getByTestId('composer').press('Enter')
+}
+
+describe('↺ retry in browser mode', () => {
+  it('switch model, then retry the failed turn: same bubble, fresh answer from the new model', async () => {
+    const { page, fake } = app
+    fake.failModel('echo', 400)
+    await send('explain the failure')
+    await page.getByTestId('error-block').waitFor()
+    const userBubble = messages('user').first()
+    const userID = await userBubble.getAttribute('data-message-id')
+
+    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    // The ↺ says which model it will use: the one selected now.
+    const retry = userBubble.getByTestId('retry')
+    await userBubble.hover()
+    expect(await retry.getAttribute('title')).toMatch(/Echo 2|echo-2/)
+    await retry.click()
+
+    await messages('assistant').last().getByText('echo: explain the failure').waitFor()
+    await waitForCount(page.getByTestId('error-block'), 0)
+    await waitForCount(messages('user'), 1)
+    expect(await messages('user').first().getAttribute('data-message-id')).toBe(userID)
+    await waitForText(messages('user').first(), 'explain the failure')
+    const asked = fake.chatRequests().map((r) => r.model)
+    expect(asked).toEqual(['echo', 'echo-2'])
+    expect(fake.chatRequests('echo-2')[0].lastUserText()).toBe('explain the failure')
+  })
+
+  it('the attempt switcher shows the earlier answer and its model next to the new one', async () => {
+    const { page } = app
+    await send('tell me something')
+    await messages('assistant').last().getByText('echo: tell me something').waitFor()
+    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('retry').click()
+    await messages('assistant').last().getByText('echo-2').waitFor()
+
+    const switcher = page.getByTestId('attempt-switcher')
+    await waitForText(switcher.getByTestId('attempt-label'), 'attempt 2 of 2')
+    await switcher.getByTestId('attempt-prev').click()
+    await waitForText(switcher.getByTestId('attempt-label'), 'attempt 1 of 2')
+    const panel = switcher.getByTestId('attempt-panel')
+    await waitForText(panel, 'echo: tell me something')
+    await waitForText(panel, 'fake/echo')
+    await switcher.getByTestId('attempt-next').click()
+    await waitForCount(switcher.getByTestId('attempt-panel'), 0)
+  })
+
+  it('retrying an earlier turn asks first and says how many later turns go', async () => {
+    const { page, fake } = app
+    await send('turn one')
+    await messages('assistant').last().getByText('echo: turn one').waitFor()
+    await send('turn two')
+    await messages('assistant').last().getByText('echo: turn two').waitFor()
+    const first = messages('user').first()
+    await first.hover()
+    await first.getByTestId('retry').click()
+    const confirm = page.getByTestId('retry-confirm')
+    await waitForText(confirm, '1 later turn')
+    await confirm.getByTestId('retry-confirm-yes').click()
+    await waitForCount(messages('user'), 1)
+    await messages('assistant').last().getByText('echo: turn one').waitFor()
+    expect(fake.chatRequests().at(-1)!.lastUserText()).toBe('turn one')
+  })
+
+  it('Retry with… picks another model in one step and makes it the session’s model', async () => {
+    const { page, fake } = app
+    await send('answer me twice')
+    await messages('assistant').last().getByText('echo: answer me twice').waitFor()
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('retry-with').click()
+    await page.getByTestId('retry-menu').getByRole('menuitem').filter({ hasText: 'Echo 2' }).click()
+    await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
+    await messages('assistant').last().getByText('echo: answer me twice').waitFor()
+    expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
+    expect(await page.getByTestId('model-picker').inputValue()).toBe('fake/echo-2')
+  })
+
+  it('a retry with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
+    const { page, fake } = app
+    await send('do not lose me')
+    await messages('assistant').last().getByText('echo: do not lose me').waitFor()
+    // The chosen model no longer exists on the server (e.g. removed from its config).
+    const sessionID = await page.locator('[data-testid="session-item"][aria-current="true"]').getAttribute('data-session-id')
+    await page.evaluate(
+      ([key]) => {
+        const data = JSON.parse(localStorage.getItem('retake.models') ?? '{"state":{"models":{},"agents":{}},"version":0}')
+        data.state.models[key!] = { providerID: 'fake', modelID: 'nope' }
+        localStorage.setItem('retake.models', JSON.stringify(data))
+      },
+      [`${app.project}\n${sessionID}`],
+    )
+    await page.reload()
+    await page.locator('[data-app-state="ready"]').waitFor()
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('retry').click()
+    const notice = page.getByTestId('failed-retry')
+    await waitForText(notice, 'did not go through')
+    await waitForText(messages('user').first(), 'do not lose me')
+
+    // The offer survives a reload: it lives in Retake's data dir, not in the page.
+    await page.reload()
+    await page.locator('[data-app-state="ready"]').waitFor()
+    await page.getByTestId('failed-retry').waitFor()
+    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await page.getByTestId('send-again').click()
+    await waitForCount(page.getByTestId('failed-retry'), 0)
+    await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
+    await messages('assistant').last().getByText('echo: do not lose me').waitFor()
+    await waitForCount(messages('user'), 1)
+    expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
+  })
+})
