@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { RetryAction } from '../../../src/components/RetryAction'
+import { RetryProvider, type RetryContextValue } from '../../../src/retry/retry-context'
+import { useRetryStore } from '../../../src/state/retry-store'
+import { assistant, SID, user } from './fixtures'
+
+const echo = { providerID: 'local', modelID: 'echo' }
+const echo2 = { providerID: 'local', modelID: 'echo-2' }
+const messages = [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1'), user('msg_u2', 'second'), assistant('msg_a2', 'msg_u2')]
+
+function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
+  return {
+    sessionID: SID,
+    messages,
+    model: echo2,
+    modelLabel: 'Echo 2',
+    options: [
+      { ref: echo, key: 'local/echo', providerName: 'Local', modelName: 'Echo' },
+      { ref: echo2, key: 'local/echo-2', providerName: 'Local', modelName: 'Echo 2' },
+    ],
+    busy: false,
+    locked: false,
+    chooseModel: vi.fn(),
+    retake: vi.fn(async () => {}),
+    editSaved: vi.fn(),
+    discardSaved: vi.fn(),
+    ...over,
+  }
+}
+
+function renderOn(id: string, value: RetryContextValue) {
+  const m = messages.find((x) => x.info.id === id)!
+  render(
+    <RetryProvider value={value}>
+      <RetryAction message={m} />
+    </RetryProvider>,
+  )
+}
+
+afterEach(() => useRetryStore.setState({ running: {} }))
+
+describe('RetryAction', () => {
+  it('says which model the retry will use: the one selected now', () => {
+    renderOn('msg_u2', ctx())
+    const button = screen.getByTestId('retry')
+    expect(button).toHaveAttribute('title', 'Retry with Echo 2')
+    expect(button).toHaveTextContent('Echo 2')
+  })
+
+  it('retakes the last turn at once, from the user or the assistant message', async () => {
+    const value = ctx()
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry'))
+    expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
+    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+  })
+
+  it('asks before retaking an earlier turn and says what will be discarded', async () => {
+    const value = ctx()
+    renderOn('msg_u1', value)
+    await userEvent.click(screen.getByTestId('retry'))
+    expect(value.retake).not.toHaveBeenCalled()
+    expect(screen.getByTestId('retry-confirm')).toHaveTextContent('The 1 later turn will be discarded')
+    await userEvent.click(screen.getByTestId('retry-confirm-yes'))
+    expect(value.retake).toHaveBeenCalledWith('msg_u1', echo2)
+  })
+
+  it('Cancel in the confirmation runs nothing', async () => {
+    const value = ctx()
+    renderOn('msg_u1', value)
+    await userEvent.click(screen.getByTestId('retry'))
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(value.retake).not.toHaveBeenCalled()
+    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+  })
+
+  it('offers "Stop and retry" while a turn streams', () => {
+    renderOn('msg_u2', ctx({ busy: true }))
+    expect(screen.getByTestId('retry')).toHaveTextContent('Stop and retry')
+  })
+
+  it('is locked while a retry runs, and shows that retry’s progress on its message', () => {
+    useRetryStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'revert', startedAt: 0 } } })
+    renderOn('msg_u2', ctx({ locked: true }))
+    expect(screen.getByTestId('retry-progress')).toHaveTextContent('Reverting the conversation')
+    expect(screen.queryByTestId('retry')).toBeNull()
+  })
+
+  it('is disabled on other messages while a retry runs', () => {
+    useRetryStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'prompt', startedAt: 0 } } })
+    renderOn('msg_u1', ctx({ locked: true }))
+    expect(screen.getByTestId('retry')).toBeDisabled()
+    expect(screen.getByTestId('retry-with')).toBeDisabled()
+  })
+
+  it('Retry with… makes the picked model the session’s and retries with it in one step', async () => {
+    const value = ctx({ model: echo, modelLabel: 'Echo' })
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByRole('menuitem', { name: /Echo 2/ }))
+    expect(value.chooseModel).toHaveBeenCalledWith(echo2)
+    expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
+  })
+
+  it('cannot retry without a model', () => {
+    renderOn('msg_u2', ctx({ model: undefined, modelLabel: 'no model' }))
+    expect(screen.getByTestId('retry')).toBeDisabled()
+  })
+})
