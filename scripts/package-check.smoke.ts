@@ -1,0 +1,111 @@
+/**
+ * package:check's last step: the PACKAGED main bundle, run in Node with a stand-in `electron` module
+ * (scripts/package-check.fake-electron.cjs), must start its own opencode server from resources/bin.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { extractAll } from '@electron/asar'
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
+
+function assert(ok: unknown, message: string): asserts ok {
+  if (!ok) throw new Error(`package:check: ${message}`)
+}
+
+export interface SmokeReport {
+  serverState: string
+  serverVersion?: string
+  csp: boolean
+  traversalStatus: number
+  menu: string[]
+  mainLog: boolean
+  seconds: number
+}
+
+/** Keeps the spawned opencode off the network (this machine is offline); a user's app runs without these. */
+const OFFLINE_OPENCODE_ENV: Record<string, string> = {
+  npm_config_registry: 'http://127.0.0.1:9/',
+  NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/',
+  npm_config_offline: 'true',
+  OPENCODE_DISABLE_AUTOUPDATE: '1',
+  OPENCODE_DISABLE_MODELS_FETCH: '1',
+  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  OPENCODE_DISABLE_SHARE: '1',
+  OPENCODE_DISABLE_CLAUDE_CODE: '1',
+  OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+}
+
+/**
+ * Runs dist-electron/main.cjs from the packaged asar in Node with scripts/package-check.fake-electron.cjs
+ * as `electron`, app.isPackaged true and process.resourcesPath = the package's resources/: main must find
+ * resources/bin/opencode, start it and report `ready`, serve the UI over app:// with the CSP, refuse a
+ * traversal, set the menu, write logs/main.log, and stop the server on quit.
+ */
+export async function smokePackagedMain(asarPath: string, resources: string, work: string): Promise<SmokeReport> {
+  const started = Date.now()
+  const appDir = join(work, 'app-extracted') // plain Node cannot read inside an asar; Electron can
+  const dataDir = join(work, 'smoke-data')
+  extractAll(asarPath, appDir)
+  const env: NodeJS.ProcessEnv = { ...process.env, ...OFFLINE_OPENCODE_ENV, RETAKE_SMOKE_APP_DIR: appDir, RETAKE_SMOKE_RESOURCES: resources, RETAKE_SMOKE_DATA: dataDir }
+  delete env.RETAKE_DATA_DIR
+  const child = spawn(process.execPath, ['--require', join(ROOT, 'scripts', 'package-check.fake-electron.cjs'), join(appDir, 'dist-electron', 'main.cjs')], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (d) => (stderr += d))
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  const messages: Array<Record<string, unknown>> = []
+  const waiters: Array<() => void> = []
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    try {
+      messages.push(JSON.parse(line))
+    } catch {
+      return // main's own stdout, not the stand-in's
+    }
+    for (const w of waiters.splice(0)) w()
+  })
+  const waitFor = (pred: (m: Record<string, unknown>) => boolean, what: string, ms: number) =>
+    new Promise<Record<string, unknown>>((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`packaged main: no ${what} within ${ms} ms\n${stderr.slice(-2000)}`)), ms)
+      const check = () => {
+        const hit = messages.find(pred)
+        if (hit) {
+          clearTimeout(timer)
+          res(hit)
+        } else waiters.push(check)
+      }
+      check()
+    })
+  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`)
+  try {
+    type Status = { state: string; version?: string; error?: string }
+    const isStatus = (m: Record<string, unknown>) => m.type === 'send' && m.name === 'server.status'
+    const settled = await waitFor((m) => isStatus(m) && ['ready', 'failed'].includes((m.payload as Status).state), 'server status ready/failed', 60_000)
+    const status = settled.payload as Status
+    assert(status.state === 'ready', `packaged main's opencode server failed: ${status.error}`)
+    send({ type: 'fetch', url: 'app://retake/' })
+    const index = await waitFor((m) => m.type === 'response' && m.url === 'app://retake/', 'app:// response', 10_000)
+    assert(index.status === 200 && String(index.body).includes('<'), `app://retake/ answered ${index.status} ${index.error ?? ''}`)
+    assert(typeof index.csp === 'string' && /default-src/.test(index.csp) && /script-src/.test(index.csp), 'app://retake/ has no Content-Security-Policy')
+    const evil = 'app://retake/..%2f..%2fpackage.json'
+    send({ type: 'fetch', url: evil })
+    const refused = await waitFor((m) => m.type === 'response' && m.url === evil, 'app:// traversal response', 10_000)
+    assert(refused.status === 400, `app:// traversal answered ${refused.status}`)
+    const menu = (messages.find((m) => m.type === 'menu')?.labels as string[] | undefined) ?? []
+    assert(menu.length >= 4, 'packaged main set no application menu')
+    send({ type: 'quit' })
+    await waitFor((m) => isStatus(m) && (m.payload as Status).state === 'stopped', 'server stop on quit', 20_000)
+    const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))])
+    assert(code === 0, `packaged main did not quit cleanly (${code})`)
+    const mainLog = join(dataDir, 'logs', 'main.log')
+    assert(existsSync(mainLog) && readFileSync(mainLog, 'utf8').includes('packaged=true'), 'logs/main.log was not written')
+    return { serverState: status.state, serverVersion: status.version, csp: true, traversalStatus: 400, menu: menu.map((l) => l.replace('&', '')), mainLog: true, seconds: (Date.now() - started) / 1000 }
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  }
+}
