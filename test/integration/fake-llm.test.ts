@@ -154,6 +154,19 @@ describe('fake LLM through a real opencode server', () => {
     expect(r.text).toBe('scripted answer')
   })
 
+  it('summary (compaction) calls are side calls and ignore keywords quoted from the conversation', async () => {
+    fake.script({ kind: 'text', text: 'ok' })
+    const r = await prompt('FAIL400 appears in this turn')
+    expect(r.text).toBe('ok')
+    const before = fake.requests.length
+    const summarized = await client.session.summarize({ sessionID: r.sessionID, providerID: 'fake', modelID: 'echo' })
+    expect(summarized.response?.status).toBe(200)
+    const side = await fake.waitForRequest((q) => q.seq > before && q.kind === 'other', 10_000)
+    expect(side.lastUserText()).toContain('FAIL400')
+    expect(side.reply).toBe('text')
+    expect(fake.chatRequests().some((q) => q.seq > before)).toBe(false)
+  })
+
   it('SLOW streams at a pace that session.abort can interrupt mid-stream', async () => {
     const sessionID = (await client.session.create({})).data!.id
     const controller = new AbortController()

@@ -89,6 +89,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const pinned = behaviour.get(model)
     if (pinned) return pinned
     if (kind === 'title') return { kind: 'text', text: opts.titleText ?? 'Fake title', chunks: 1 }
+    // Summary/compaction prompts quote the whole conversation, keywords included: never obey them.
+    if (kind === 'other') return { kind: 'text', text: 'Fake summary of the conversation.', chunks: 2 }
     return plan()
   }
 

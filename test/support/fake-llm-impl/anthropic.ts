@@ -27,11 +27,11 @@ export async function writeAnthropic(req: IncomingMessage, res: ServerResponse, 
   if (reply.kind === 'hang') return hang(res)
 
   const id = `msg_fake_${++counter}`
-  const usage = { input_tokens: 11, output_tokens: 1 }
+  const usage = { input_tokens: roughTokens(JSON.stringify(body?.messages ?? [])), output_tokens: 1 }
   if (body?.stream !== true) {
     const content: unknown[] = []
     if (reply.kind === 'text' && reply.reasoning) content.push({ type: 'thinking', thinking: reply.reasoning, signature: 'fake-signature' })
-    const text = reply.kind === 'tool' ? reply.text : reply.kind === 'text' ? reply.text : (reply.text ?? '')
+    const text = 'text' in reply ? (reply.text ?? '') : ''
     if (text) content.push({ type: 'text', text })
     if (reply.kind === 'tool')
       reply.calls.forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_fake_${counter}_${i}`, name: c.name, input: c.args }))

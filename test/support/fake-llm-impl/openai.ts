@@ -30,13 +30,15 @@ export async function writeOpenAi(req: IncomingMessage, res: ServerResponse, bod
   const created = Math.floor(Date.now() / 1000)
   const frame = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`
+  // Rough token counts from sizes, so opencode's session token totals move like real ones.
+  const input = roughTokens(JSON.stringify(body?.messages ?? []))
   const usage = (out: string) => ({
-    usage: { prompt_tokens: 11, completion_tokens: roughTokens(out), total_tokens: 11 + roughTokens(out) },
+    usage: { prompt_tokens: input, completion_tokens: roughTokens(out), total_tokens: input + roughTokens(out) },
   })
 
   if (body?.stream !== true) {
     // Non-streaming callers (none seen from opencode 1.18, kept for completeness).
-    const text = reply.kind === 'tool' ? (reply.text ?? '') : (reply.text ?? '')
+    const text = 'text' in reply ? (reply.text ?? '') : ''
     const message: Record<string, unknown> = { role: 'assistant', content: text }
     if (reply.kind === 'text' && reply.reasoning) message.reasoning_content = reply.reasoning
     if (reply.kind === 'tool')

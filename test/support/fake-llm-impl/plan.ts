@@ -67,16 +67,20 @@ export function normalise(api: FakeApi, body: any): Conversation {
   return conv
 }
 
+/** Prompts of opencode 1.18.33's summary/compaction agents (binary strings). */
+const SIDE_CALL = /You are a context summarization agent|Summarize what was done in this conversation|<prior-summary>/
+
 /**
  * Classifies a request. Observed on 1.18.33: the title call has no `tools`, its system prompt
  * starts "You are a title generator", and its messages are [system, user "Generate a title for
  * this conversation:\n", user <first prompt>]. A real turn always offers tools (bash, edit, write,
- * …). A tool-less request with a summary/compaction prompt is another side call.
+ * …) unless the prompt switched them all off. Summary/compaction calls are recognised by their
+ * prompts (not observed in requests yet). The main prompt itself mentions "summarizing", so a
+ * loose /summar/ test would misfile tool-less turns.
  */
 export function classify(conv: Conversation): 'chat' | 'title' | 'other' {
-  if (conv.toolNames.length > 0) return 'chat'
-  if (/title generator|generate a title/i.test(conv.system)) return 'title'
-  if (/summar|compact/i.test(conv.system)) return 'other'
+  if (conv.toolNames.length === 0 && /^You are a title generator/.test(conv.system.trimStart())) return 'title'
+  if (SIDE_CALL.test(conv.system) || SIDE_CALL.test(conv.lastUserText)) return 'other'
   return 'chat'
 }
 
