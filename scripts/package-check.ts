@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { extractFile, listPackage, statFile } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { checkOpencodeVersion, resolveOpencodeBinary } from '../electron/server/opencode-binary'
-import { smokePackagedMain, type SmokeReport } from './package-check.smoke'
+import { smokeBrokenBinary, smokePackagedMain, type SmokeReport } from './package-check.smoke'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const require = createRequire(import.meta.url)
@@ -189,6 +189,9 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
           `(${smoke.serverVersion}) from resources/bin, app:// serves the UI with a CSP and answers a traversal with ${smoke.traversalStatus}, ` +
           `menu ${smoke.menu.join('/')}, logs/main.log written, server stopped on quit — ${smoke.seconds.toFixed(1)} s`,
       )
+      const broken = await smokeBrokenBinary(work)
+      smoke.brokenBinaryErrors = broken
+      log(`✓ packaged main with a broken package shows status failed: missing → "${broken.missing.split('\n')[0]} … ${broken.missing.split('\n').pop()}"; wrong version → "${broken.wrongVersion}"`)
     }
     log('• not built here: AppImage, deb, dmg, zip and NSIS need tools downloaded at build time — see docs/packaging.md')
     return { outDir: unpacked, asarBytes, asarFiles, opencodeBinary: bin, opencodeVersion: version, fuses, smoke, seconds: (Date.now() - started) / 1000 }

@@ -21,6 +21,9 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('package
     // The packaged main bundle itself started the packaged opencode and served the UI.
     expect(report.smoke).toMatchObject({ serverState: 'ready', serverVersion: '1.18.33', csp: true, traversalStatus: 400, mainLog: true })
     expect(report.smoke?.menu).toEqual(['File', 'Edit', 'View', 'Window', 'Help'])
+    // …and a package without its binary, or with another version, ends on a message a user can act on.
+    expect(report.smoke?.brokenBinaryErrors?.missing).toMatch(/not found[\s\S]*reinstall it/)
+    expect(report.smoke?.brokenBinaryErrors?.wrongVersion).toMatch(/is version 0\.0\.1; Retake needs 1\.18\.33/)
     // The temp package is removed afterwards; only the staged binary in release/ (gitignored) stays.
     expect(existsSync(report.outDir)).toBe(false)
   }, 120_000)
