@@ -9,12 +9,13 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { Settings } from '../src/shared/ipc-contract'
 import { openCheckpointStore, type InternalStore } from './checkpoints'
+import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent } from './checkpoints'
 
 export interface CheckpointServiceOptions {
   dataDir: string
   settings(): Settings
-  onProgress?(info: { directory: string; sessionID: string; messageID: string } & ProgressEvent): void
+  onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
   log?(line: string): void
 }
 
@@ -23,6 +24,7 @@ const PLAN_TTL_MS = 30 * 60 * 1000
 export class CheckpointService {
   private stores = new Map<string, Promise<InternalStore>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
+  private kept = new KeptFiles()
 
   constructor(private readonly opts: CheckpointServiceOptions) {}
 
@@ -61,10 +63,22 @@ export class CheckpointService {
 
   async capture(directory: string, sessionID: string, messageID: string): Promise<CaptureResult> {
     const store = await this.store(directory)
-    return store.capture(
-      { sessionID, messageID },
-      { waitMs: 30_000, onProgress: (p) => this.opts.onProgress?.({ directory, sessionID, messageID, ...p }) },
-    )
+    let last: ProgressEvent | null = null
+    try {
+      return await store.capture(
+        { sessionID, messageID },
+        {
+          waitMs: 30_000,
+          onProgress: (p) => {
+            last = p
+            this.opts.onProgress?.({ directory, sessionID, messageID, ...p })
+          },
+        },
+      )
+    } finally {
+      // Only captures that reported progress need to say they are over.
+      if (last) this.opts.onProgress?.({ directory, sessionID, messageID, ...(last as ProgressEvent), phase: 'done' })
+    }
   }
 
   /** Seals every open turn of the session (a turn ends when the session goes idle). */
@@ -95,6 +109,22 @@ export class CheckpointService {
     const result = await store.apply(entry.plan, choices)
     if (result.status !== 'cancelled') this.plans.delete(planId)
     return result
+  }
+
+  /**
+   * Reads aside the conflicting files of a plan that the user keeps (not chosen for overwrite), so
+   * they can be put back after the opencode server's own revert touched them.
+   */
+  holdKept(directory: string, planId: string, overwrite: string[]): string {
+    const entry = this.plans.get(planId)
+    if (!entry || entry.directory !== directory) throw new Error('That restore plan is no longer current; open the restore again')
+    const chosen = new Set(overwrite)
+    const keep = entry.plan.actions.filter((a) => a.kind === 'conflict' && !chosen.has(a.id)).map((a) => ({ root: a.root, path: a.path }))
+    return this.kept.hold(keep)
+  }
+
+  putBackKept(holdId: string): PutBackResult {
+    return this.kept.putBack(holdId)
   }
 
   async undo(directory: string, restoreId: string, choices: ApplyChoices = { onConflict: 'restore-rest' }): Promise<ApplyResult> {

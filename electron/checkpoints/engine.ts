@@ -11,6 +11,8 @@ import type { RootRuntime } from './roots'
 import { hashPending, walkRoot } from './scanner'
 import type { RootState, ScanContext, ScanStats } from './scanner'
 import { SnapshotStore } from './snapshots'
+import { toKey } from './paths'
+import { RootWatcher } from './watch'
 import type { State } from './snapshots'
 import { writeJsonAtomic, readJson } from './fsutil'
 import { CheckpointError } from './types'
@@ -22,6 +24,8 @@ export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
 export interface CaptureOutcome extends ScanStats {
   snapshotId: string
   snapshotBytes: number
+  /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
+  mode: 'full' | 'watched'
 }
 
 export class Engine {
@@ -34,6 +38,7 @@ export class Engine {
   readonly lock: StoreLock
   readonly maxFileBytes: number
   readonly warnings: string[] = []
+  readonly watchers = new Map<string, RootWatcher>()
   closed = false
 
   constructor(opts: OpenOptions) {
@@ -81,6 +86,14 @@ export class Engine {
    */
   async captureAll(onProgress?: (p: ProgressEvent) => void): Promise<CaptureOutcome> {
     const head = this.headState()
+    const quick = head ? await this.watchedKeys(head) : null
+    if (quick) {
+      const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+      const { id, bytes } = await this.captureKeysWith(quick, stats, onProgress)
+      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
+    }
+    // Events seen so far are superseded by the walk; later ones are kept (conservative).
+    for (const w of this.watchers.values()) w.reset()
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
@@ -98,13 +111,72 @@ export class Engine {
     // unreferenced blobs (swept later), never a snapshot pointing at missing content.
     this.blobs.flush()
     const { id, bytes } = this.snaps.commit(next, this.rootPaths())
-    return { ...stats, snapshotId: id, snapshotBytes: bytes }
+    // The baseline is valid only once every event from before and during the walk has been
+    // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
+    // together), so a sequence straddling the baseline could otherwise hide a change.
+    for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier())
+    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
+  }
+
+  /**
+   * The paths to re-read when every non-shared root has a healthy watcher with a baseline, or
+   * null (full scan) on any doubt: a barrier that fails, a folder created or deleted, a changed
+   * .gitignore. Excluded paths are dropped with the same rules a walk applies.
+   */
+  private async watchedKeys(head: State): Promise<Map<string, Set<string>> | null> {
+    const out = new Map<string, Set<string>>()
+    for (const root of this.roots) {
+      if (root.shared) continue
+      const w = this.watchers.get(root.id)
+      if (!w || !w.healthy || !w.baseline) return null
+      if (!(await w.barrier())) return null
+      const dirty = w.take()
+      if (!dirty) return null
+      const rules = root.rules()
+      const prior = head.get(root.id)
+      const keys = new Set<string>()
+      for (const abs of dirty) {
+        const rel = path.relative(root.abs, abs)
+        if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue
+        const key = toKey(rel)
+        if (path.basename(abs) === '.gitignore') return null
+        let st: fs.Stats | null = null
+        try {
+          st = fs.lstatSync(abs)
+        } catch {
+          /* deleted */
+        }
+        const was = prior?.get(key)
+        if (st?.isDirectory() ? was?.type !== 'dir' : was?.type === 'dir') return null
+        if (rules.excludedDeep(key, st?.isDirectory() ?? false)) continue
+        keys.add(key)
+      }
+      out.set(root.id, keys)
+    }
+    return out
+  }
+
+  async startWatchers(): Promise<void> {
+    for (const root of this.roots) {
+      if (root.shared || this.watchers.has(root.id)) continue
+      const w = await RootWatcher.start(root.abs, [this.storeDir])
+      if (w) this.watchers.set(root.id, w)
+    }
+  }
+
+  async stopWatchers(): Promise<void> {
+    for (const w of this.watchers.values()) await w.stop()
+    this.watchers.clear()
   }
 
   /** Targeted capture of a few paths (before and after a restore): cost ∝ those paths. */
   async captureKeys(keys: Map<string, Set<string>>): Promise<string> {
-    const head = this.headState()
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    return (await this.captureKeysWith(keys, stats)).id
+  }
+
+  private async captureKeysWith(keys: Map<string, Set<string>>, stats: ScanStats, onProgress?: (p: ProgressEvent) => void): Promise<{ id: string; bytes: number }> {
+    const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
     for (const root of this.roots) {
@@ -115,13 +187,13 @@ export class Engine {
         next.set(root.id, base)
         continue
       }
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: base, only, base, stats, progress }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: base, only, base, stats, progress, onProgress }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       next.set(root.id, state)
     }
     this.blobs.flush()
-    return this.snaps.commit(next, this.rootPaths(), keys).id
+    return this.snaps.commit(next, this.rootPaths(), keys)
   }
 
   storeBytes(): number {

@@ -56,6 +56,27 @@ export class ExcludeRules {
     return true
   }
 
+  /**
+   * Excluded judged from scratch for one path (the walker knows its ancestors' rules; a watcher
+   * event does not): every ancestor folder must be included, with its .gitignore loaded.
+   */
+  excludedDeep(key: string, isDir: boolean): boolean {
+    const parts = key.split('/')
+    let pushed = 0
+    try {
+      let dirKey = ''
+      for (let i = 0; i < parts.length - 1; i++) {
+        dirKey = dirKey ? `${dirKey}/${parts[i]}` : parts[i]!
+        const abs = path.join(this.rootAbs, ...dirKey.split('/'))
+        if (this.excluded(dirKey, true, abs)) return true
+        pushed += this.enter(dirKey, fs.existsSync(path.join(abs, '.gitignore')))
+      }
+      return this.excluded(key, isDir, path.join(this.rootAbs, ...parts))
+    } finally {
+      this.leave(pushed)
+    }
+  }
+
   excluded(key: string, isDir: boolean, abs: string): boolean {
     const name = key.slice(key.lastIndexOf('/') + 1)
     if (TEMP_RE.test(name)) return true

@@ -41,6 +41,7 @@ export interface InternalStore extends CheckpointStore {
 export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
   const e = new Engine(opts)
   const recovered = await recover(e)
+  if (opts.watch === true) await e.startWatchers()
 
   const capture = async (input: TurnKeyInput, o: CaptureCallOptions = {}, sealing = false): Promise<CaptureResult> => {
     e.assertOpen()
@@ -54,7 +55,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
         // stays; the turn is open again until its next seal.
         if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
-        return { turnKey: key, snapshotId: existing.pre, created: false, filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] }
+        return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] }
       }
       const out = await e.captureAll(o.onProgress)
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
@@ -67,6 +68,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         turnKey: key,
         snapshotId: out.snapshotId,
         created: !sealing,
+        mode: out.mode,
         filesScanned: out.filesScanned,
         filesHashed: out.filesHashed,
         bytesHashed: out.bytesHashed,
@@ -116,6 +118,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
     close: async () => {
       e.closed = true
+      await e.stopWatchers()
       e.blobs.packs.closeCurrent()
       e.lock.release()
     },

@@ -28,6 +28,13 @@ export interface OpenOptions {
   roots: RootConfig[]
   /** Files larger than this are recorded as "not checkpointed" (default 512 MiB). */
   maxFileBytes?: number
+  /**
+   * EXPERIMENTAL, default false. Use an OS file watcher so a capture after a small change reads
+   * only the paths with events. Off by default: under load the test suite saw a watched capture
+   * miss a modification inside a folder created just after the subscription (see watch.ts). The
+   * full scan is the default and the fallback whenever the watcher is in doubt.
+   */
+  watch?: boolean
 }
 
 /** One recorded path. `type` x = over the size cap: known to exist, content not kept. */
@@ -60,6 +67,8 @@ export interface CaptureResult {
   snapshotId: string
   /** False when the turn already had its pre-image (resume after a pause keeps the first). */
   created: boolean
+  /** 'full': the whole tree was walked; 'watched': only paths with watcher events; 'kept': resume, nothing read. */
+  mode: 'full' | 'watched' | 'kept'
   filesScanned: number
   filesHashed: number
   bytesHashed: number

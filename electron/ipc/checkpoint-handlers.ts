@@ -4,7 +4,15 @@ import type { Handlers } from './router'
 
 type CheckpointHandlers = Pick<
   Handlers,
-  'checkpoints.list' | 'checkpoints.plan' | 'checkpoints.apply' | 'checkpoints.undo' | 'checkpoints.stats' | 'checkpoints.cleanup' | 'checkpoints.deleteSession'
+  | 'checkpoints.list'
+  | 'checkpoints.plan'
+  | 'checkpoints.apply'
+  | 'checkpoints.undo'
+  | 'checkpoints.stats'
+  | 'checkpoints.cleanup'
+  | 'checkpoints.deleteSession'
+  | 'checkpoints.holdKept'
+  | 'checkpoints.putBackKept'
 >
 
 export function checkpointHandlers(service: CheckpointService): CheckpointHandlers {
@@ -54,6 +62,8 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
       const s = await store.sweep()
       return { turnsDropped: r.turnsDropped, bytesFreed: r.bytesFreed + s.bytesFreed }
     },
+    'checkpoints.holdKept': ({ directory, planId, overwrite }) => ({ holdId: service.holdKept(directory, planId, overwrite) }),
+    'checkpoints.putBackKept': ({ holdId }) => service.putBackKept(holdId),
     'checkpoints.deleteSession': async ({ directory, sessionID }) => {
       await (await service.store(directory)).deleteSession(sessionID)
       return true as const

@@ -9,7 +9,7 @@ import type { Part } from '@opencode-ai/sdk/v2'
 import type { Attempt, ModelRef, PartInput, SavedRetry } from '../shared/ipc-contract'
 import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
 
-export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'revert' | 'delete-parts' | 'verify' | 'prompt'
+export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'hold' | 'revert' | 'files' | 'delete-parts' | 'verify' | 'prompt'
 
 export interface StoredMessage {
   info: RetryMessageInfo & { id: string; role: string }
@@ -36,6 +36,16 @@ export interface RetryRequest {
   previousModel?: ModelRef
   /** A payload saved by an earlier retry that did not go through ("Send again"). */
   saved?: SavedRetry
+  /** Roll the files back too: the restore plan (kept in the host) and the conflicts to overwrite. */
+  files?: { planId: string; overwrite: string[] }
+}
+
+/** What a file restore did (the host's checkpoints.apply result). */
+export interface FileRestoreResult {
+  restoreId: string | null
+  status: 'done' | 'partial' | 'cancelled' | 'noop'
+  failed: { path: string; error: string }[]
+  skipped: { path: string; reason: string }[]
 }
 
 export interface RetryDeps {
@@ -50,6 +60,12 @@ export interface RetryDeps {
   revert(sessionID: string, messageID: string): Promise<{ revert?: { messageID?: string } }>
   /** part.delete, unwrapped: the server's answer (true). */
   deletePart(sessionID: string, messageID: string, partID: string): Promise<unknown>
+  /** Sets aside the files the user keeps, before the server's revert may touch them. */
+  holdKept?(planId: string, overwrite: string[]): Promise<string>
+  putBackKept?(holdId: string): Promise<{ failed: { path: string; error: string }[] }>
+  restoreFiles?(planId: string, overwrite: string[]): Promise<FileRestoreResult>
+  /** Takes a revert back (the conversation is left alone when the files could not be restored). */
+  unrevert?(sessionID: string): Promise<void>
   prompt(body: { sessionID: string; messageID: string; parts: PartInput[]; model: ModelRef; agent?: string; variant?: string }): Promise<PromptResult>
   now(): number
   /** Each step with its duration, for the log. */
@@ -58,7 +74,7 @@ export interface RetryDeps {
 
 export type RetryOutcome =
   /** The turn ran again; `turnError` is set when the new turn itself failed (shown in the timeline). */
-  { status: 'done'; assistant: PromptResult['info']; turnError?: string }
+  { status: 'done'; assistant: PromptResult['info']; turnError?: string; restore?: FileRestoreResult }
 
 export class RetryError extends Error {
   constructor(
@@ -135,7 +151,15 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     const present = await deps.getMessage(req.sessionID, req.messageID)
     done('locate')
 
+    let restore: FileRestoreResult | undefined
     if (present) {
+      let holdId: string | null = null
+      if (req.files) {
+        if (!deps.holdKept || !deps.restoreFiles || !deps.putBackKept || !deps.unrevert) throw new Error('file restore is not available here')
+        step = 'hold'
+        holdId = await deps.holdKept(req.files.planId, req.files.overwrite)
+        done('hold')
+      }
       step = 'revert'
       const session = await deps.revert(req.sessionID, req.messageID)
       // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
@@ -143,6 +167,28 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
         throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
       }
       done('revert')
+      if (req.files && holdId) {
+        // After the server's revert (in git projects it rewrites files too): a file already at its
+        // checkpoint content is done, the rest is restored; kept files are put back as they were.
+        step = 'files'
+        let failure: string | null = null
+        try {
+          restore = await deps.restoreFiles!(req.files.planId, req.files.overwrite)
+          if (restore.status === 'partial' || restore.status === 'cancelled' || restore.failed.length > 0) {
+            failure = `the files could not all be restored (${restore.failed.map((f) => `${f.path}: ${f.error}`).join('; ') || restore.status})`
+          }
+        } catch (err) {
+          failure = err instanceof Error ? err.message : String(err)
+        }
+        const back = await deps.putBackKept!(holdId)
+        if (back.failed.length > 0) failure = failure ?? `kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`
+        if (failure) {
+          // Leave the conversation alone: nothing of the user's message was touched yet.
+          await deps.unrevert!(req.sessionID).catch(() => {})
+          throw new Error(failure)
+        }
+        done('files')
+      }
       if (req.previousAnswers.length > 0) {
         await deps
           .recordAttempt({ sessionID: req.sessionID, messageID: req.messageID, model: req.previousModel, at: deps.now(), messages: req.previousAnswers })
@@ -171,7 +217,7 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     done('prompt')
     await deps.drop(req.sessionID, req.messageID).catch(() => {})
     const turnError = result.info.error ? (result.info.error.data?.message ?? result.info.error.name ?? 'the turn failed') : undefined
-    return { status: 'done', assistant: result.info, ...(turnError ? { turnError } : {}) }
+    return { status: 'done', assistant: result.info, ...(turnError ? { turnError } : {}), ...(restore ? { restore } : {}) }
   } catch (err) {
     return fail(err)
   }

@@ -11,6 +11,8 @@ export interface RetryStore {
   save(entry: SavedRetry): Promise<unknown>
   drop(sessionID: string, messageID: string): Promise<unknown>
   recordAttempt(attempt: Attempt): Promise<unknown>
+  /** File rollback through the host's checkpoints (absent where there are none). */
+  files?: Pick<RetryDeps, 'holdKept' | 'putBackKept' | 'restoreFiles'>
 }
 
 export interface SdkRetryOptions {
@@ -58,6 +60,10 @@ export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, op
       type SdkPromptBody = Parameters<OpencodeClient['session']['prompt']>[0]
       return unwrap('session.prompt', await client.session.prompt(body as SdkPromptBody)) as unknown as PromptResult
     },
+    async unrevert(sessionID) {
+      unwrap('session.unrevert', await client.session.unrevert({ sessionID }))
+    },
+    ...(store.files ?? {}),
     now: () => Date.now(),
     onStep: opts.log,
   }

@@ -21,10 +21,17 @@ export const retryKeys = {
   attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
 }
 
-const bridgeStore: RetryStore = {
-  save: (e) => getBridge().invoke('retry.save', e),
-  drop: (sessionID, messageID) => getBridge().invoke('retry.drop', { sessionID, messageID }),
-  recordAttempt: (a) => getBridge().invoke('attempts.add', a),
+function bridgeStore(directory: string): RetryStore {
+  return {
+    save: (e) => getBridge().invoke('retry.save', e),
+    drop: (sessionID, messageID) => getBridge().invoke('retry.drop', { sessionID, messageID }),
+    recordAttempt: (a) => getBridge().invoke('attempts.add', a),
+    files: {
+      holdKept: async (planId, overwrite) => (await getBridge().invoke('checkpoints.holdKept', { directory, planId, overwrite })).holdId,
+      putBackKept: (holdId) => getBridge().invoke('checkpoints.putBackKept', { holdId }),
+      restoreFiles: (planId, overwrite) => getBridge().invoke('checkpoints.apply', { directory, planId, onConflict: 'restore-rest', overwrite }),
+    },
+  }
 }
 
 /** Retries of this session that did not go through (kept on disk, also across restarts). */
@@ -53,6 +60,8 @@ export interface RetakeRequest {
   messages: MessageWithParts[]
   /** "Send again" of a retry that did not go through. */
   saved?: SavedRetry
+  /** Roll the files back too (from the restore sheet). */
+  files?: { planId: string; overwrite: string[] }
 }
 
 export function useRetake() {
@@ -72,7 +81,7 @@ export function useRetake() {
       start(req.sessionID, target)
       const started = performance.now()
       try {
-        const deps = createSdkRetryDeps(clientFor(scope.directory), bridgeStore, {
+        const deps = createSdkRetryDeps(clientFor(scope.directory), bridgeStore(scope.directory), {
           log: (s, ms) => {
             step(req.sessionID, s)
             console.info(`[retry] ${req.sessionID}/${target} ${s} ${ms} ms`)
@@ -88,6 +97,7 @@ export function useRetake() {
             previousAnswers: answers,
             previousModel,
             saved: req.saved,
+            files: req.files,
           },
           deps,
         )
@@ -99,6 +109,7 @@ export function useRetake() {
           qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
           qc.invalidateQueries({ queryKey: retryKeys.saved(req.sessionID) }),
           qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
+          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
         ])
       }
     },

@@ -166,7 +166,8 @@ export const CheckpointProgressSchema = z.object({
   directory: z.string(),
   sessionID: z.string(),
   messageID: z.string(),
-  phase: z.enum(['scan', 'hash']),
+  /** done = the capture finished (the progress bar goes away). */
+  phase: z.enum(['scan', 'hash', 'done']),
   filesDone: z.number(),
   filesTotal: z.number(),
   bytesDone: z.number(),
@@ -214,6 +215,16 @@ export const channels = {
   'checkpoints.cleanup': {
     input: z.object({ directory, maxAgeDays: z.number().positive().optional(), maxTurnsPerSession: z.number().int().positive().optional() }),
     output: z.object({ turnsDropped: z.number(), bytesFreed: z.number() }),
+  },
+  /** Before the server's revert: set aside the conflicting files the user keeps. */
+  'checkpoints.holdKept': {
+    input: z.object({ directory, planId: z.string().min(1), overwrite: z.array(z.string()).default([]) }),
+    output: z.object({ holdId: z.string() }),
+  },
+  /** After it: put them back exactly as they were. */
+  'checkpoints.putBackKept': {
+    input: z.object({ holdId: z.string().min(1) }),
+    output: z.object({ restored: z.array(z.string()), failed: z.array(z.object({ path: z.string(), error: z.string() })) }),
   },
   'checkpoints.deleteSession': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const

@@ -175,3 +175,68 @@ describe('runRetry', () => {
     expect(steps).toEqual(['payload', 'save', 'abort', 'locate', 'revert', 'delete-parts', 'verify', 'prompt'])
   })
 })
+
+describe('runRetry with files', () => {
+  function filesWorld(opts: { restoreStatus?: 'done' | 'partial'; restoreThrows?: boolean; putBackFails?: boolean } = {}) {
+    const w = world()
+    const calls = w.calls
+    const deps: RetryDeps = {
+      ...w.deps,
+      async holdKept(planId, overwrite) {
+        calls.push(`hold:${planId}:${overwrite.join(',')}`)
+        return 'h1'
+      },
+      async restoreFiles(planId) {
+        calls.push(`restore:${planId}`)
+        if (opts.restoreThrows) throw new Error('EACCES: permission denied')
+        const status = opts.restoreStatus ?? 'done'
+        return { restoreId: 'r1', status, failed: status === 'partial' ? [{ path: 'locked.txt', error: 'EACCES' }] : [], skipped: [] }
+      },
+      async putBackKept(holdId) {
+        calls.push(`putback:${holdId}`)
+        return { failed: opts.putBackFails ? [{ path: 'mine.txt', error: 'EIO' }] : [] }
+      },
+      async unrevert() {
+        calls.push('unrevert')
+      },
+    }
+    return { ...w, deps }
+  }
+  const files = { planId: 'p1', overwrite: ['root:a.txt'] }
+
+  it('holds kept files, reverts, restores after the server’s revert, puts kept files back, then prompts', async () => {
+    const w = filesWorld()
+    const out = await runRetry(request({ files }), w.deps)
+    expect(w.calls).toEqual([
+      'save:pending',
+      'get',
+      'hold:p1:root:a.txt',
+      'revert',
+      'restore:p1',
+      'putback:h1',
+      // Recorded only once the files are back: a retake that stops here has replaced nothing.
+      'attempt',
+      'delete:prt_1',
+      'delete:prt_2',
+      'delete:prt_3',
+      'get',
+      `prompt:${U}:echo-2`,
+      'drop',
+    ])
+    expect(out.restore).toMatchObject({ restoreId: 'r1', status: 'done' })
+  })
+
+  it.each([
+    ['a partial restore', { restoreStatus: 'partial' as const }, /could not all be restored.*locked\.txt/],
+    ['a restore that throws', { restoreThrows: true }, /EACCES/],
+    ['kept files that cannot be put back', { putBackFails: true }, /kept files could not be put back: mine\.txt/],
+  ])('%s leaves the conversation alone: unrevert, no part deleted, no prompt, payload kept', async (_name, o, msg) => {
+    const w = filesWorld(o)
+    const err = await runRetry(request({ files }), w.deps).catch((e: unknown) => e)
+    expect(err).toMatchObject({ step: 'files', message: expect.stringMatching(msg) })
+    expect(w.calls).toContain('unrevert')
+    expect(w.calls).toContain('putback:h1')
+    expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt') || c === 'attempt')).toBe(false)
+    expect(w.disk.get(U)).toMatchObject({ state: 'failed', parts: expectedParts })
+  })
+})
