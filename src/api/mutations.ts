@@ -1,6 +1,6 @@
 /** Mutations on opencode. Results land in the cache directly; events then keep it exact. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ModelRef } from '../shared/ipc-contract'
+import type { ModelRef, PartInput } from '../shared/ipc-contract'
 import { applyToSessions } from './apply-event'
 import { clientFor } from './client'
 import { queryKeys } from './query-keys'
@@ -51,20 +51,25 @@ export function useDeleteSession() {
 export interface PromptInput {
   sessionID: string
   text: string
+  /** The full parts (text, inlined text files, file parts); when given, `text` is not sent separately. */
+  parts?: PartInput[]
   model?: ModelRef
   agent?: string
 }
+
+type SdkParts = NonNullable<Parameters<ReturnType<typeof clientFor>['session']['promptAsync']>[0]>['parts']
 
 /** Sends a prompt with promptAsync (204 at once); the event stream then drives the timeline. */
 export function useSendPrompt() {
   const scope = useScope()
   return useMutation({
-    mutationFn: async ({ sessionID, text, model, agent }: PromptInput) => {
+    mutationFn: async ({ sessionID, text, parts, model, agent }: PromptInput) => {
       unwrap(
         'session.promptAsync',
         await clientFor(scope.directory).session.promptAsync({
           sessionID,
-          parts: [{ type: 'text', text }],
+          // PartInput's `source` is `unknown` (validated by zod elsewhere); the SDK types it precisely.
+          parts: (parts ?? [{ type: 'text', text }]) as SdkParts,
           ...(model ? { model } : {}),
           ...(agent ? { agent } : {}),
         }),

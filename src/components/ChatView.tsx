@@ -6,7 +6,10 @@ import { useAgents, useConfigProviders, useMessages, useServerConfig, useSession
 import { useScope } from '../api/scope'
 import { errorMessage } from '../api/unwrap'
 import { bannerError } from '../lib/message-errors'
-import { modelForPrompt, resolveModel, serverDefaultModel } from '../lib/model-choice'
+import { modelForPrompt, modelKey, modelOptions, resolveModel, serverDefaultModel } from '../lib/model-choice'
+import { attachmentInfoOf, buildPromptParts, sendBlocker } from '../lib/attachments'
+import { readFiles, useAttachmentNotices, useAttachmentsStore, useComposerAttachments } from '../state/attachments-store'
+import { AttachButton, ComposerAttachments } from './ComposerAttachments'
 import { isBusy } from '../lib/status-line'
 import { useSettled } from '../lib/use-settled'
 import { visibleMessages } from '../lib/visible-messages'
@@ -54,6 +57,18 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const dkey = draftKey(directory, sessionID)
   const draft = useDraftsStore((s) => s.drafts[dkey] ?? '')
   const setDraft = useDraftsStore((s) => s.setDraft)
+  const attachments = useComposerAttachments(dkey)
+  const attachmentNotices = useAttachmentNotices(dkey)
+  const attachStore = useAttachmentsStore.getState()
+  const options = useMemo(() => modelOptions(providers.data?.providers ?? []), [providers.data])
+  // What the selected model takes, from the server's provider list (undefined: not known, not judged).
+  const modelInfo = attachmentInfoOf(options.find((o) => resolved.ref && o.key === modelKey(resolved.ref))?.capabilities)
+  const blocked = sendBlocker(attachments, modelInfo)
+  const [dragging, setDragging] = useState(false)
+  const addFiles = useCallback(
+    (files: File[]) => void readFiles(files).then((list) => useAttachmentsStore.getState().add(dkey, list)),
+    [dkey],
+  )
   const create = useCreateSession()
   const send = useSendPrompt()
   const abort = useAbort()
@@ -71,6 +86,15 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   async function onSend() {
     const text = draft
     let sid = sessionID
+    let parts
+    try {
+      // Built before anything is cleared: a file over the inline limit is reported, nothing is lost.
+      parts = buildPromptParts(text, attachments)
+    } catch (err) {
+      setSendError(errorMessage(err))
+      return
+    }
+    const sent = attachStore.take(dkey)
     setDraft(dkey, '')
     setSendError(null)
     try {
@@ -84,6 +108,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
       await send.mutateAsync({
         sessionID: sid,
         text,
+        parts,
         model: modelForPrompt(resolved),
         agent: chosenAgent ?? session?.agent,
       })
@@ -91,12 +116,33 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
       // The draft survives a failed send: put it back unless the user already typed something new.
       const key = draftKey(directory, sid)
       if (!useDraftsStore.getState().drafts[key]) setDraft(key, text)
+      // The attachments come back too, to the composer the user now sees.
+      if (sent.length) attachStore.restore(key, sent)
       setSendError(errorMessage(err))
     }
   }
 
   return (
-    <div className="chat">
+    <div
+      className={`chat${dragging ? ' att-dragging' : ''}`}
+      // Files dropped anywhere on the chat are attached (text typed so far is untouched).
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return
+        e.preventDefault()
+        e.dataTransfer.dropEffect = 'copy'
+        if (!dragging) setDragging(true)
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target || !e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false)
+      }}
+      onDrop={(e) => {
+        setDragging(false)
+        const files = Array.from(e.dataTransfer.files)
+        if (files.length === 0) return
+        e.preventDefault()
+        addFiles(files)
+      }}
+    >
       <header className="chat-header">
         <div className="chat-title" data-testid="session-title">
           {session?.title ?? (sessionID ? '' : 'New conversation')}
@@ -153,6 +199,21 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         busy={busy}
         disabled={retryLocked}
         error={sendError ?? (abort.error ? errorMessage(abort.error) : null)}
+        hasAttachments={attachments.length > 0}
+        blocked={blocked}
+        onPasteFiles={addFiles}
+        attachButton={<AttachButton onFiles={addFiles} disabled={retryLocked} />}
+        attachments={
+          <ComposerAttachments
+            attachments={attachments}
+            notices={attachmentNotices}
+            model={modelInfo}
+            options={options}
+            onRemove={(id) => attachStore.remove(dkey, id)}
+            onDismissNotices={() => attachStore.dismissNotices(dkey)}
+            onChooseModel={chooseModel}
+          />
+        }
       />
       {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}
     </div>

@@ -3,7 +3,7 @@
  * (Japanese, Chinese, …) never sends. The draft lives in the drafts store, so it survives switching
  * sessions and a failed send.
  */
-import { useLayoutEffect, useRef, type KeyboardEvent } from 'react'
+import { useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react'
 
 /** Whether this keydown should send: plain Enter outside an IME composition. */
 export function isSendKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
@@ -23,6 +23,11 @@ export function Composer({
   busy,
   disabled,
   error,
+  attachments,
+  attachButton,
+  hasAttachments = false,
+  blocked,
+  onPasteFiles,
 }: {
   value: string
   onChange(text: string): void
@@ -31,6 +36,15 @@ export function Composer({
   busy: boolean
   disabled?: boolean
   error?: string | null
+  /** Attachment chips, flags and limit messages, shown above the box. */
+  attachments?: ReactNode
+  attachButton?: ReactNode
+  /** A message with attachments may be sent without text. */
+  hasAttachments?: boolean
+  /** Why Send is locked (e.g. an attachment the model cannot take); shown as Send's tooltip. */
+  blocked?: string | null
+  /** Files pasted into the box (images from the clipboard, copied files). */
+  onPasteFiles?(files: File[]): void
 }) {
   const ref = useRef<HTMLTextAreaElement>(null)
   useLayoutEffect(() => {
@@ -40,11 +54,18 @@ export function Composer({
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`
   }, [value])
 
-  const canSend = !disabled && value.trim().length > 0
+  const canSend = !disabled && !blocked && (value.trim().length > 0 || hasAttachments)
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (!isSendKey(e)) return
     e.preventDefault()
     if (canSend) onSend()
+  }
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(e.clipboardData?.files ?? [])
+    // Only files are taken over; pasted text goes into the box as usual.
+    if (!onPasteFiles || files.length === 0) return
+    e.preventDefault()
+    onPasteFiles(files)
   }
 
   return (
@@ -60,6 +81,7 @@ export function Composer({
           {error}
         </div>
       )}
+      {attachments}
       <div className="composer-box">
         <textarea
           ref={ref}
@@ -71,14 +93,16 @@ export function Composer({
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-buttons">
+          {attachButton}
           {busy && (
             <button type="button" className="button button-secondary" data-testid="stop" onClick={onStop}>
               Stop
             </button>
           )}
-          <button type="submit" className="button button-primary" data-testid="send" disabled={!canSend}>
+          <button type="submit" className="button button-primary" data-testid="send" disabled={!canSend} title={blocked ?? undefined}>
             Send
           </button>
         </div>

@@ -3,6 +3,7 @@ import { memo } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { messageError } from '../lib/message-errors'
 import { messageText } from '../lib/message-text'
+import { isInlinedAttachmentPart } from '../lib/attachments'
 import { ErrorBlock } from './ErrorBlock'
 import { MessageActions } from './MessageActions'
 import { PartView } from './PartView'
@@ -32,6 +33,8 @@ export const MessageRow = memo(function MessageRow({
   const visibleParts = message.parts.filter(
     (p) => p.type !== 'step-start' && p.type !== 'step-finish' && p.type !== 'snapshot' && p.type !== 'compaction',
   )
+  // Copy takes what the user typed; inlined files are attachments, copied from their viewer.
+  const typedText = () => messageText({ ...message, parts: message.parts.filter((p) => !isInlinedAttachmentPart(p)) })
   const hasText = messageText(message).length > 0
   return (
     <article
@@ -67,7 +70,7 @@ export const MessageRow = memo(function MessageRow({
         )}
       </div>
       {!streaming && (hasText || role === 'user') && (
-        <MessageActions message={message} target={role} copyText={() => messageText(message)} />
+        <MessageActions message={message} target={role} copyText={typedText} />
       )}
     </article>
   )

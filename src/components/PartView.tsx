@@ -1,6 +1,8 @@
 /** One part of a message. Bookkeeping parts (steps, snapshots) are not shown. */
 import { memo, useState } from 'react'
 import type { Part } from '../api/types'
+import { shownAttachment } from '../lib/attachments'
+import { AttachmentChip } from './AttachmentChips'
 import { Markdown } from './Markdown'
 import { ToolCall } from './ToolCall'
 
@@ -23,18 +25,28 @@ export const PartView = memo(function PartView({ part, role }: { part: Part; rol
   switch (part.type) {
     case 'text':
       if (part.synthetic || part.ignored) return null
+      if (role === 'user') {
+        // An inlined text file is a chip, never a wall of text (parsing is memoized per part).
+        const attachment = shownAttachment(part)
+        if (attachment) return <AttachmentChip attachment={attachment} />
+      }
       if (role === 'user') return <div className="user-text" data-testid="part-text">{part.text}</div>
       return part.text ? <div data-testid="part-text"><Markdown text={part.text} /></div> : null
     case 'reasoning':
       return <Reasoning text={part.text} streaming={part.time?.end === undefined} />
     case 'tool':
       return <ToolCall part={part} />
-    case 'file':
-      return (
+    case 'file': {
+      // File parts (from other clients, images, PDFs) are attachments too; images also show inline.
+      const attachment = shownAttachment(part)
+      return attachment ? (
+        <AttachmentChip attachment={attachment} />
+      ) : (
         <div className="file-chip" data-testid="file-part" title={part.mime}>
           📎 {part.filename ?? part.mime}
         </div>
       )
+    }
     case 'patch':
       return part.files.length ? (
         <div className="patch-note" title={part.files.join('\n')}>
