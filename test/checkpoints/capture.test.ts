@@ -60,7 +60,6 @@ describe('capturing a turn', () => {
     w.write('src/m3/f3.ts', 'changed\n')
     const sealed = await w.store.seal('s/m1')
     expect(sealed.filesHashed).toBe(1)
-    expect(sealed.filesScanned).toBe(first.filesScanned)
     const inodeBefore = fs.statSync(w.p('assets/big.bin')).ino
     let written = -1
     const r = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }), {}, { onBytesWritten: (n) => (written = n) })
@@ -72,7 +71,7 @@ describe('capturing a turn', () => {
     const t = new Date()
     fs.utimesSync(w.p('src/m1/f1.ts'), t, t)
     const again = await w.store.capture('s/m2')
-    expect(again.filesHashed).toBe(1)
+    expect(again.filesHashed, `mode ${again.mode}`).toBe(1)
     expect((await w.store.stats()).blobs).toBe(blobsBefore)
   })
 
