@@ -154,6 +154,23 @@ describe('fake LLM through a real opencode server', () => {
     expect(r.text).toBe('scripted answer')
   })
 
+  it('retryable errors with retry-after-ms: opencode retries at once, then recovers or gives up', async () => {
+    const before = fake.requests.length
+    fake.script({ kind: 'error', status: 500, retryAfterMs: 20 }, { kind: 'error', status: 429, retryAfterMs: 20 })
+    const ok = await prompt('recovers after two failures')
+    expect(ok.text).toBe('echo: recovers after two failures')
+    expect(fake.chatRequests().filter((q) => q.seq > before).map((q) => q.reply)).toEqual(['error:500', 'error:429', 'text'])
+
+    const start = fake.requests.length
+    fake.script(...Array.from({ length: 6 }, () => ({ kind: 'error', status: 500, retryAfterMs: 20 }) as const))
+    const bad = await prompt('gives up after the retries')
+    const error = bad.info.role === 'assistant' ? bad.info.error : undefined
+    expect(error?.data).toMatchObject({ statusCode: 500, isRetryable: true })
+    // One attempt plus opencode's 5 retries.
+    expect(fake.chatRequests().filter((q) => q.seq > start)).toHaveLength(6)
+    fake.reset()
+  })
+
   it('summary (compaction) calls are side calls and ignore keywords quoted from the conversation', async () => {
     fake.script({ kind: 'text', text: 'ok' })
     const r = await prompt('FAIL400 appears in this turn')

@@ -23,6 +23,11 @@ export interface FakeLlmOptions {
   modelBehaviour?: Record<string, FakeReply>
   /** Text answered to opencode's title-generation calls (default `Fake title`). */
   titleText?: string
+  /**
+   * `retry-after-ms` for keyword failures (FAIL429/FAIL500), so opencode's 5 automatic retries take
+   * milliseconds instead of ~72 s. Unset by default: the real backoff.
+   */
+  retryAfterMs?: number
 }
 
 export interface FakeLlm {
@@ -43,7 +48,7 @@ export interface FakeLlm {
   setModelBehaviour(model: string, reply: FakeReply | undefined): void
   /** Resolves with the first logged request (past or future) matching `predicate`. */
   waitForRequest(predicate: (r: FakeRequest) => boolean, timeoutMs?: number): Promise<FakeRequest>
-  /** Clears the log, the script queue and runtime model behaviours (back to `opts.modelBehaviour`). */
+  /** Clears the log (seq restarts at 1), the script queue and runtime model behaviours (back to `opts.modelBehaviour`). */
   reset(): void
   /** Stops listening and destroys open sockets (hanging and streaming requests included). */
   close(): Promise<void>
@@ -107,7 +112,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const conv = normalise(api ?? 'openai', body)
     const model = String(body?.model ?? '')
     const kind: FakeRequestKind = api ? classify(conv) : 'other'
-    const reply: FakeReply | undefined = api ? choose(kind, model, () => planFromKeywords(conv)) : undefined
+    const reply: FakeReply | undefined = api ? choose(kind, model, () => planFromKeywords(conv, opts.retryAfterMs)) : undefined
     const entry: FakeRequest = {
       seq: ++seq, api: api ?? 'openai', method: req.method ?? 'GET', path, model, body, headers: req.headers,
       time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describe(reply) : 'not-found', clientAborted: false,
@@ -176,6 +181,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       })
     },
     reset() {
+      // seq restarts too, so `seq === index + 1` and `requests.length` works as a log position.
+      seq = 0
       requests.length = 0
       queue = []
       behaviour = new Map(Object.entries(opts.modelBehaviour ?? {}))

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FakeReply } from './types'
 import { chunk } from './plan'
-import { drop, gone, hang, pause, roughTokens, sendJson, startSse } from './sse'
+import { drop, gone, hang, pause, retryHeaders, roughTokens, sendJson, startSse } from './sse'
 
 let counter = 0
 
@@ -21,7 +21,7 @@ export async function writeAnthropic(req: IncomingMessage, res: ServerResponse, 
   const model = String(body?.model ?? 'unknown')
   if (reply.kind === 'error') {
     const message = reply.message ?? `Injected failure ${reply.status}`
-    sendJson(res, reply.status, { type: 'error', error: { type: errorType(reply.status), message } })
+    sendJson(res, reply.status, { type: 'error', error: { type: errorType(reply.status), message } }, retryHeaders(reply.retryAfterMs))
     return
   }
   if (reply.kind === 'hang') return hang(res)

@@ -152,12 +152,17 @@ export function failureMessage(keyword: string): string {
 }
 
 /** The keyword behaviour for a conversation (README: keyword table). */
-export function planFromKeywords(conv: Conversation): FakeReply {
+export function planFromKeywords(conv: Conversation, retryAfterMs?: number): FakeReply {
   const text = conv.lastUserText
   if (/\bHANG\b/.test(text)) return { kind: 'hang' }
   if (/\bFAILMID\b/.test(text)) return { kind: 'drop', text: `echo: ${text}`, afterChunks: 2 }
   const fail = /\bFAIL(400|401|429|500)\b/.exec(text)
-  if (fail) return { kind: 'error', status: Number(fail[1]), message: failureMessage(`FAIL${fail[1]}`) }
+  if (fail) {
+    const status = Number(fail[1])
+    const reply: FakeReply = { kind: 'error', status, message: failureMessage(`FAIL${fail[1]}`) }
+    if (retryAfterMs !== undefined && (status === 429 || status >= 500)) reply.retryAfterMs = retryAfterMs
+    return reply
+  }
 
   const calls = toolDirectives(text, workingDirectory(conv.system))
   if (calls.length > 0) {

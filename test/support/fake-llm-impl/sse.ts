@@ -25,9 +25,9 @@ export function startSse(res: ServerResponse): void {
   res.flushHeaders()
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
   res.end(text)
 }
 
@@ -40,6 +40,10 @@ export function drop(req: IncomingMessage, res: ServerResponse): void {
 /** Keeps the request open until the client disconnects (HANG). */
 export function hang(res: ServerResponse): Promise<void> {
   return new Promise((done) => res.on('close', () => done()))
+}
+
+export function retryHeaders(retryAfterMs: number | undefined): Record<string, string> {
+  return retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) }
 }
 
 export function roughTokens(text: string): number {

@@ -15,8 +15,11 @@ export type FakeReply =
   | { kind: 'text'; text: string; reasoning?: string; chunks?: number; chunkDelayMs?: number }
   /** One step with one or more tool calls (finish reason tool_calls / tool_use). */
   | { kind: 'tool'; calls: FakeToolCall[]; text?: string }
-  /** An HTTP error with a provider-style JSON body. */
-  | { kind: 'error'; status: number; message?: string }
+  /**
+   * An HTTP error with a provider-style JSON body. `retryAfterMs` adds a `retry-after-ms` header,
+   * which opencode honours for its retry delay (default backoff is ~2 s, 4 s, 9 s, 20 s, 35 s).
+   */
+  | { kind: 'error'; status: number; message?: string; retryAfterMs?: number }
   /** Headers and `afterChunks` text chunks, then the socket is destroyed (a dropped stream). */
   | { kind: 'drop'; text?: string; afterChunks?: number }
   /** Accept the request and never answer until the client goes away. */
@@ -35,6 +38,7 @@ export type FakeRequestKind = 'chat' | 'title' | 'other'
 
 /** One logged request, as it reached the fake. */
 export interface FakeRequest {
+  /** 1-based position in the log (`requests[seq - 1]`); restarts after `reset()`. */
   seq: number
   api: FakeApi
   method: string
