@@ -152,6 +152,7 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
     assert(asarBytes < ASAR_BUDGET_BYTES, `app.asar is ${asarBytes} bytes, over the ${ASAR_BUDGET_BYTES}-byte budget`)
     const packedPkg = JSON.parse(extractFile(asarPath, 'package.json').toString('utf8'))
     assert(packedPkg.main === 'dist-electron/main.cjs', `packaged package.json main is ${packedPkg.main}`)
+    assert(packedPkg.desktopName === 'retake.desktop', 'packaged package.json has no desktopName (extraMetadata)')
     assert((packedPkg.retake?.opencodeVersion ?? packedPkg.dependencies?.['opencode-ai']) === pinned, 'packaged package.json lost the pinned opencode version')
     log(`✓ app.asar: ${asarFiles.length} files, ${(asarBytes / 1024).toFixed(0)} KiB (budget ${ASAR_BUDGET_BYTES / 1024 / 1024} MiB), no sources, tests, maps or node_modules`)
     for (const f of asarFiles) log(`    ${f}`)
