@@ -4,6 +4,7 @@
  * isolated from the developer's own opencode setup.
  */
 import { join } from 'node:path'
+import type { Config } from '@opencode-ai/sdk/v2'
 
 export interface OpencodeConfigInput {
   /** The fake's OpenAI-compatible base URL (`FakeLlm.baseUrl`). */
@@ -15,12 +16,12 @@ export interface OpencodeConfigInput {
 const LIMIT = { context: 128_000, output: 8_192 }
 const MULTIMODAL = {
   attachment: true,
-  modalities: { input: ['text', 'image', 'pdf'], output: ['text'] },
+  modalities: { input: ['text', 'image', 'pdf'] as Array<'text' | 'image' | 'pdf'>, output: ['text'] as Array<'text'> },
   limit: LIMIT,
 }
 
 /** The opencode config object (write it to a file for OPENCODE_CONFIG, or JSON it into OPENCODE_CONFIG_CONTENT). */
-export function makeOpencodeConfig(input: OpencodeConfigInput): Record<string, unknown> {
+export function makeOpencodeConfig(input: OpencodeConfigInput): Config {
   const anthropicBaseUrl = input.anthropicBaseUrl ?? input.fakeBaseUrl.replace(/\/v1\/?$/, '') + '/anthropic/v1'
   return {
     $schema: 'https://opencode.ai/config.json',
@@ -29,6 +30,9 @@ export function makeOpencodeConfig(input: OpencodeConfigInput): Record<string, u
     small_model: 'fake/echo',
     autoupdate: false,
     share: 'disabled',
+    // Both default to off on 1.18.33; explicit so a changed default cannot start language servers.
+    lsp: false,
+    formatter: false,
     // Only our providers: no models.dev catalogue entries, no env-var key discovery for others.
     enabled_providers: ['fake', 'anth'],
     provider: {
