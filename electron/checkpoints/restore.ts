@@ -118,7 +118,9 @@ export async function applyPlan(e: Engine, plan: Plan, choices: ApplyChoices = {
     }
     const pendingTurns = plan.turns.filter((k) => e.records.turns.get(Records.key(k))?.status !== 'restored')
     if (todo.length === 0) {
-      if (plan.target.kind !== 'undo' && pendingTurns.length && result.skipped.length === 0) {
+      // Nothing left to write: skipped paths are conflicts the user chose to keep or paths that
+      // were never checkpointed, both reported; the turns count as restored.
+      if (plan.target.kind !== 'undo' && pendingTurns.length) {
         markTurns(e, plan.turns, 'restored', 'noop')
         result.turnsMarkedRestored = true
       }
@@ -149,7 +151,8 @@ export async function applyPlan(e: Engine, plan: Plan, choices: ApplyChoices = {
     result.failed.push(...r.failed)
     result.skipped.push(...r.kept)
     hooks.onBytesWritten?.(env.bytesWritten.n)
-    const done = await commitRestore(e, journal, intent, r.failed.length === 0 && result.skipped.every((s) => s.reason.includes('kept')))
+    // Only failures keep the turns unrestored; skips are the user's choice or known-unrestorable.
+    const done = await commitRestore(e, journal, intent, r.failed.length === 0)
     result.restoreId = restoreId
     result.status = r.failed.length ? 'partial' : 'done'
     result.turnsMarkedRestored = done && intent.kind !== 'undo'

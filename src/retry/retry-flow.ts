@@ -64,8 +64,8 @@ export interface RetryDeps {
   holdKept?(planId: string, overwrite: string[]): Promise<string>
   putBackKept?(holdId: string): Promise<{ failed: { path: string; error: string }[] }>
   restoreFiles?(planId: string, overwrite: string[]): Promise<FileRestoreResult>
-  /** Takes a revert back (the conversation is left alone when the files could not be restored). */
-  unrevert?(sessionID: string): Promise<void>
+  /** Undoes a file restore (when the conversation could not follow it). */
+  undoFiles?(restoreId: string): Promise<unknown>
   prompt(body: { sessionID: string; messageID: string; parts: PartInput[]; model: ModelRef; agent?: string; variant?: string }): Promise<PromptResult>
   now(): number
   /** Each step with its duration, for the log. */
@@ -155,40 +155,50 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     if (present) {
       let holdId: string | null = null
       if (req.files) {
-        if (!deps.holdKept || !deps.restoreFiles || !deps.putBackKept || !deps.unrevert) throw new Error('file restore is not available here')
+        if (!deps.holdKept || !deps.restoreFiles || !deps.putBackKept || !deps.undoFiles) throw new Error('file restore is not available here')
+        // Files first, under the engine's lock, while the conversation is still untouched: if they
+        // cannot be restored the retake stops here and nothing else changed.
         step = 'hold'
         holdId = await deps.holdKept(req.files.planId, req.files.overwrite)
         done('hold')
-      }
-      step = 'revert'
-      const session = await deps.revert(req.sessionID, req.messageID)
-      // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
-      if (session.revert?.messageID !== req.messageID) {
-        throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
-      }
-      done('revert')
-      if (req.files && holdId) {
-        // After the server's revert (in git projects it rewrites files too): a file already at its
-        // checkpoint content is done, the rest is restored; kept files are put back as they were.
         step = 'files'
         let failure: string | null = null
         try {
-          restore = await deps.restoreFiles!(req.files.planId, req.files.overwrite)
+          restore = await deps.restoreFiles(req.files.planId, req.files.overwrite)
           if (restore.status === 'partial' || restore.status === 'cancelled' || restore.failed.length > 0) {
             failure = `the files could not all be restored (${restore.failed.map((f) => `${f.path}: ${f.error}`).join('; ') || restore.status})`
           }
         } catch (err) {
           failure = err instanceof Error ? err.message : String(err)
         }
-        const back = await deps.putBackKept!(holdId)
-        if (back.failed.length > 0) failure = failure ?? `kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`
         if (failure) {
-          // Leave the conversation alone: nothing of the user's message was touched yet.
-          await deps.unrevert!(req.sessionID).catch(() => {})
+          // A partial restore is put back as it was, so the folder matches the untouched conversation.
+          if (restore?.restoreId) await deps.undoFiles(restore.restoreId).catch(() => {})
+          await deps.putBackKept(holdId).catch(() => {})
           throw new Error(failure)
         }
         done('files')
       }
+      step = 'revert'
+      try {
+        const session = await deps.revert(req.sessionID, req.messageID)
+        // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
+        if (session.revert?.messageID !== req.messageID) {
+          throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
+        }
+        if (holdId) {
+          // In git projects the server's revert rewrites files from its own snapshots; a file the
+          // user chose to keep goes back to the user's version, whatever the server did to it.
+          const back = await deps.putBackKept!(holdId)
+          holdId = null
+          if (back.failed.length > 0) throw new Error(`kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`)
+        }
+      } catch (err) {
+        if (holdId) await deps.putBackKept!(holdId).catch(() => {})
+        if (restore?.restoreId) await deps.undoFiles!(restore.restoreId).catch(() => {})
+        throw err
+      }
+      done('revert')
       if (req.previousAnswers.length > 0) {
         await deps
           .recordAttempt({ sessionID: req.sessionID, messageID: req.messageID, model: req.previousModel, at: deps.now(), messages: req.previousAnswers })

@@ -12,7 +12,7 @@ export interface RetryStore {
   drop(sessionID: string, messageID: string): Promise<unknown>
   recordAttempt(attempt: Attempt): Promise<unknown>
   /** File rollback through the host's checkpoints (absent where there are none). */
-  files?: Pick<RetryDeps, 'holdKept' | 'putBackKept' | 'restoreFiles'>
+  files?: Pick<RetryDeps, 'holdKept' | 'putBackKept' | 'restoreFiles' | 'undoFiles'>
 }
 
 export interface SdkRetryOptions {
@@ -59,9 +59,6 @@ export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, op
       // PartInput's `source` is validated as unknown by the IPC schema; it is the SDK's FilePartSource as stored.
       type SdkPromptBody = Parameters<OpencodeClient['session']['prompt']>[0]
       return unwrap('session.prompt', await client.session.prompt(body as SdkPromptBody)) as unknown as PromptResult
-    },
-    async unrevert(sessionID) {
-      unwrap('session.unrevert', await client.session.unrevert({ sessionID }))
     },
     ...(store.files ?? {}),
     now: () => Date.now(),

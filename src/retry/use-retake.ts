@@ -30,6 +30,7 @@ function bridgeStore(directory: string): RetryStore {
       holdKept: async (planId, overwrite) => (await getBridge().invoke('checkpoints.holdKept', { directory, planId, overwrite })).holdId,
       putBackKept: (holdId) => getBridge().invoke('checkpoints.putBackKept', { holdId }),
       restoreFiles: (planId, overwrite) => getBridge().invoke('checkpoints.apply', { directory, planId, onConflict: 'restore-rest', overwrite }),
+      undoFiles: (restoreId) => getBridge().invoke('checkpoints.undo', { directory, restoreId }),
     },
   }
 }

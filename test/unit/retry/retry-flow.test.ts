@@ -196,25 +196,24 @@ describe('runRetry with files', () => {
         calls.push(`putback:${holdId}`)
         return { failed: opts.putBackFails ? [{ path: 'mine.txt', error: 'EIO' }] : [] }
       },
-      async unrevert() {
-        calls.push('unrevert')
+      async undoFiles(restoreId) {
+        calls.push(`undo:${restoreId}`)
       },
     }
     return { ...w, deps }
   }
   const files = { planId: 'p1', overwrite: ['root:a.txt'] }
 
-  it('holds kept files, reverts, restores after the server’s revert, puts kept files back, then prompts', async () => {
+  it('holds kept files, restores the files, reverts, puts kept files back, then prompts', async () => {
     const w = filesWorld()
     const out = await runRetry(request({ files }), w.deps)
     expect(w.calls).toEqual([
       'save:pending',
       'get',
       'hold:p1:root:a.txt',
-      'revert',
       'restore:p1',
+      'revert',
       'putback:h1',
-      // Recorded only once the files are back: a retake that stops here has replaced nothing.
       'attempt',
       'delete:prt_1',
       'delete:prt_2',
@@ -227,16 +226,32 @@ describe('runRetry with files', () => {
   })
 
   it.each([
-    ['a partial restore', { restoreStatus: 'partial' as const }, /could not all be restored.*locked\.txt/],
-    ['a restore that throws', { restoreThrows: true }, /EACCES/],
-    ['kept files that cannot be put back', { putBackFails: true }, /kept files could not be put back: mine\.txt/],
-  ])('%s leaves the conversation alone: unrevert, no part deleted, no prompt, payload kept', async (_name, o, msg) => {
+    ['a partial restore', { restoreStatus: 'partial' as const }, /could not all be restored.*locked\.txt/, true],
+    ['a restore that throws', { restoreThrows: true }, /EACCES/, false],
+  ])('%s leaves the conversation alone: no revert, no part deleted, no prompt, payload kept', async (_name, o, msg, undone) => {
     const w = filesWorld(o)
     const err = await runRetry(request({ files }), w.deps).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'files', message: expect.stringMatching(msg) })
-    expect(w.calls).toContain('unrevert')
+    expect(w.calls.includes('undo:r1')).toBe(undone)
     expect(w.calls).toContain('putback:h1')
-    expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt') || c === 'attempt')).toBe(false)
+    expect(w.calls.some((c) => c === 'revert' || c.startsWith('delete') || c.startsWith('prompt') || c === 'attempt')).toBe(false)
     expect(w.disk.get(U)).toMatchObject({ state: 'failed', parts: expectedParts })
+  })
+
+  it('a revert that fails after the files were restored undoes the file restore', async () => {
+    const w = filesWorld()
+    const failing: RetryDeps = { ...w.deps, revert: async () => { w.calls.push('revert'); throw new Error('409 busy') } }
+    const err = await runRetry(request({ files }), failing).catch((e: unknown) => e)
+    expect(err).toMatchObject({ step: 'revert' })
+    expect(w.calls.slice(-4)).toEqual(['revert', 'putback:h1', 'undo:r1', 'save:failed'])
+    expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
+  })
+
+  it('kept files that cannot be put back after the revert stop the retake and undo the restore', async () => {
+    const w = filesWorld({ putBackFails: true })
+    const err = await runRetry(request({ files }), w.deps).catch((e: unknown) => e)
+    expect(err).toMatchObject({ step: 'revert', message: expect.stringMatching(/kept files could not be put back: mine\.txt/) })
+    expect(w.calls).toContain('undo:r1')
+    expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
   })
 })

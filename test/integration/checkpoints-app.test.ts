@@ -1,0 +1,172 @@
+/**
+ * Checkpoints in the app, against the real opencode server (only the LLM is fake): every prompt
+ * through Retake's proxy is checkpointed, the turn is sealed when the session goes idle, and a
+ * retake rolls the folder back — in a git project and in a plain folder — without touching what the
+ * user edited, undoably, several turns back, extra folders yes, shared folders no.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import type { ModelRef } from '../../src/shared/ipc-contract'
+import { runRetry } from '../../src/retry/retry-flow'
+import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
+import { answersTo } from '../../src/retry/retry-target'
+import { startCoreApp, type CoreApp } from '../support/core-fixture'
+
+let app: CoreApp | undefined
+afterEach(async () => {
+  await app?.stop()
+  app = undefined
+})
+
+const ECHO2: ModelRef = { providerID: 'fake', modelID: 'echo-2' }
+const FILES = { 'a.txt': 'alpha\r\nline two\n', 'c.txt': 'charlie\n', 'keep/notes.md': '# notes\n', 'bin.dat': '\u0000\u0001\u0002binary' }
+
+/** path → sha256 of every file under dir (.git excluded): "byte-identical" made checkable. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      if (name === '.git') continue
+      const p = join(d, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex')
+    }
+  }
+  walk(dir)
+  return out
+}
+
+async function prompt(text: string) {
+  const s = await app!.client.session.create({})
+  const sessionID = s.data!.id
+  return { sessionID, ...(await turn(sessionID, text)) }
+}
+
+async function turn(sessionID: string, text: string) {
+  const r = await app!.client.session.prompt({ sessionID, parts: [{ type: 'text', text }] })
+  expect(r.response?.status).toBe(200)
+  const info = r.data!.info as { parentID: string; error?: unknown }
+  expect(info.error).toBeUndefined()
+  await sealed(sessionID, info.parentID)
+  return { userID: info.parentID }
+}
+
+/** The turn is sealed when the session goes idle (seen on the main process's own event stream). */
+async function sealed(sessionID: string, messageID: string) {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const turns = await app!.call('checkpoints.list', { directory: app!.project, sessionID })
+    if (turns.find((t) => t.messageID === messageID)?.status === 'sealed') return
+    if (Date.now() > deadline) throw new Error(`turn ${messageID} never sealed: ${JSON.stringify(turns)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+async function retake(sessionID: string, userID: string, files?: { planId: string; overwrite: string[] }) {
+  const list = (await app!.client.session.messages({ sessionID })).data as never as { info: { id: string; role: string; parentID?: string } }[]
+  const message = list.find((m) => m.info.id === userID)!
+  const call = app!.call.bind(app)
+  const deps = createSdkRetryDeps(app!.client, {
+    save: (e) => call('retry.save', e),
+    drop: (s, m) => call('retry.drop', { sessionID: s, messageID: m }),
+    recordAttempt: (a) => call('attempts.add', a),
+    files: {
+      holdKept: async (planId, overwrite) => (await call('checkpoints.holdKept', { directory: app!.project, planId, overwrite })).holdId,
+      putBackKept: (holdId) => call('checkpoints.putBackKept', { holdId }),
+      restoreFiles: (planId, overwrite) => call('checkpoints.apply', { directory: app!.project, planId, onConflict: 'restore-rest', overwrite }),
+      undoFiles: (restoreId) => call('checkpoints.undo', { directory: app!.project, restoreId }),
+    },
+  })
+  // The retaken turn answers in words only, so the folder shows exactly what the restore did.
+  app!.fake.script({ kind: 'text', text: 'fine, nothing to change' })
+  return runRetry({ sessionID, messageID: userID, directory: app!.project, message: message as never, model: ECHO2, previousAnswers: answersTo(list, userID), files }, deps)
+}
+
+const agentWork = 'WRITE new.txt created by the agent ; EDIT a.txt alpha ALPHA ; BASH rm c.txt ; BASH echo from-shell > shell.txt'
+
+describe.each([
+  ['a git project', true],
+  ['a plain folder', false],
+])('retake with files in %s', (_name, git) => {
+  it('the folder is byte-identical to before the turn and the conversation is retaken', async () => {
+    app = await startCoreApp({ git, files: FILES })
+    const before = tree(app.project)
+    const { sessionID, userID } = await prompt(agentWork)
+    expect(readFileSync(join(app.project, 'new.txt'), 'utf8')).toContain('created by the agent')
+    expect(existsSync(join(app.project, 'c.txt'))).toBe(false)
+    expect(readFileSync(join(app.project, 'shell.txt'), 'utf8')).toBe('from-shell\n')
+
+    const turns = await app.call('checkpoints.list', { directory: app.project, sessionID })
+    const changes = turns.find((t) => t.messageID === userID)!.changes.map((c) => `${c.change}:${c.path}`).sort()
+    expect(changes).toEqual(['added:new.txt', 'added:shell.txt', 'deleted:c.txt', 'modified:a.txt'])
+
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    expect(plan.actions.filter((a) => a.kind === 'conflict')).toEqual([])
+    const out = await retake(sessionID, userID, { planId: plan.planId, overwrite: [] })
+    expect(out.restore?.status).toBe('done')
+    expect(tree(app.project)).toEqual(before)
+    const messages = (await app.client.session.messages({ sessionID })).data!
+    expect(messages.map((m) => m.info.role)).toEqual(['user', 'assistant'])
+    expect(messages[0].info.id).toBe(userID)
+  })
+
+  it('a file the user edited after the turn is kept and reported as a conflict; undo puts the folder back', async () => {
+    app = await startCoreApp({ git, files: FILES })
+    const { sessionID, userID } = await prompt(agentWork)
+    writeFileSync(join(app.project, 'a.txt'), 'my own edit\n')
+    const afterTurn = tree(app.project)
+
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    const conflicts = plan.actions.filter((a) => a.kind === 'conflict')
+    expect(conflicts.map((c) => c.path)).toEqual(['a.txt'])
+    expect(conflicts[0].actualHash).not.toBe(conflicts[0].expectedHash)
+
+    const out = await retake(sessionID, userID, { planId: plan.planId, overwrite: [] })
+    expect(readFileSync(join(app.project, 'a.txt'), 'utf8')).toBe('my own edit\n')
+    expect(existsSync(join(app.project, 'new.txt'))).toBe(false)
+    expect(readFileSync(join(app.project, 'c.txt'), 'utf8')).toBe('charlie\n')
+
+    const undone = await app.call('checkpoints.undo', { directory: app.project, restoreId: out.restore!.restoreId! })
+    expect(undone.status).toBe('done')
+    expect(tree(app.project)).toEqual(afterTurn)
+  })
+})
+
+describe('several turns, extra and shared folders', () => {
+  it('restores back three turns at once (files only)', async () => {
+    app = await startCoreApp({ files: FILES })
+    const before = tree(app.project)
+    const { sessionID, userID: first } = await prompt('WRITE one.txt 1')
+    await turn(sessionID, 'EDIT one.txt 1 uno ; WRITE two.txt 2')
+    await turn(sessionID, 'BASH rm a.txt ; WRITE three.txt 3')
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: first } } })
+    expect(plan.turns).toHaveLength(3)
+    const result = await app.call('checkpoints.apply', { directory: app.project, planId: plan.planId, onConflict: 'restore-rest', overwrite: [] })
+    expect(result.status).toBe('done')
+    expect(tree(app.project)).toEqual(before)
+    // A second restore of the same target is a no-op.
+    const again = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: first } } })
+    expect(again.actions.filter((a) => a.kind !== 'nothing')).toEqual([])
+  })
+
+  it('an extra folder is rolled back, a shared folder is not', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'retake-vol-'))
+    const extra = join(root, 'extra')
+    const shared = join(root, 'shared')
+    mkdirSync(extra)
+    mkdirSync(shared)
+    writeFileSync(join(extra, 'e.txt'), 'extra before\n')
+    writeFileSync(join(shared, 's.txt'), 'shared before\n')
+    app = await startCoreApp({ root, files: FILES, settings: { extraFolders: [{ path: extra, shared: false }, { path: shared, shared: true }] } })
+    const { sessionID, userID } = await prompt(`BASH echo extra after > ${extra}/e.txt && echo shared after > ${shared}/s.txt`)
+    expect(readFileSync(join(extra, 'e.txt'), 'utf8')).toBe('extra after\n')
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    const result = await app.call('checkpoints.apply', { directory: app.project, planId: plan.planId, onConflict: 'restore-rest', overwrite: [] })
+    expect(result.status).toBe('done')
+    expect(readFileSync(join(extra, 'e.txt'), 'utf8')).toBe('extra before\n')
+    expect(readFileSync(join(shared, 's.txt'), 'utf8')).toBe('shared after\n')
+  })
+})

@@ -1,0 +1,73 @@
+/**
+ * The whole main process without Electron, as the app runs it: RetakeCore (embedded opencode,
+ * checkpointing proxy, stores, router) behind browser mode's host. Tests talk to opencode through
+ * the proxy (as the renderer does) and to the host through its router.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { ChannelInput, ChannelName, ChannelOutput, Settings } from '../../src/shared/ipc-contract'
+import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
+import { startWebHost, type WebHost } from '../../electron/web/host'
+import { AppStores } from '../../electron/store/app-stores'
+import { startFakeLlm, type FakeLlm } from './fake-llm'
+import { isolatedOpencodeEnv, makeOpencodeConfig } from './opencode-config'
+import { initGitRepo } from './opencode-fixture'
+
+export interface CoreApp {
+  fake: FakeLlm
+  root: string
+  project: string
+  dataDir: string
+  core: RetakeCore
+  host: WebHost
+  /** An SDK client that goes through Retake's proxy, like the renderer's. */
+  client: OpencodeClient
+  call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>
+  stop(): Promise<void>
+}
+
+export async function startCoreApp(opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string } = {}): Promise<CoreApp> {
+  const fake = await startFakeLlm()
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), 'retake-core-'))
+  const project = join(root, 'project')
+  const dataDir = join(root, 'data')
+  mkdirSync(project, { recursive: true })
+  for (const [name, content] of Object.entries(opts.files ?? {})) {
+    mkdirSync(join(project, name, '..'), { recursive: true })
+    writeFileSync(join(project, name), content)
+  }
+  if (opts.git) initGitRepo(project)
+  if (opts.settings) new AppStores(dataDir).updateSettings(opts.settings)
+  const configPath = join(root, 'opencode.json')
+  writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
+  const env = isolatedOpencodeEnv(join(root, 'unused-home'))
+  const serverEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'HOME' && !k.startsWith('XDG_')))
+  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv })
+  const staticDir = join(root, 'static')
+  mkdirSync(staticDir, { recursive: true })
+  const host = await startWebHost({ core, staticDir, token: 'test-token' })
+  await core.start()
+  const client = createOpencodeClient({ baseUrl: `${host.origin}/opencode`, directory: project, headers: { cookie: 'retake_session=test-token' } })
+  return {
+    fake,
+    root,
+    project,
+    dataDir,
+    core,
+    host,
+    client,
+    async call(channel, input) {
+      const env = await core.dispatch(channel, input, {})
+      if (!env.ok) throw new Error(`${channel}: ${env.error.code}: ${env.error.message}`)
+      return env.data as never
+    },
+    async stop() {
+      await host.close()
+      await core.stop()
+      await fake.close()
+      if (!opts.root) rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
