@@ -55,6 +55,9 @@ async function stopOpencode(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
+// A valid 1×1 PNG: opencode passes image bytes through to the provider.
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+
 let fake: FakeLlm
 let root: string
 let project: string
@@ -123,6 +126,26 @@ describe('fake LLM through a real opencode server', () => {
     expect(readFileSync(join(project, 'bash-out.txt'), 'utf8').trim()).toBe('ran')
     const steps = fake.chatRequests().filter((q) => q.lastUserText().startsWith('WRITE notes/a.txt'))
     expect(steps.map((q) => q.reply)).toEqual(['tool:write', 'tool:edit', 'tool:bash', 'text'])
+  })
+
+  it('attachments reach the model, but only the typed text drives keywords and the echo', async () => {
+    const sessionID = (await client.session.create({})).data!.id
+    const fileBody = 'file body that says FAIL400\n'
+    const r = await client.session.prompt({
+      sessionID,
+      parts: [
+        { type: 'text', text: 'see attached' },
+        { type: 'file', mime: 'text/plain', filename: 'notes.txt', url: `data:text/plain;base64,${Buffer.from(fileBody).toString('base64')}` },
+        { type: 'file', mime: 'image/png', filename: 'pixel.png', url: `data:image/png;base64,${PIXEL_PNG}` },
+      ],
+    })
+    const text = r.data!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
+    expect(text).toBe('echo: see attached')
+    const q = fake.chatRequests().at(-1)!
+    expect(q.lastUserText()).toBe('see attached')
+    const content = JSON.stringify(q.lastUserContent())
+    expect(content).toContain('file body that says FAIL400')
+    expect(content).toContain('"type":"image_url"')
   })
 
   it('FAIL400 ends the turn with an APIError carrying status 400', async () => {

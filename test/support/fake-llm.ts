@@ -117,6 +117,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       seq: ++seq, api: api ?? 'openai', method: req.method ?? 'GET', path, model, body, headers: req.headers,
       time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describe(reply) : 'not-found', clientAborted: false,
       lastUserText: () => conv.lastUserText,
+      lastUserContent: () => conv.lastUserContent,
       systemText: () => conv.system,
     }
     requests.push(entry)

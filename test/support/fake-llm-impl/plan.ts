@@ -8,7 +8,10 @@ import type { FakeApi, FakeReply, FakeToolCall } from './types'
 
 export interface Conversation {
   system: string
+  /** What the user typed in the last user message (see `typedText`). */
   lastUserText: string
+  /** Raw `content` of the last user message that carried text. */
+  lastUserContent: unknown
   /** Tool calls the assistant made after the last user text message, in order. */
   toolCallsSinceUser: string[]
   /** Tool results that came back after the last user text message. */
@@ -27,10 +30,34 @@ function textOf(content: unknown): string {
     .join('\n')
 }
 
+/** Text parts opencode adds for attachments (protocol reference §6), not typed by the user. */
+const READ_CALL = /^Called the Read tool with the following input:/
+const SYNTHETIC = /^(Read tool failed|ERROR: Cannot read )/
+
+/**
+ * The user's typed text in a user message: text parts minus opencode's synthetic attachment parts
+ * ("Called the Read tool …" plus the file body after it), so file contents never trigger keywords.
+ * The LAST typed part wins because @ai-sdk/anthropic merges consecutive user messages (e.g. a
+ * failed turn without a reply followed by a new prompt) into one message.
+ */
+export function typedText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  let skipNext = false
+  let last = ''
+  for (const b of content as Block[]) {
+    if (b?.type !== 'text' || typeof b.text !== 'string') continue
+    const readCall = READ_CALL.test(b.text)
+    if (!readCall && !skipNext && !SYNTHETIC.test(b.text)) last = b.text
+    skipNext = readCall
+  }
+  return last
+}
+
 export function normalise(api: FakeApi, body: any): Conversation {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
   const tools: any[] = Array.isArray(body?.tools) ? body.tools : []
-  const conv: Conversation = { system: '', lastUserText: '', toolCallsSinceUser: [], toolResultsSinceUser: 0, toolNames: [] }
+  const conv: Conversation = { system: '', lastUserText: '', lastUserContent: undefined, toolCallsSinceUser: [], toolResultsSinceUser: 0, toolNames: [] }
   const systems: string[] = []
   if (api === 'anthropic') {
     systems.push(textOf(body?.system))
@@ -50,7 +77,8 @@ export function normalise(api: FakeApi, body: any): Conversation {
         conv.toolResultsSinceUser += results
       } else {
         // New user text starts a new turn; results merged into the same message belong to the old one.
-        conv.lastUserText = text
+        conv.lastUserText = typedText(content)
+        conv.lastUserContent = content
         conv.toolCallsSinceUser = []
         conv.toolResultsSinceUser = 0
       }

@@ -57,8 +57,13 @@ export interface FakeRequest {
   endedAt?: number
   /** Short description of what the fake answered (e.g. `text`, `tool:write`, `error:400`). */
   reply: string
-  /** Text of the last user message (text parts joined with newlines; tool results excluded). */
+  /**
+   * What the user typed in the last user message: its text parts minus opencode's synthetic
+   * attachment parts; the last typed part if the adapter merged several user messages.
+   */
   lastUserText(): string
+  /** Raw `content` of the last user message (string or parts: text, image_url, file, image, …). */
+  lastUserContent(): unknown
   /** The system prompt text (all system parts joined). */
   systemText(): string
 }
