@@ -35,7 +35,7 @@ export function turnChanges(e: Engine, input: TurnKeyInput): ChangeItem[] {
       else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
       if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
         const d = diffBuffers(read(e, x), read(e, y), k)
-        Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed })
+        Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed, ...(d.text !== undefined ? { diff: d.text } : {}) })
       }
       out.push(item)
     }

@@ -181,13 +181,10 @@ export class Engine {
     const next: State = new Map()
     for (const root of this.roots) {
       if (root.shared) continue
-      const base: RootState = head?.get(root.id) ?? new Map()
+      const prior: RootState = head?.get(root.id) ?? new Map()
       const only = keys.get(root.id)
-      if (!only || only.size === 0) {
-        next.set(root.id, base)
-        continue
-      }
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: base, only, base, stats, progress, onProgress }
+      if (!only || only.size === 0) continue
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, only, stats, progress, onProgress }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       next.set(root.id, state)

@@ -49,7 +49,6 @@ export interface ScanContext {
   prior: RootState | undefined
   /** Restrict to these keys (and nothing else); used for quick targeted captures. */
   only?: Iterable<string>
-  base?: RootState
   onProgress?: (p: ProgressEvent) => void
   stats: ScanStats
   /** Totals across roots for progress. */
@@ -89,10 +88,9 @@ export function walkRoot(ctx: ScanContext): { state: RootState; pending: Pending
   }
 
   if (ctx.only) {
-    // Targeted capture: start from the base state and refresh only the given keys.
-    for (const [k, v] of ctx.base ?? []) state.set(k, v)
+    // Targeted capture: the state holds only the refreshed keys (absent = deleted); the snapshot
+    // store diffs exactly those keys against the head, so nothing else is copied.
     for (const key of ctx.only) {
-      state.delete(key)
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
       let st: fs.Stats
       try {

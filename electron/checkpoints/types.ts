@@ -149,6 +149,8 @@ export interface ChangeItem {
   binary: boolean
   added: number
   removed: number
+  /** Unified diff before → after for text files (absent for binary or oversized content). */
+  diff?: string
 }
 
 export interface RetentionPolicy {

@@ -106,6 +106,7 @@ describe('restoring a turn', () => {
 
     const rest = await w.store.apply(plan, { onConflict: 'restore-rest' })
     expect(rest.status).toBe('done')
+    expect(rest.turnsMarkedRestored).toBe(true) // the user chose to keep their edit
     expect(rest.applied.map((a) => a.path)).toEqual(['other.txt'])
     expect(rest.skipped).toEqual([expect.objectContaining({ path: 'mine.txt', reason: 'edited since the turn' })])
     expect(w.text('other.txt')).toBe('o0')
