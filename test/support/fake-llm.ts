@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { FakeApi, FakeReply, FakeRequest, FakeRequestKind, ScriptedReply } from './fake-llm-impl/types'
-import { classify, describe, normalise, planFromKeywords } from './fake-llm-impl/plan'
+import { classify, describeReply, normalise, planFromKeywords } from './fake-llm-impl/plan'
 import { writeOpenAi } from './fake-llm-impl/openai'
 import { writeAnthropic } from './fake-llm-impl/anthropic'
 import { sendJson } from './fake-llm-impl/sse'
@@ -115,7 +115,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const reply: FakeReply | undefined = api ? choose(kind, model, () => planFromKeywords(conv, opts.retryAfterMs)) : undefined
     const entry: FakeRequest = {
       seq: ++seq, api: api ?? 'openai', method: req.method ?? 'GET', path, model, body, headers: req.headers,
-      time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describe(reply) : 'not-found', clientAborted: false,
+      time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describeReply(reply) : 'not-found', clientAborted: false,
       lastUserText: () => conv.lastUserText,
       lastUserContent: () => conv.lastUserContent,
       systemText: () => conv.system,

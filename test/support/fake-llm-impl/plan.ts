@@ -95,20 +95,21 @@ export function normalise(api: FakeApi, body: any): Conversation {
   return conv
 }
 
-/** Prompts of opencode 1.18.33's summary/compaction agents (binary strings). */
+/** System prompts of opencode 1.18.33's summary/compaction agents (binary strings; compaction observed). */
 const SIDE_CALL = /You are a context summarization agent|Summarize what was done in this conversation|<prior-summary>/
 
 /**
  * Classifies a request. Observed on 1.18.33: the title call has no `tools`, its system prompt
  * starts "You are a title generator", and its messages are [system, user "Generate a title for
  * this conversation:\n", user <first prompt>]. A real turn always offers tools (bash, edit, write,
- * …) unless the prompt switched them all off. Summary/compaction calls are recognised by their
- * prompts (not observed in requests yet). The main prompt itself mentions "summarizing", so a
- * loose /summar/ test would misfile tool-less turns.
+ * …) unless the prompt switched them all off. Compaction (`session.summarize`) sends no tools, the
+ * system prompt "You are a context summarization agent…" and one user message quoting the whole
+ * conversation. Only system prompts are matched: the main prompt itself mentions "summarizing",
+ * and a user may type anything.
  */
 export function classify(conv: Conversation): 'chat' | 'title' | 'other' {
   if (conv.toolNames.length === 0 && /^You are a title generator/.test(conv.system.trimStart())) return 'title'
-  if (SIDE_CALL.test(conv.system) || SIDE_CALL.test(conv.lastUserText)) return 'other'
+  if (SIDE_CALL.test(conv.system)) return 'other'
   return 'chat'
 }
 
@@ -211,7 +212,7 @@ export function planFromKeywords(conv: Conversation, retryAfterMs?: number): Fak
 }
 
 /** A compact label of a reply for the request log. */
-export function describe(reply: FakeReply): string {
+export function describeReply(reply: FakeReply): string {
   switch (reply.kind) {
     case 'text':
       return reply.reasoning ? 'text+reasoning' : 'text'
