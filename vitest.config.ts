@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
-// One runner, four projects: pure logic (node), renderer components (jsdom), integration against a
-// real opencode server with the fake LLM, and end-to-end in Chromium through browser mode.
+// One runner, five projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
+// temporary workspaces, integration against a real opencode server with the fake LLM, and end-to-end
+// in Chromium through browser mode. Groups run one after another (groupOrder), so the heavy ones
+// never compete with each other for the two cores.
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
@@ -36,6 +38,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
           // Each file starts its own opencode server (~600 MB RSS); two at a time fits 2 cores.
           maxWorkers: 2,
         },
@@ -49,6 +52,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 90_000,
           maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

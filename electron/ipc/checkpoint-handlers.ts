@@ -5,6 +5,7 @@ import type { Handlers } from './router'
 type CheckpointHandlers = Pick<
   Handlers,
   | 'checkpoints.list'
+  | 'checkpoints.changes'
   | 'checkpoints.plan'
   | 'checkpoints.apply'
   | 'checkpoints.undo'
@@ -26,10 +27,11 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
           status: t.status,
           createdAt: t.createdAt,
           sealedAt: t.sealedAt,
-          changes: t.status === 'open' ? [] : await store.changes(t.turnKey),
+          changes: t.status === 'open' ? [] : (await store.changes(t.turnKey)).map(({ diff: _diff, ...rest }) => rest),
         })),
       )
     },
+    'checkpoints.changes': async ({ directory, sessionID, messageID }) => (await service.store(directory)).changes({ sessionID, messageID }),
     'checkpoints.plan': async ({ directory, target }) => {
       const plan = await service.plan(directory, 'turn' in target ? { turnKey: target.turn } : { backTo: target.backTo })
       return {

@@ -110,6 +110,8 @@ export const ChangeItemSchema = z.object({
   binary: z.boolean(),
   added: z.number(),
   removed: z.number(),
+  /** Only from checkpoints.changes (the list leaves diffs out to stay small). */
+  diff: z.string().optional(),
 })
 export type ChangeItem = z.infer<typeof ChangeItemSchema>
 
@@ -194,6 +196,8 @@ export const channels = {
   'shell.openExternal': { input: z.object({ url: z.string().url() }), output: z.boolean() },
   /** Every recorded turn of a session with what it changed on disk. */
   'checkpoints.list': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.array(TurnCheckpointSchema) },
+  /** What one turn changed on disk, with a unified diff per text file. */
+  'checkpoints.changes': { input: z.object({ directory, sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.array(ChangeItemSchema) },
   /** What a restore would do; nothing is written. The plan stays in the host, referred to by id. */
   'checkpoints.plan': {
     input: z.object({ directory, target: z.union([z.object({ turn: TurnKeySchema }), z.object({ backTo: TurnKeySchema })]) }),
