@@ -52,8 +52,12 @@ export class Journal {
     return j
   }
 
+  /**
+   * Not fsynced on its own: steps are idempotent, so a lost `done` only means the step is redone
+   * on recovery. The intent (before acting) and the commit (after everything) are fsynced.
+   */
   done(i: number): void {
-    appendLineSync(this.fd, JSON.stringify({ type: 'done', i }))
+    fs.writeSync(this.fd, JSON.stringify({ type: 'done', i }) + '\n')
   }
   failed(i: number, error: string): void {
     appendLineSync(this.fd, JSON.stringify({ type: 'failed', i, error }))
@@ -61,9 +65,10 @@ export class Journal {
   commit(): void {
     appendLineSync(this.fd, JSON.stringify({ type: 'commit' }))
     fs.closeSync(this.fd)
-    // A committed journal has nothing left to say; removing it marks the restore complete.
+    // A committed journal has nothing left to say; removing it marks the restore complete. The
+    // removal needs no fsync: a journal that reappears after a power loss ends with `commit` and
+    // is simply removed on the next open.
     fs.rmSync(this.file, { force: true })
-    fsyncDir(path.dirname(this.file))
   }
 }
 
