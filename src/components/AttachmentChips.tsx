@@ -9,8 +9,12 @@ import { formatBytes, type ShownAttachment } from '../lib/attachments'
 import { AttachmentViewer } from './AttachmentViewer'
 import '../styles/attachments.css'
 
-export function kindIcon(kind: FileKind): string {
-  return kind === 'image' ? '🖼' : kind === 'pdf' ? '📄' : kind === 'text' ? '📝' : '📦'
+/** A short badge (the extension, else the kind): text, so it renders without an emoji font. */
+export function badgeOf(name: string, kind: FileKind): string {
+  const base = name.split(/[\\/]/).pop() ?? ''
+  const ext = base.includes('.') ? base.split('.').pop()! : ''
+  if (ext && ext.length <= 4) return ext.toUpperCase()
+  return kind === 'image' ? 'IMG' : kind === 'pdf' ? 'PDF' : kind === 'text' ? 'TXT' : 'BIN'
 }
 
 /** A short type label: the mime's subtype ("markdown", "csv", "png"), which users recognise. */
@@ -23,7 +27,7 @@ export function typeLabel(mime: string): string {
 export function ChipLabel({ name, size, mime, kind }: { name: string; size: number | null; mime: string; kind: FileKind }) {
   return (
     <>
-      <span className="att-icon" aria-hidden="true">{kindIcon(kind)}</span>
+      <span className={`att-icon att-icon-${kind}`} aria-hidden="true">{badgeOf(name, kind)}</span>
       <span className="att-name" title={name}>{name}</span>
       <span className="att-meta">
         {size !== null ? `${formatBytes(size)} · ` : ''}

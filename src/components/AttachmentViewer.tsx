@@ -122,7 +122,7 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
         {bytes ? 'No preview for this file type. Save it to open it elsewhere.' : 'The server reads this file from disk; its content is not in the message.'}
       </div>
     )
-  } else if (mode === 'markdown' && !showSource) body = <div className="viewer-markdown" data-testid="viewer-rendered"><Markdown text={text} /></div>
+  } else if (mode === 'markdown' && !showSource) body = <div className="viewer-markdown" data-testid="viewer-rendered"><Markdown text={text.replace(/^\uFEFF/, '')} /></div>
   else if (mode === 'csv' && !showSource) body = <CsvTable text={text} tabs={/tab-separated|\.tsv$/i.test(mime + ' ' + name)} />
   else body = <Source text={text} language={highlightLanguage(name, mime)} />
 

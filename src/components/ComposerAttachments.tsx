@@ -37,7 +37,9 @@ export function AttachButton({ onFiles, disabled }: { onFiles(files: File[]): vo
         disabled={disabled}
         onClick={() => input.current?.click()}
       >
-        📎
+        <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+          <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+        </svg>
       </button>
     </>
   )
