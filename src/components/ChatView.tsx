@@ -26,6 +26,7 @@ import { StatusLine } from './StatusLine'
 import { Timeline } from './Timeline'
 import { RetrySessionLayer } from './RetrySessionLayer'
 import { useRetryStore } from '../state/retry-store'
+import { CheckpointsPanel } from './CheckpointsPanel'
 
 export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
   const { directory } = useScope()
@@ -39,6 +40,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const config = useServerConfig()
   const agents = useAgents()
   const [keysOpen, setKeysOpen] = useState(false)
+  const [checkpointsOpen, setCheckpointsOpen] = useState(false)
 
   const ckey = choiceKey(directory, sessionID)
   const chosenModel = useModelStore((s) => s.models[ckey])
@@ -158,6 +160,11 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
           <button type="button" className="button button-secondary small" data-testid="open-keys" onClick={() => setKeysOpen(true)}>
             Keys
           </button>
+          {sessionID && (
+            <button type="button" className="button button-secondary small" data-testid="open-checkpoints" onClick={() => setCheckpointsOpen(true)}>
+              Checkpoints
+            </button>
+          )}
         </div>
         <StatusLine status={status} streamConnected={streamConnected} />
       </header>
@@ -216,6 +223,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         }
       />
       {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}
+      {checkpointsOpen && sessionID && <CheckpointsPanel sessionID={sessionID} busy={busy} onClose={() => setCheckpointsOpen(false)} />}
     </div>
   )
 }

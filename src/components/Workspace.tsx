@@ -1,11 +1,12 @@
 /** A project once the server is ready: the event stream, the session list and the open chat. */
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useSessions } from '../api/queries'
 import { useScope } from '../api/scope'
 import { useEventStream } from '../api/use-event-stream'
 import { useUiStore } from '../state/ui-store'
 import { ChatView } from './ChatView'
 import { SessionList } from './SessionList'
+import { SettingsDialog } from './SettingsDialog'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 
@@ -31,13 +32,20 @@ export function Workspace({
   useEffect(() => onLoadState(state), [state, onLoadState])
 
   const select = (id: string | undefined) => selectSession(scope.directory, id)
+  const [settingsOpen, setSettingsOpen] = useState(false)
   return (
     <>
       <aside className="sidebar">
         {sidebarTop}
         <SessionList selected={selected} onSelect={select} />
+        <div className="sidebar-settings">
+          <button type="button" className="button button-secondary small" data-testid="open-settings" onClick={() => setSettingsOpen(true)}>
+            Settings
+          </button>
+        </div>
         {sidebarBottom}
       </aside>
+      {settingsOpen && <SettingsDialog project={scope.directory} onClose={() => setSettingsOpen(false)} />}
       <main className="main">
         <ChatView key={`${scope.directory}\n${selected ?? 'new'}`} sessionID={selected} onSelect={select} />
       </main>
