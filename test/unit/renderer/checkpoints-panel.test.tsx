@@ -1,0 +1,226 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { ScopeProvider } from '../../../src/api/scope'
+import { queryKeys } from '../../../src/api/query-keys'
+import { setBridge } from '../../../src/bridge'
+import { CheckpointsPanel } from '../../../src/components/CheckpointsPanel'
+import {
+  groupPlan,
+  overwriteIds,
+  parseCleanup,
+  resultHeadline,
+  summarizeChanges,
+  turnLabel,
+  undoableRestoreId,
+} from '../../../src/components/checkpoints/checkpoint-logic'
+import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../src/shared/ipc-contract'
+import { restoreKey, useRestoreStore } from '../../../src/state/restore-store'
+import { SID, user } from './fixtures'
+
+const DIR = '/p'
+const scope = { connection: 'c', directory: DIR }
+
+const turns: TurnCheckpoint[] = [
+  {
+    messageID: 'msg_one',
+    status: 'sealed',
+    createdAt: 1_000,
+    sealedAt: 2_000,
+    changes: [
+      { root: DIR, path: 'one.txt', change: 'added', binary: false, added: 1, removed: 0 },
+      { root: DIR, path: 'img.png', change: 'modified', binary: true, added: 0, removed: 0 },
+    ],
+  },
+  {
+    messageID: 'msg_two',
+    status: 'sealed',
+    createdAt: 3_000,
+    sealedAt: 4_000,
+    changes: [{ root: '/extra', path: 'two.txt', change: 'modified', binary: false, added: 2, removed: 1 }],
+  },
+]
+
+const plan: RestorePlan = {
+  planId: 'plan_1',
+  turns: [
+    { sessionID: SID, messageID: 'msg_one' },
+    { sessionID: SID, messageID: 'msg_two' },
+  ],
+  warnings: [],
+  actions: [
+    { id: 'r:one.txt', root: DIR, path: 'one.txt', kind: 'delete' },
+    { id: 'x:two.txt', root: '/extra', path: 'two.txt', kind: 'conflict', reason: 'edited since the turn' },
+    { id: 'r:img.png', root: DIR, path: 'img.png', kind: 'conflict', reason: 'edited since the turn' },
+  ],
+}
+
+const applied: RestoreResult = {
+  restoreId: 'rst_1',
+  status: 'done',
+  applied: [
+    { root: DIR, path: 'one.txt', kind: 'delete' },
+    { root: '/extra', path: 'two.txt', kind: 'restore' },
+  ],
+  skipped: [{ root: DIR, path: 'img.png', reason: 'edited since the turn' }],
+  failed: [],
+  turnsMarkedRestored: false,
+  warnings: [],
+}
+
+function fakeHost() {
+  const calls: { channel: string; input: Record<string, unknown> }[] = []
+  const bridge = {
+    async invoke(channel: string, input: Record<string, unknown>) {
+      calls.push({ channel, input })
+      switch (channel) {
+        case 'checkpoints.list':
+          return turns
+        case 'checkpoints.plan':
+          return plan
+        case 'checkpoints.apply':
+          return applied
+        case 'checkpoints.undo':
+          return { ...applied, restoreId: 'rst_2', skipped: [], applied: [{ root: DIR, path: 'one.txt', kind: 'recreate' }] }
+        case 'checkpoints.stats':
+          return { turns: 2, sessions: 1, snapshots: 3, blobs: 4, blobBytes: 2048, storeBytes: 8192 }
+        case 'checkpoints.cleanup':
+          return { turnsDropped: 1, bytesFreed: 1536 }
+        default:
+          throw new Error(`unexpected ${channel}`)
+      }
+    },
+    on: () => () => {},
+  }
+  setBridge(bridge as unknown as RetakeBridge)
+  return calls
+}
+
+function renderPanel() {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  // The messages cache as the event stream would have filled it: only the first turn's text is known.
+  qc.setQueryData(queryKeys.messages(scope, SID), [user('msg_one', 'WRITE one.txt first')])
+  render(
+    <QueryClientProvider client={qc}>
+      <ScopeProvider scope={scope}>
+        <CheckpointsPanel sessionID={SID} busy={false} onClose={() => {}} />
+      </ScopeProvider>
+    </QueryClientProvider>,
+  )
+}
+
+beforeEach(() => useRestoreStore.setState({ last: {} }))
+afterEach(() => setBridge(null))
+
+describe('CheckpointsPanel', () => {
+  it('lists the turns newest first with their text (or time), a summary and a row per file on expand', async () => {
+    fakeHost()
+    renderPanel()
+    const rows = await screen.findAllByTestId('checkpoint-turn')
+    expect(rows.map((r) => r.dataset.messageId)).toEqual(['msg_two', 'msg_one'])
+    expect(rows[1]).toHaveTextContent('WRITE one.txt first')
+    expect(rows[0]).toHaveTextContent(/Turn at/)
+    expect(within(rows[1]).getByTestId('turn-summary')).toHaveTextContent('1 added · 1 modified +1 −0 · 1 binary')
+    expect(screen.getByTestId('checkpoints-panel')).toHaveTextContent(/conversation is not touched/)
+    await userEvent.click(within(rows[1]).getByTestId('turn-toggle'))
+    const files = within(rows[1]).getAllByTestId('turn-file')
+    expect(files.map((f) => f.dataset.change)).toEqual(['added', 'modified'])
+    expect(files[1]).toHaveTextContent('binary')
+    // A file in an extra folder is shown with its folder.
+    await userEvent.click(within(rows[0]).getByTestId('turn-toggle'))
+    expect(within(rows[0]).getByTestId('turn-file')).toHaveTextContent('/extra/two.txt')
+  })
+
+  it('restores back to a turn: plan, conflicts kept by default, one taken, result, then undo', async () => {
+    const calls = fakeHost()
+    renderPanel()
+    const rows = await screen.findAllByTestId('checkpoint-turn')
+    await userEvent.click(within(rows[1]).getByTestId('restore-back'))
+    const confirm = await screen.findByTestId('restore-confirm')
+    expect(calls.find((c) => c.channel === 'checkpoints.plan')!.input.target).toEqual({ backTo: { sessionID: SID, messageID: 'msg_one' } })
+    expect(within(confirm).getByTestId('plan-removed')).toHaveTextContent('one.txt')
+    expect(confirm).toHaveTextContent('these 2 turns')
+    const conflicts = within(confirm).getAllByTestId('plan-conflict')
+    expect(conflicts).toHaveLength(2)
+    conflicts.forEach((c) => expect(within(c).getByTestId('conflict-keep')).toBeChecked())
+    await userEvent.click(within(conflicts[0]).getByTestId('conflict-take'))
+    await userEvent.click(within(confirm).getByTestId('confirm-restore'))
+
+    const result = await screen.findByTestId('restore-result')
+    expect(calls.find((c) => c.channel === 'checkpoints.apply')!.input).toMatchObject({ planId: 'plan_1', onConflict: 'restore-rest', overwrite: ['x:two.txt'] })
+    expect(result).toHaveTextContent('Restore done: 2 files restored, 1 file kept as they are.')
+    expect(within(result).getByTestId('result-skipped')).toHaveTextContent('img.png')
+    expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toMatchObject({ restoreId: 'rst_1', messageID: 'msg_one' })
+
+    await userEvent.click(screen.getByTestId('undo-restore'))
+    await waitFor(() => expect(screen.getByTestId('restore-result')).toHaveTextContent('Undo done: 1 file put back.'))
+    expect(calls.find((c) => c.channel === 'checkpoints.undo')!.input).toEqual({ directory: DIR, restoreId: 'rst_1' })
+    expect(screen.queryByTestId('undo-restore')).toBeNull()
+    expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toBeUndefined()
+  })
+
+  it('shows storage and cleans up with the limits typed; a bad limit is refused before the host', async () => {
+    const calls = fakeHost()
+    renderPanel()
+    expect(await screen.findByTestId('storage-stats')).toHaveTextContent('2.0 KB of file contents for 2 turns in 1 session')
+    await userEvent.clear(screen.getByTestId('cleanup-age'))
+    await userEvent.type(screen.getByTestId('cleanup-age'), '0')
+    await userEvent.click(screen.getByTestId('run-cleanup'))
+    expect(await screen.findByText(/Max age must be a positive number/)).toBeInTheDocument()
+    expect(calls.some((c) => c.channel === 'checkpoints.cleanup')).toBe(false)
+    await userEvent.clear(screen.getByTestId('cleanup-age'))
+    await userEvent.type(screen.getByTestId('cleanup-age'), '7')
+    await userEvent.type(screen.getByTestId('cleanup-turns'), '20')
+    await userEvent.click(screen.getByTestId('run-cleanup'))
+    expect(await screen.findByTestId('cleanup-result')).toHaveTextContent('1 turn dropped, 1.5 KB freed')
+    expect(calls.find((c) => c.channel === 'checkpoints.cleanup')!.input).toEqual({ directory: DIR, maxAgeDays: 7, maxTurnsPerSession: 20 })
+  })
+
+  it('keeps Restore disabled while a turn runs', async () => {
+    fakeHost()
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <QueryClientProvider client={qc}>
+        <ScopeProvider scope={scope}>
+          <CheckpointsPanel sessionID={SID} busy={true} onClose={() => {}} />
+        </ScopeProvider>
+      </QueryClientProvider>,
+    )
+    const buttons = await screen.findAllByTestId('restore-back')
+    buttons.forEach((b) => expect(b).toBeDisabled())
+    expect(screen.getByText(/A turn is running/)).toBeInTheDocument()
+  })
+})
+
+describe('checkpoint logic', () => {
+  it('sums changes, groups plans, and overwrites only conflicts switched to take', () => {
+    expect(summarizeChanges(turns[0].changes)).toMatchObject({ added: 1, modified: 1, binary: 1, plus: 1 })
+    const g = groupPlan(plan)
+    expect([g.removed.length, g.conflicts.length, g.restored.length]).toEqual([1, 2, 0])
+    expect(overwriteIds(g.conflicts, {})).toEqual([])
+    expect(overwriteIds(g.conflicts, { 'r:img.png': 'take', 'x:two.txt': 'keep' })).toEqual(['r:img.png'])
+  })
+
+  it('labels a turn by its text, falling back to its time', () => {
+    expect(turnLabel({ messageID: 'msg_one', createdAt: 0 }, [user('msg_one', 'a\n  b')])).toBe('a b')
+    expect(turnLabel({ messageID: 'msg_x', createdAt: 0 }, undefined)).toMatch(/^Turn at /)
+  })
+
+  it('reports results and only offers undo for restores that wrote something', () => {
+    expect(resultHeadline({ ...applied, status: 'noop', applied: [] }, 'Restore')).toMatch(/nothing to change/)
+    expect(resultHeadline({ ...applied, status: 'partial', failed: [{ root: DIR, path: 'a', error: 'EACCES' }] }, 'Restore')).toBe(
+      'Restore partly done: 2 files restored, 1 file kept as they are, 1 file failed.',
+    )
+    expect(undoableRestoreId(applied)).toBe('rst_1')
+    expect(undoableRestoreId({ ...applied, status: 'noop' })).toBeNull()
+    expect(undoableRestoreId({ ...applied, applied: [] })).toBeNull()
+  })
+
+  it('reads clean-up limits: blank is no limit, zero and fractions of turns are refused', () => {
+    expect(parseCleanup('', '')).toEqual({ ok: true, value: {} })
+    expect(parseCleanup('1.5', '3')).toEqual({ ok: true, value: { maxAgeDays: 1.5, maxTurnsPerSession: 3 } })
+    expect(parseCleanup('x', '')).toMatchObject({ ok: false })
+    expect(parseCleanup('', '2.5')).toMatchObject({ ok: false })
+  })
+})
