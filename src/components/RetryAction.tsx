@@ -23,6 +23,9 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
 
   const go = (model: ModelRef) => {
     setMenuOpen(false)
+    // A turn that changed files asks first, with what will be put back (the restore sheet);
+    // a turn that changed none retries at once (or after the "later turns" question).
+    if (ctx.changedFiles(target)) return ctx.openRestoreSheet(message.info.id, model)
     const later = laterTurns(ctx.messages, target)
     if (later > 0) setConfirm({ model, later })
     else void ctx.retake(message.info.id, model)

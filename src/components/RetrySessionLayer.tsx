@@ -16,6 +16,11 @@ import { getBridge } from '../bridge'
 import { useQueryClient } from '@tanstack/react-query'
 import type { Provider } from '../api/types'
 import { AttemptSwitcher } from './AttemptSwitcher'
+import { RestoreSheet, type RestoreDecision } from './RestoreSheet'
+import { TurnChanges } from './TurnChanges'
+import { UndoRestoreBar, type LastRestore } from './UndoRestoreBar'
+import { useApplyRestore, useTurnCheckpoints } from '../checkpoints/use-checkpoints'
+import { turnsWithFileChanges } from '../lib/restore-sheet'
 import { FailedRetryNotice } from './FailedRetryNotice'
 import { MessageActionsProvider, type ActionTarget } from './MessageActions'
 import { RetryAction } from './RetryAction'
@@ -28,6 +33,8 @@ export interface RetrySessionLayerProps {
   model: ModelRef | undefined
   providers: Provider[]
   busy: boolean
+  /** Changes when the session's status changes (a sealed turn's file changes are then known). */
+  statusTick: unknown
   onChooseModel(ref: ModelRef): void
   /** Puts text back into the composer ("Edit" of a saved retry). */
   onEdit(text: string): void
@@ -48,6 +55,11 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const locked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   const [startError, setStartError] = useState<string | null>(null)
   const options = useMemo(() => modelOptions(props.providers), [props.providers])
+  const checkpoints = useTurnCheckpoints(sessionID, props.statusTick)
+  const applyRestore = useApplyRestore()
+  const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef } | null>(null)
+  const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
+  const userIDs = useMemo(() => messages.filter((m) => m.info.role === 'user').map((m) => m.info.id), [messages])
 
   const ctx: RetryContextValue | null = useMemo(() => {
     if (!sessionID) return null
@@ -60,10 +72,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
       busy: props.busy,
       locked,
       chooseModel: props.onChooseModel,
-      async retake(clickedID, model, savedEntry) {
+      changedFiles: (userMessageID) => turnsWithFileChanges(userIDs, userMessageID, checkpoints.data ?? []).length > 0,
+      openRestoreSheet(clickedID, model) {
+        const target = retryTargetFor(messages, clickedID)
+        if (target) setSheet({ clickedID, target, model })
+      },
+      async retake(clickedID, model, savedEntry, files) {
         setStartError(null)
         try {
-          await retake({ sessionID, clickedID, model, messages, saved: savedEntry })
+          const out = await retake({ sessionID, clickedID, model, messages, saved: savedEntry, files })
+          if (out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
         } catch (err) {
           // A failure after the payload was saved is offered again by FailedRetryNotice; only a
           // retry that could not even start needs a message of its own.
@@ -79,7 +97,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           .then(() => qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
       },
     }
-  }, [sessionID, messages, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc])
+  }, [sessionID, messages, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc, userIDs, checkpoints.data])
 
   const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
   const failed = (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID))
@@ -90,9 +108,11 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     if (!ctx) return null
     const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
     const notice = target === 'user' ? failed.find((r) => r.messageID === message.info.id) : undefined
+    const turn = target === 'user' ? checkpoints.data?.find((t) => t.messageID === message.info.id) : undefined
     return (
       <>
         <RetryAction message={message} />
+        {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
         {target === 'user' && list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} />}
         {notice && <FailedRetryNotice saved={notice} />}
       </>
@@ -128,7 +148,31 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               </button>
             </div>
           )}
+          {lastRestore && sessionID && <UndoRestoreBar restore={lastRestore} onDone={() => setLastRestore(null)} />}
           {props.children}
+          {sheet && ctx && (
+            <RestoreSheet
+              sessionID={ctx.sessionID}
+              messageID={sheet.target}
+              modelLabel={labelOf(options, sheet.model)}
+              laterTurns={laterTurns(messages, sheet.target)}
+              onCancel={() => setSheet(null)}
+              onConfirm={(d: RestoreDecision) => {
+                const s0 = sheet
+                setSheet(null)
+                if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model)
+                else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite })
+                else
+                  applyRestore.mutate(
+                    { planId: d.planId, overwrite: d.overwrite },
+                    {
+                      onSuccess: (r) => r.restoreId && setLastRestore({ restoreId: r.restoreId, result: r }),
+                      onError: (err) => setStartError(`the files could not be restored: ${(err as Error).message}`),
+                    },
+                  )
+              }}
+            />
+          )}
           {orphans.map((r) => (
             <FailedRetryNotice key={r.messageID} saved={r} />
           ))}

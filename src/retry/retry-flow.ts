@@ -44,6 +44,7 @@ export interface RetryRequest {
 export interface FileRestoreResult {
   restoreId: string | null
   status: 'done' | 'partial' | 'cancelled' | 'noop'
+  applied: { path: string }[]
   failed: { path: string; error: string }[]
   skipped: { path: string; reason: string }[]
 }

@@ -24,6 +24,8 @@ function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
     locked: false,
     chooseModel: vi.fn(),
     retake: vi.fn(async () => {}),
+    changedFiles: () => false,
+    openRestoreSheet: vi.fn(),
     editSaved: vi.fn(),
     discardSaved: vi.fn(),
     ...over,
@@ -102,6 +104,14 @@ describe('RetryAction', () => {
     await userEvent.click(screen.getByRole('menuitem', { name: /Echo 2/ }))
     expect(value.chooseModel).toHaveBeenCalledWith(echo2)
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
+  })
+
+  it('a turn that changed files opens the restore sheet instead of retrying at once', async () => {
+    const value = ctx({ changedFiles: (id) => id === 'msg_u2' })
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry'))
+    expect(value.openRestoreSheet).toHaveBeenCalledWith('msg_a2', echo2)
+    expect(value.retake).not.toHaveBeenCalled()
   })
 
   it('cannot retry without a model', () => {

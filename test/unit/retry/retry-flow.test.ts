@@ -190,7 +190,7 @@ describe('runRetry with files', () => {
         calls.push(`restore:${planId}`)
         if (opts.restoreThrows) throw new Error('EACCES: permission denied')
         const status = opts.restoreStatus ?? 'done'
-        return { restoreId: 'r1', status, failed: status === 'partial' ? [{ path: 'locked.txt', error: 'EACCES' }] : [], skipped: [] }
+        return { restoreId: 'r1', status, applied: [{ path: 'a.txt' }], failed: status === 'partial' ? [{ path: 'locked.txt', error: 'EACCES' }] : [], skipped: [] }
       },
       async putBackKept(holdId) {
         calls.push(`putback:${holdId}`)

@@ -1,0 +1,160 @@
+/**
+ * The restore sheet a ↺ opens when the turn (or a later one) changed files: what will be put back,
+ * what the turns created and will be removed, and every file changed since (a conflict) with keep
+ * mine (default) / take the checkpoint / view diff. Files and conversation (default), conversation
+ * only, or files only.
+ */
+import { useEffect, useState } from 'react'
+import { errorMessage } from '../api/unwrap'
+import { usePlanRestore } from '../checkpoints/use-checkpoints'
+import { groupPlan, overwriteList, type ConflictChoice } from '../lib/restore-sheet'
+import type { RestorePlan } from '../shared/ipc-contract'
+import { DiffLines } from './TurnChanges'
+
+export type RestoreMode = 'both' | 'conversation' | 'files'
+
+export interface RestoreDecision {
+  mode: RestoreMode
+  planId: string
+  overwrite: string[]
+}
+
+export function RestoreSheet(props: {
+  sessionID: string
+  messageID: string
+  modelLabel: string
+  laterTurns: number
+  onCancel(): void
+  onConfirm(decision: RestoreDecision): void
+}) {
+  const planner = usePlanRestore()
+  const [plan, setPlan] = useState<RestorePlan | null>(null)
+  const [mode, setMode] = useState<RestoreMode>('both')
+  const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
+  const [diffOf, setDiffOf] = useState<string | null>(null)
+  const { mutate } = planner
+
+  useEffect(() => {
+    mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })
+  }, [mutate, props.sessionID, props.messageID])
+
+  const groups = plan ? groupPlan(plan) : null
+  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: overwriteList(choices) })
+  const row = (a: RestorePlan['actions'][number], extra?: React.ReactNode) => (
+    <li key={a.id} data-kind={a.kind}>
+      <span className="change-path" title={`${a.root}/${a.path}`}>{a.path}</span>
+      {extra}
+    </li>
+  )
+
+  return (
+    <div className="dialog-backdrop" role="presentation">
+      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label="Retake this turn" data-testid="restore-sheet">
+        <div className="dialog-head">
+          <h2>Retake with {props.modelLabel}</h2>
+        </div>
+        {props.laterTurns > 0 && (
+          <p className="muted">
+            The {props.laterTurns} later turn{props.laterTurns === 1 ? '' : 's'} will be discarded (kept in the attempt history).
+          </p>
+        )}
+        {planner.isPending && <p className="muted">Working out what to restore…</p>}
+        {planner.error && (
+          <p className="inline-error" role="alert">
+            Could not plan the file restore: {errorMessage(planner.error)}. You can still retake the conversation only.
+          </p>
+        )}
+        {groups && (
+          <div className="restore-groups">
+            {groups.putBack.length > 0 && (
+              <section data-testid="restore-put-back">
+                <h3>Put back ({groups.putBack.length})</h3>
+                <ul>{groups.putBack.map((a) => row(a))}</ul>
+              </section>
+            )}
+            {groups.remove.length > 0 && (
+              <section data-testid="restore-remove">
+                <h3>Created by the turn, will be removed ({groups.remove.length})</h3>
+                <ul>{groups.remove.map((a) => row(a))}</ul>
+              </section>
+            )}
+            {groups.conflicts.length > 0 && (
+              <section data-testid="restore-conflicts">
+                <h3>Changed since the turn ({groups.conflicts.length})</h3>
+                <p className="muted">These files were edited after the turn (by you or something else). They are kept unless you choose otherwise.</p>
+                <ul>
+                  {groups.conflicts.map((a) =>
+                    row(
+                      a,
+                      <>
+                        <select
+                          aria-label={`What to do with ${a.path}`}
+                          data-testid="conflict-choice"
+                          value={choices[a.id] ?? 'keep'}
+                          onChange={(e) => setChoices((c) => ({ ...c, [a.id]: e.target.value as ConflictChoice }))}
+                        >
+                          <option value="keep">Keep mine</option>
+                          <option value="take">Take the checkpoint</option>
+                        </select>
+                        {a.diff && (
+                          <button type="button" className="icon-button" onClick={() => setDiffOf(diffOf === a.id ? null : a.id)}>
+                            {diffOf === a.id ? 'hide diff' : 'view diff'}
+                          </button>
+                        )}
+                        {diffOf === a.id && a.diff && (
+                          <pre className="diff-view">
+                            <DiffLines text={a.diff} />
+                          </pre>
+                        )}
+                      </>,
+                    ),
+                  )}
+                </ul>
+              </section>
+            )}
+            {groups.notCheckpointed.length > 0 && (
+              <section>
+                <h3>Not checkpointed ({groups.notCheckpointed.length})</h3>
+                <ul>{groups.notCheckpointed.map((a) => row(a, <span className="muted">{a.reason ?? 'over the size limit'}</span>))}</ul>
+              </section>
+            )}
+            {plan!.warnings.map((w) => (
+              <p key={w} className="muted">
+                {w}
+              </p>
+            ))}
+          </div>
+        )}
+        <fieldset className="restore-mode">
+          <legend>Roll back</legend>
+          {(
+            [
+              ['both', 'Files and conversation'],
+              ['conversation', 'Conversation only (files stay as they are)'],
+              ['files', 'Files only (the conversation stays)'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value}>
+              <input type="radio" name="restore-mode" value={value} checked={mode === value} onChange={() => setMode(value)} disabled={value !== 'conversation' && !plan} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <div className="dialog-buttons">
+          <button type="button" className="button button-secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="restore-confirm"
+            disabled={mode !== 'conversation' && !plan}
+            onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [] }) : confirm(mode))}
+          >
+            {mode === 'files' ? 'Restore files' : 'Retake'}
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
