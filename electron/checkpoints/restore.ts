@@ -26,10 +26,34 @@ export interface ApplyHooks {
   onBytesWritten?: (n: number) => void
 }
 
-// Plans keep the candidates they were made from so apply can re-check each path under the lock.
-const planCandidates = new WeakMap<Plan, Map<string, Candidate>>()
+// Plans are kept (by id, the most recent 64) with the candidates they were made from, so apply
+// re-checks each path under the lock and never trusts entries sent back over IPC: a plan object
+// from the renderer is only a reference to one of these by planId.
+const recentPlans = new Map<string, { plan: Plan; cands: Map<string, Candidate> }>()
 
 export function makePlan(e: Engine, target: PlanTarget): Plan {
+  return registered(buildPlan(e, target))
+}
+
+export function makeUndoPlan(e: Engine, restoreId: string): Plan {
+  return registered(buildUndoPlan(e, restoreId))
+}
+
+/** Empty plans (nothing to do, with a warning) are registered too: applying one is a no-op. */
+function registered(plan: Plan): Plan {
+  if (!recentPlans.has(plan.planId)) remember(plan, new Map())
+  return plan
+}
+
+function remember(plan: Plan, cands: Map<string, Candidate>): void {
+  recentPlans.set(plan.planId, { plan, cands })
+  for (const id of recentPlans.keys()) {
+    if (recentPlans.size <= 64) break
+    recentPlans.delete(id)
+  }
+}
+
+function buildPlan(e: Engine, target: PlanTarget): Plan {
   e.assertOpen()
   const warnings: string[] = []
   const backTo = 'backTo' in target
@@ -52,7 +76,7 @@ export function makePlan(e: Engine, target: PlanTarget): Plan {
   return plan
 }
 
-export function makeUndoPlan(e: Engine, restoreId: string): Plan {
+function buildUndoPlan(e: Engine, restoreId: string): Plan {
   e.assertOpen()
   const r = e.records.restores.get(restoreId)
   const plan = emptyPlan('undo', [])
@@ -80,14 +104,19 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
     byId.set(a.id, c)
   }
   plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
-  planCandidates.set(plan, byId)
+  remember(plan, byId)
 }
 
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
 const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
-export async function applyPlan(e: Engine, plan: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
+export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
   e.assertOpen()
+  const known = recentPlans.get(given.planId)
+  if (!known) {
+    return { restoreId: null, status: 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: ['unknown or expired plan; make a new plan'] }
+  }
+  const plan = known.plan
   const result: ApplyResult = { restoreId: null, status: 'noop', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [...plan.warnings] }
   const overwrite = new Set(choices.overwrite ?? [])
   const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id))
@@ -98,7 +127,7 @@ export async function applyPlan(e: Engine, plan: Plan, choices: ApplyChoices = {
     for (const c of conflicts) result.skipped.push({ root: c.root, path: c.path, reason: c.reason ?? 'conflict' })
     return result
   }
-  const cands = planCandidates.get(plan) ?? rebuildCandidates(e, plan)
+  const cands = known.cands
   await e.lock.acquire('restore')
   try {
     // Re-check every path under the lock: the plan may be stale.
@@ -249,17 +278,6 @@ function markTurns(e: Engine, keys: TurnKey[], status: 'restored' | 'sealed', by
     if (!t || t.status === status) continue
     e.records.saveTurn({ ...t, status, restoredBy: by })
   }
-}
-
-function rebuildCandidates(e: Engine, plan: Plan): Map<string, Candidate> {
-  // A plan that crossed a process boundary (IPC) lost its candidates: rebuild from its fields.
-  const out = new Map<string, Candidate>()
-  for (const a of plan.actions) {
-    const root = e.roots.find((r) => r.abs === a.root)
-    if (!root || root.shared) continue
-    out.set(a.id, { root, key: a.path, target: a.target, expected: a.expected })
-  }
-  return out
 }
 
 /** On open: finish every restore a crash interrupted (forward: the intent was durable). */

@@ -72,6 +72,26 @@ describe('safety', () => {
     expect(isSafeKey('/etc/passwd')).toBe(false)
   })
 
+  it('B19: a plan sent back over IPC is only a reference — forged actions are never applied', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const forged = JSON.parse(JSON.stringify(plan))
+    forged.planId = 'forged'
+    const r = await w.store.apply(forged)
+    expect(r.status).toBe('cancelled')
+    expect(w.text('a.txt')).toBe('a1')
+    // A structured-cloned copy of a real plan (what IPC delivers) works, with the stored entries.
+    const copy = JSON.parse(JSON.stringify(plan))
+    copy.actions[0].path = '../../outside.txt'
+    const ok = await w.store.apply(copy)
+    expect(ok.applied.map((a) => a.path)).toEqual(['a.txt'])
+    expect(w.text('a.txt')).toBe('a0')
+  })
+
   it('B23: one writer — the lock is held from the conflict check to the end of a restore; a new turn is refused or waits', async () => {
     const w = await workspace()
     for (let i = 0; i < 5; i++) w.write(`f${i}.txt`, `v0-${i}`)
