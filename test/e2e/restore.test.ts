@@ -1,0 +1,84 @@
+/**
+ * Retaking a turn that changed files, in Chromium: the restore sheet lists what goes back, a file
+ * the user edited since is a conflict kept by default, and Undo restore puts the folder back.
+ */
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+
+let app: AppUnderTest | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+const messages = (role: 'user' | 'assistant') => app!.page.locator(`[data-testid="message"][data-role="${role}"]`)
+
+async function send(text: string, answer: string | RegExp) {
+  await app!.page.getByTestId('composer').fill(text)
+  await app!.page.getByTestId('composer').press('Enter')
+  await messages('assistant').last().getByText(answer).waitFor()
+  await app!.page.getByTestId('status-line').getByText(/idle/i).waitFor()
+}
+
+describe('↺ with files', () => {
+  it('files and conversation: the sheet lists the file, the retake removes it, undo brings it back', async (ctx) => {
+    app = await startApp({ git: true, files: { 'README.md': '# demo\n' } })
+    onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
+    const { page, fake, project } = app
+    await send('WRITE notes.txt from the agent', /done/)
+    expect(existsSync(join(project, 'notes.txt'))).toBe(true)
+    // The timeline says what the turn changed on disk.
+    const changes = messages('user').first().getByTestId('turn-changes')
+    await waitForText(changes, '1 file')
+    await changes.getByTestId('turn-changes-toggle').click()
+    await waitForText(changes, 'notes.txt')
+
+    fake.script({ kind: 'text', text: 'retaken without touching files' })
+    await messages('user').first().hover()
+    await messages('user').first().getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken without touching files').waitFor()
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# demo\n')
+    await waitForCount(messages('user'), 1)
+
+    await page.getByTestId('undo-restore').click()
+    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
+  })
+
+  it('a file the user edited after the turn is a conflict, kept by default; files only leaves the conversation', async (ctx) => {
+    app = await startApp({ files: { 'README.md': '# demo\n' } })
+    onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
+    const { page, project } = app
+    await send('WRITE notes.txt v1 ; EDIT README.md demo DEMO', /done/)
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# DEMO\n')
+    writeFileSync(join(project, 'README.md'), '# my own words\n')
+
+    await messages('user').first().hover()
+    await messages('user').first().getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    const conflicts = sheet.getByTestId('restore-conflicts')
+    await waitForText(conflicts, 'README.md')
+    expect(await conflicts.getByTestId('conflict-choice').inputValue()).toBe('keep')
+    await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
+    await sheet.getByLabel(/Files only/).check()
+    await sheet.getByTestId('restore-confirm').click()
+
+    await waitForText(page.getByTestId('restore-summary'), 'kept as you had it')
+    await until(() => !existsSync(join(project, 'notes.txt')), 'notes.txt to be removed')
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
+    // Files only: the conversation is as it was.
+    await waitForCount(messages('user'), 1)
+    await messages('assistant').last().getByText(/done/).waitFor()
+
+    await page.getByTestId('undo-restore').click()
+    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('v1')
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
+  })
+})
