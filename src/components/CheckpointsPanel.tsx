@@ -36,6 +36,16 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
     return () => window.removeEventListener('keydown', onKey)
   }, [onClose])
 
+  // The host seals a turn just after the session goes idle, so the refetch on idle can still see it
+  // open (no changes yet): ask again shortly until every turn is sealed.
+  const hasOpen = !busy && !!turns.data?.some((t) => t.status === 'open')
+  const refetchTurns = turns.refetch
+  useEffect(() => {
+    if (!hasOpen) return
+    const timer = setTimeout(() => void refetchTurns(), 500)
+    return () => clearTimeout(timer)
+  }, [hasOpen, turns.dataUpdatedAt, refetchTurns])
+
   const working = plan.isPending || apply.isPending || undo.isPending
 
   function startRestore(turn: TurnCheckpoint) {

@@ -1,0 +1,120 @@
+/**
+ * The Checkpoints panel end to end (browser mode, real opencode, fake LLM): two turns that write
+ * files, both listed with their file, a files-only restore back to the first turn removes both
+ * files on disk while the conversation stays, undo brings them back, storage and clean-up work.
+ * Also opens Settings. Screenshots of both go to test-results/ for a look.
+ */
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+
+let app: AppUnderTest
+
+beforeEach(async (ctx) => {
+  app = await startApp({ files: { 'README.md': '# demo\n' } })
+  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
+})
+afterEach(async () => app?.close())
+
+const assistantMessages = () => app.page.locator('[data-testid="message"][data-role="assistant"]')
+
+/** Sends a prompt and waits until its turn is over (the fake's "done" and an idle session). */
+async function sendAndFinish(text: string, turnsSoFar: number) {
+  const { page } = app
+  await page.getByTestId('composer').fill(text)
+  await page.getByTestId('composer').press('Enter')
+  await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), turnsSoFar + 1)
+  await assistantMessages().last().getByText(/done: write/).waitFor({ timeout: 30_000 })
+  await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
+  await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+}
+
+describe('checkpoints panel', () => {
+  it('lists both turns, restores back to the first (files only), undoes it, shows storage and cleans up', async () => {
+    const { page, project } = app
+    const one = join(project, 'one.txt')
+    const two = join(project, 'two.txt')
+    await sendAndFinish('WRITE one.txt first', 0)
+    await sendAndFinish('WRITE two.txt second', 1)
+    expect(readFileSync(one, 'utf8')).toContain('first')
+    expect(readFileSync(two, 'utf8')).toContain('second')
+
+    await page.getByTestId('open-checkpoints').click()
+    const panel = page.getByTestId('checkpoints-panel')
+    await panel.waitFor()
+    // Sealed shortly after the session goes idle: the panel asks again until both are.
+    await waitForCount(panel.locator('[data-testid="checkpoint-turn"][data-status="sealed"]'), 2, 30_000)
+    const turns = panel.getByTestId('checkpoint-turn')
+    // Newest first, labelled with what was typed.
+    await waitForText(turns.nth(0), 'WRITE two.txt second')
+    await waitForText(turns.nth(1), 'WRITE one.txt first')
+    await waitForText(turns.nth(1).getByTestId('turn-summary'), '1 added')
+    await turns.nth(1).getByTestId('turn-toggle').click()
+    await waitForText(turns.nth(1).getByTestId('turn-file'), 'one.txt')
+    await turns.nth(0).getByTestId('turn-toggle').click()
+    await waitForText(turns.nth(0).getByTestId('turn-file'), 'two.txt')
+    await waitForText(panel.getByTestId('storage-stats'), /for 2 turns/)
+    await page.getByTestId('storage-stats').waitFor()
+    mkdirSync('test-results', { recursive: true })
+    await page.screenshot({ path: 'test-results/checkpoints-panel.png' })
+
+    // Restore back to the first turn: both files were created by these turns, so both go.
+    await turns.nth(1).getByTestId('restore-back').click()
+    const confirm = panel.getByTestId('restore-confirm')
+    await confirm.waitFor()
+    await waitForText(confirm.getByTestId('plan-removed'), 'one.txt')
+    await waitForText(confirm.getByTestId('plan-removed'), 'two.txt')
+    expect(await confirm.getByTestId('plan-conflict').count()).toBe(0)
+    await page.screenshot({ path: 'test-results/checkpoints-confirm.png' })
+    await confirm.getByTestId('confirm-restore').click()
+    const result = panel.locator('[data-testid="restore-result"][data-status="done"]')
+    await result.waitFor()
+    await waitForText(result, '2 files restored')
+    await until(() => !existsSync(one) && !existsSync(two), 'both files to be gone')
+    expect(existsSync(join(project, 'README.md'))).toBe(true)
+    await waitForCount(panel.locator('[data-testid="checkpoint-turn"][data-status="restored"]'), 2)
+    // Files only: the conversation still has both turns.
+    await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), 2)
+
+    await panel.getByTestId('undo-restore').click()
+    await waitForText(panel.getByTestId('restore-result'), 'Undo done: 2 files put back')
+    await until(() => existsSync(one) && existsSync(two), 'both files to be back')
+    expect(readFileSync(one, 'utf8')).toContain('first')
+    expect(readFileSync(two, 'utf8')).toContain('second')
+    await waitForCount(panel.getByTestId('undo-restore'), 0)
+
+    // Clean-up with generous limits: it runs and says what it freed.
+    await panel.getByTestId('cleanup-age').fill('365')
+    await panel.getByTestId('run-cleanup').click()
+    await waitForText(panel.getByTestId('cleanup-result'), /dropped, .* freed/)
+    await panel.getByTestId('storage-stats').waitFor()
+
+    await panel.getByTestId('close-checkpoints').click()
+    await waitForCount(page.getByTestId('checkpoints-panel'), 0)
+  })
+
+  it('opens Settings from the sidebar and refuses a folder that is not a full path', async () => {
+    const { page } = app
+    await page.getByTestId('open-settings').click()
+    const dialog = page.getByTestId('settings-dialog')
+    await dialog.waitFor()
+    await dialog.getByTestId('settings-folders').waitFor()
+    await dialog.getByTestId('folder-path').fill('relative/folder')
+    await dialog.getByTestId('folder-add').click()
+    await waitForText(dialog.getByTestId('folder-error'), 'full path')
+    await dialog.getByTestId('folder-path').fill(join(app.root, 'shared-data'))
+    await dialog.getByTestId('folder-new-shared').check()
+    mkdirSync(join(app.root, 'shared-data'), { recursive: true })
+    await dialog.getByTestId('folder-add').click()
+    await waitForCount(dialog.getByTestId('settings-folder'), 1)
+    await dialog.getByTestId('excludes-input').fill('*.log\nbuild/')
+    mkdirSync('test-results', { recursive: true })
+    await page.screenshot({ path: 'test-results/settings-dialog.png' })
+    await dialog.getByTestId('excludes-save').click()
+    await dialog.getByText('Saved.').waitFor()
+    const saved = JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8'))
+    expect(saved.extraFolders).toEqual([{ path: join(app.root, 'shared-data'), shared: true }])
+    expect(saved.excludes).toEqual(['*.log', 'build/'])
+  })
+})
