@@ -25,7 +25,8 @@ async function sendAndFinish(text: string, turnsSoFar: number) {
   await page.getByTestId('composer').fill(text)
   await page.getByTestId('composer').press('Enter')
   await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), turnsSoFar + 1)
-  await assistantMessages().last().getByText(/done: write/).waitFor({ timeout: 30_000 })
+  // Each turn ends with the fake's "done: write" (counted: the previous turn's is on screen too).
+  await waitForCount(assistantMessages().getByText(/done: write/), turnsSoFar + 1, 30_000)
   await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
   await page.getByTestId('status-line').getByText(/idle/i).waitFor()
 }
@@ -35,11 +36,13 @@ describe('checkpoints panel', () => {
     const { page, project } = app
     const one = join(project, 'one.txt')
     const two = join(project, 'two.txt')
+    mkdirSync('test-results', { recursive: true })
     await sendAndFinish('WRITE one.txt first', 0)
     await sendAndFinish('WRITE two.txt second', 1)
     expect(readFileSync(one, 'utf8')).toContain('first')
     expect(readFileSync(two, 'utf8')).toContain('second')
 
+    await page.screenshot({ path: 'test-results/checkpoints-header.png' })
     await page.getByTestId('open-checkpoints').click()
     const panel = page.getByTestId('checkpoints-panel')
     await panel.waitFor()
@@ -56,7 +59,6 @@ describe('checkpoints panel', () => {
     await waitForText(turns.nth(0).getByTestId('turn-file'), 'two.txt')
     await waitForText(panel.getByTestId('storage-stats'), /for 2 turns/)
     await page.getByTestId('storage-stats').waitFor()
-    mkdirSync('test-results', { recursive: true })
     await page.screenshot({ path: 'test-results/checkpoints-panel.png' })
 
     // Restore back to the first turn: both files were created by these turns, so both go.
@@ -74,6 +76,7 @@ describe('checkpoints panel', () => {
     await until(() => !existsSync(one) && !existsSync(two), 'both files to be gone')
     expect(existsSync(join(project, 'README.md'))).toBe(true)
     await waitForCount(panel.locator('[data-testid="checkpoint-turn"][data-status="restored"]'), 2)
+    await page.screenshot({ path: 'test-results/checkpoints-restored.png' })
     // Files only: the conversation still has both turns.
     await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), 2)
 

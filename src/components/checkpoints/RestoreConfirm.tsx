@@ -58,7 +58,7 @@ export function RestoreConfirm({
   return (
     <div className="ckpt-confirm" data-testid="restore-confirm">
       <h3>Restore back to “{label}”</h3>
-      <p className="muted">
+      <p className="muted small">
         {plan.turns.length === 1 ? 'Undoes what this turn did on disk.' : `Undoes what these ${plan.turns.length} turns did on disk.`} The
         conversation is not changed.
       </p>
@@ -66,7 +66,7 @@ export function RestoreConfirm({
         <p data-testid="plan-empty">Nothing to restore: the files already are as they were before this turn.</p>
       )}
       <ActionList title="Restored" items={g.restored} projectRoot={projectRoot} testId="plan-restored" />
-      <ActionList title="Removed (created by the turn)" items={g.removed} projectRoot={projectRoot} testId="plan-removed" />
+      <ActionList title={plan.turns.length === 1 ? 'Removed (created by the turn)' : 'Removed (created by these turns)'} items={g.removed} projectRoot={projectRoot} testId="plan-removed" />
       {g.conflicts.length > 0 && (
         <section className="ckpt-plan-group" data-testid="plan-conflicts">
           <h4>
