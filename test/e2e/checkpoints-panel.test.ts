@@ -72,7 +72,7 @@ describe('checkpoints panel', () => {
     await confirm.getByTestId('confirm-restore').click()
     const result = panel.locator('[data-testid="restore-result"][data-status="done"]')
     await result.waitFor()
-    await waitForText(result, '2 files restored')
+    await waitForText(result, '2 files removed')
     await until(() => !existsSync(one) && !existsSync(two), 'both files to be gone')
     expect(existsSync(join(project, 'README.md'))).toBe(true)
     await waitForCount(panel.locator('[data-testid="checkpoint-turn"][data-status="restored"]'), 2)
@@ -81,7 +81,7 @@ describe('checkpoints panel', () => {
     await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), 2)
 
     await panel.getByTestId('undo-restore').click()
-    await waitForText(panel.getByTestId('restore-result'), 'Undo done: 2 files put back')
+    await waitForText(panel.getByTestId('restore-result'), /Undo done: 2 files/)
     await until(() => existsSync(one) && existsSync(two), 'both files to be back')
     expect(readFileSync(one, 'utf8')).toContain('first')
     expect(readFileSync(two, 'utf8')).toContain('second')

@@ -110,7 +110,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo'): string {
   if (r.status === 'noop') return `${verb}: nothing to change, the files already match.`
   if (r.status === 'cancelled') return `${verb} cancelled: nothing was changed.`
-  const parts = [`${plural(r.applied.length, 'file')} ${verb === 'Undo' ? 'put back' : 'restored'}`]
+  // Counted per kind ("1 file removed, 1 file restored"): "2 files restored" read wrong when the
+  // restore deleted what the turns had created.
+  const byVerb = new Map<string, number>()
+  for (const a of r.applied) byVerb.set(actionVerb(a.kind), (byVerb.get(actionVerb(a.kind)) ?? 0) + 1)
+  const parts = [...byVerb].map(([v, n]) => `${plural(n, 'file')} ${v}`)
+  if (parts.length === 0) parts.push('no file written')
   if (r.skipped.length) parts.push(`${plural(r.skipped.length, 'file')} kept as they are`)
   if (r.failed.length) parts.push(`${plural(r.failed.length, 'file')} failed`)
   return `${verb} ${r.status === 'done' ? 'done' : 'partly done'}: ${parts.join(', ')}.`
@@ -129,6 +134,9 @@ export function actionVerb(kind: string): string {
       return 'brought back'
     case 'delete':
       return 'removed'
+    case 'conflict':
+      // Applied conflicts are the ones the user chose "take checkpoint" for.
+      return 'overwritten'
     default:
       return kind
   }

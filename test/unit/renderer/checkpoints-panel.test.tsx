@@ -149,12 +149,12 @@ describe('CheckpointsPanel', () => {
 
     const result = await screen.findByTestId('restore-result')
     expect(calls.find((c) => c.channel === 'checkpoints.apply')!.input).toMatchObject({ planId: 'plan_1', onConflict: 'restore-rest', overwrite: ['x:two.txt'] })
-    expect(result).toHaveTextContent('Restore done: 2 files restored, 1 file kept as they are.')
+    expect(result).toHaveTextContent('Restore done: 1 file removed, 1 file restored, 1 file kept as they are.')
     expect(within(result).getByTestId('result-skipped')).toHaveTextContent('img.png')
     expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toMatchObject({ restoreId: 'rst_1', messageID: 'msg_one' })
 
     await userEvent.click(screen.getByTestId('undo-restore'))
-    await waitFor(() => expect(screen.getByTestId('restore-result')).toHaveTextContent('Undo done: 1 file put back.'))
+    await waitFor(() => expect(screen.getByTestId('restore-result')).toHaveTextContent('Undo done: 1 file brought back.'))
     expect(calls.find((c) => c.channel === 'checkpoints.undo')!.input).toEqual({ directory: DIR, restoreId: 'rst_1' })
     expect(screen.queryByTestId('undo-restore')).toBeNull()
     expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toBeUndefined()
@@ -210,7 +210,7 @@ describe('checkpoint logic', () => {
   it('reports results and only offers undo for restores that wrote something', () => {
     expect(resultHeadline({ ...applied, status: 'noop', applied: [] }, 'Restore')).toMatch(/nothing to change/)
     expect(resultHeadline({ ...applied, status: 'partial', failed: [{ root: DIR, path: 'a', error: 'EACCES' }] }, 'Restore')).toBe(
-      'Restore partly done: 2 files restored, 1 file kept as they are, 1 file failed.',
+      'Restore partly done: 1 file removed, 1 file restored, 1 file kept as they are, 1 file failed.',
     )
     expect(undoableRestoreId(applied)).toBe('rst_1')
     expect(undoableRestoreId({ ...applied, status: 'noop' })).toBeNull()
