@@ -92,15 +92,21 @@ export class Engine {
       const { id, bytes } = await this.captureKeysWith(quick, stats, onProgress)
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
     }
-    // Events seen so far are superseded by the walk; later ones are kept (conservative).
-    for (const w of this.watchers.values()) w.reset()
+    // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
+    // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
+    for (const w of this.watchers.values()) {
+      if (w.dirCreated || !w.healthy) await w.resubscribe()
+      w.reset()
+    }
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
     const work: { ctx: ScanContext; pending: ReturnType<typeof walkRoot>['pending'] }[] = []
     for (const root of this.roots) {
       if (root.shared) continue
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress }
+      const w = this.watchers.get(root.id)
+      const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress, onFolder }
       const { state, pending } = walkRoot(ctx)
       next.set(root.id, state)
       work.push({ ctx, pending })
@@ -114,7 +120,7 @@ export class Engine {
     // The baseline is valid only once every event from before and during the walk has been
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
-    for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier())
+    for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
     return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
   }
 
@@ -129,7 +135,7 @@ export class Engine {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       if (!w || !w.healthy || !w.baseline) return null
-      if (!(await w.barrier())) return null
+      if (!(await w.barrier()) || w.dirCreated) return null
       const dirty = w.take()
       if (!dirty) return null
       const rules = root.rules()

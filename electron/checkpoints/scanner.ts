@@ -51,6 +51,8 @@ export interface ScanContext {
   only?: Iterable<string>
   onProgress?: (p: ProgressEvent) => void
   stats: ScanStats
+  /** Sees the lstat of every folder walked (the watcher checks folder birth times). */
+  onFolder?: (st: fs.Stats) => void
   /** Totals across roots for progress. */
   progress: { filesTotal: number; filesDone: number; bytesTotal: number; bytesDone: number }
 }
@@ -125,7 +127,10 @@ export function walkRoot(ctx: ScanContext): { state: RootState; pending: Pending
         continue // deleted while walking
       }
       visit(key, abs, st)
-      if (st.isDirectory()) walk(abs, key)
+      if (st.isDirectory()) {
+        ctx.onFolder?.(st)
+        walk(abs, key)
+      }
     }
     ctx.rules.leave(pushed)
   }

@@ -232,6 +232,31 @@ describe('capturing a turn', () => {
     expect(fs.readdirSync(path.join(w.storeDir, 'packs')).length).toBeGreaterThan(0)
   })
 
+  it('Watcher mode (opt-in): folders created in a burst right after the subscription never hide a later change', async () => {
+    // Measured against @parcel/watcher: under load, changes inside folders created by a fast
+    // `mkdir -p` right after subscribing were never reported. The engine re-subscribes after
+    // folder creations and trusts no baseline while a folder is younger than its subscription.
+    const w = await workspace({ watch: true })
+    const modes: string[] = []
+    for (let i = 0; i < 400; i++) w.write(`src/m${i % 20}/f${i}.ts`, 'x'.repeat(100))
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    for (let t = 1; t <= 3; t++) {
+      const c = await w.store.capture(`s/m${t}`)
+      for (let d = 0; d < 20; d++) w.write(`src/m${d}/f${d}.ts`, `changed ${t}`)
+      if (t === 2) w.write('src/new/deeper/n.ts', 'a new folder mid-way') // forces a re-subscribe
+      const s = await w.store.seal(`s/m${t}`)
+      modes.push(c.mode + '/' + s.mode)
+      const changed = (await w.store.changes(`s/m${t}`)).filter((x) => x.path.endsWith('.ts')).length
+      expect(changed, `turn ${t} (${modes.join(' ')})`).toBe(t === 2 ? 21 : 20)
+    }
+    // The fast path is really used once folders have settled (not only full scans).
+    expect(modes.some((m) => m.includes('watched'))).toBe(true)
+    await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    expect(w.text('src/m3/f3.ts')).toBe('x'.repeat(100))
+    expect(w.exists('src/new')).toBe(false)
+  })
+
   it('Volumes: extra folders are checkpointed with the turn; shared folders are never rolled back', async () => {
     const w = await workspace({ roots: (ws, dir) => [{ path: ws }, { path: path.join(dir, 'vol') }, { path: path.join(dir, 'shared'), shared: true }] })
     const vol = path.join(w.dir, 'vol')

@@ -13,6 +13,9 @@ import type { RootConfig } from '../../electron/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
+/** RETAKE_CK_WATCH=1 runs every behaviour test with the (opt-in) watcher mode. */
+export const WATCH = process.env.RETAKE_CK_WATCH === '1'
+
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!()
@@ -32,7 +35,7 @@ export interface Ws {
   reopen(extra?: Partial<{ roots: RootConfig[]; maxFileBytes: number }>): Promise<InternalStore>
 }
 
-export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string } = {}): Promise<Ws> {
+export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean } = {}): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
   fs.mkdirSync(ws)
@@ -42,7 +45,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
     dir,
     ws,
     storeDir,
-    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes }),
+    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes, watch: opts.watch ?? WATCH }),
     p: (rel) => path.join(ws, rel),
     write(rel, data, mode) {
       const f = path.join(ws, rel)
@@ -63,7 +66,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
     sha: (rel) => sha(fs.readFileSync(path.join(ws, rel))),
     async reopen(extra = {}) {
       await w.store.close()
-      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes })
+      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes, watch: opts.watch ?? WATCH })
       return w.store
     },
   }
