@@ -20,7 +20,7 @@ export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
       <div className="failed-retry-buttons">
         <button
           type="button"
-          className="button small"
+          className="button button-primary small"
           data-testid="send-again"
           disabled={ctx.locked || !ctx.model}
           onClick={() => ctx.model && void ctx.retake(saved.messageID, ctx.model, saved)}

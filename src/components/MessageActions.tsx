@@ -12,9 +12,15 @@ export type ActionTarget = 'user' | 'assistant' | 'error'
 export type ExtraActions = (message: MessageWithParts, target: ActionTarget) => ReactNode
 
 const ExtraActionsContext = createContext<ExtraActions | null>(null)
+/** Always-visible additions under the action row (what a turn changed, attempts, a failed retry). */
+const BelowContext = createContext<ExtraActions | null>(null)
 
-export function MessageActionsProvider({ render, children }: { render: ExtraActions; children: ReactNode }) {
-  return <ExtraActionsContext.Provider value={render}>{children}</ExtraActionsContext.Provider>
+export function MessageActionsProvider({ render, below, children }: { render: ExtraActions; below?: ExtraActions; children: ReactNode }) {
+  return (
+    <ExtraActionsContext.Provider value={render}>
+      <BelowContext.Provider value={below ?? null}>{children}</BelowContext.Provider>
+    </ExtraActionsContext.Provider>
+  )
 }
 
 export function MessageActions({
@@ -27,10 +33,14 @@ export function MessageActions({
   copyText: () => string
 }) {
   const extra = useContext(ExtraActionsContext)
+  const below = useContext(BelowContext)
   return (
-    <div className="message-actions" data-testid="message-actions" data-target={target}>
-      <CopyButton text={copyText} label={target === 'error' ? 'Copy error' : 'Copy message'} />
-      {extra?.(message, target)}
-    </div>
+    <>
+      <div className="message-actions" data-testid="message-actions" data-target={target}>
+        <CopyButton text={copyText} label={target === 'error' ? 'Copy error' : 'Copy message'} />
+        {extra?.(message, target)}
+      </div>
+      {below?.(message, target)}
+    </>
   )
 }

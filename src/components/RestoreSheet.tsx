@@ -97,7 +97,7 @@ export function RestoreSheet(props: {
                           <option value="take">Take the checkpoint</option>
                         </select>
                         {a.diff && (
-                          <button type="button" className="icon-button" onClick={() => setDiffOf(diffOf === a.id ? null : a.id)}>
+                          <button type="button" className="text-button" onClick={() => setDiffOf(diffOf === a.id ? null : a.id)}>
                             {diffOf === a.id ? 'hide diff' : 'view diff'}
                           </button>
                         )}
@@ -146,7 +146,7 @@ export function RestoreSheet(props: {
           </button>
           <button
             type="button"
-            className="button"
+            className="button button-primary"
             data-testid="restore-confirm"
             disabled={mode !== 'conversation' && !plan}
             onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [] }) : confirm(mode))}

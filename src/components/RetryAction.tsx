@@ -48,7 +48,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
     <span className="retry-action">
       <button
         type="button"
-        className="icon-button retry-button"
+        className="text-button retry-button"
         data-testid="retry"
         disabled={disabled}
         title={ctx.model ? `${label} with ${ctx.modelLabel}` : 'Choose a model first'}
@@ -94,7 +94,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
             (kept in the attempt history).
           </div>
           <div className="retry-confirm-buttons">
-            <button type="button" className="button small" data-testid="retry-confirm-yes" onClick={() => {
+            <button type="button" className="button button-primary small" data-testid="retry-confirm-yes" onClick={() => {
               const m = confirm.model
               setConfirm(null)
               void ctx.retake(message.info.id, m)

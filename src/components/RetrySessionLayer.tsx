@@ -104,18 +104,19 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const present = new Set(messages.map((m) => m.info.id))
   const orphans = failed.filter((r) => !present.has(r.messageID))
 
-  const extra = (message: MessageWithParts, target: ActionTarget) => {
-    if (!ctx) return null
+  const extra = (message: MessageWithParts) => (ctx ? <RetryAction message={message} /> : null)
+  const below = (message: MessageWithParts, target: ActionTarget) => {
+    if (!ctx || target !== 'user') return null
     const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
-    const notice = target === 'user' ? failed.find((r) => r.messageID === message.info.id) : undefined
-    const turn = target === 'user' ? checkpoints.data?.find((t) => t.messageID === message.info.id) : undefined
+    const notice = failed.find((r) => r.messageID === message.info.id)
+    const turn = checkpoints.data?.find((t) => t.messageID === message.info.id)
+    if (!list.length && !notice && !turn?.changes.length) return null
     return (
-      <>
-        <RetryAction message={message} />
+      <div className="message-below">
         {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
-        {target === 'user' && list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} />}
+        {list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} />}
         {notice && <FailedRetryNotice saved={notice} />}
-      </>
+      </div>
     )
   }
 
@@ -138,7 +139,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
 
   return (
     <RetryProvider value={ctx!}>
-      <MessageActionsProvider render={extra}>
+      <MessageActionsProvider render={extra} below={below}>
         <div className="retry-layer" onKeyDown={onKeyDown}>
           {startError && (
             <div className="inline-error" role="alert" data-testid="retry-error">

@@ -25,7 +25,7 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
   const diff = diffOf ? detailed.data?.find((c) => `${c.root}\n${c.path}` === diffOf) : undefined
   return (
     <div className="turn-changes" data-testid="turn-changes" data-restored={turn.status === 'restored' || undefined}>
-      <button type="button" className="icon-button" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="turn-changes-toggle">
+      <button type="button" className="text-button" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="turn-changes-toggle">
         {turn.status === 'restored' ? 'rolled back · ' : ''}
         {s.files} file{s.files === 1 ? '' : 's'} · <span className="diff-add">+{s.added}</span> <span className="diff-del">−{s.removed}</span>
       </button>
@@ -39,7 +39,7 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
                 <span className="change-path" title={`${c.root}/${c.path}`}>{c.path}</span>
                 {c.binary ? <span className="muted">binary</span> : <span className="muted">+{c.added} −{c.removed}</span>}
                 {!c.binary && c.change !== 'not-checkpointed' && (
-                  <button type="button" className="icon-button" data-testid="view-diff" onClick={() => setDiffOf(diffOf === key ? null : key)}>
+                  <button type="button" className="text-button" data-testid="view-diff" onClick={() => setDiffOf(diffOf === key ? null : key)}>
                     {diffOf === key ? 'hide diff' : 'diff'}
                   </button>
                 )}
