@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react'
 import { useMessages } from '../api/queries'
 import { useScope } from '../api/scope'
 import { errorMessage } from '../api/unwrap'
-import { useApplyRestore, usePlanRestore, useTurnCheckpoints, useUndoRestore } from '../checkpoints/use-checkpoints'
+import { useApplyRestore, useCaptureProgress, usePlanRestore, useTurnCheckpoints, useUndoRestore } from '../checkpoints/use-checkpoints'
 import type { RestorePlan, RestoreResult, TurnCheckpoint } from '../shared/ipc-contract'
 import { restoreKey, useRestoreStore } from '../state/restore-store'
 import { turnLabel, undoableRestoreId } from './checkpoints/checkpoint-logic'
@@ -28,6 +28,7 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
   const key = restoreKey(directory, sessionID)
   const last = useRestoreStore((s) => s.last[key])
   const [target, setTarget] = useState<{ turn: TurnCheckpoint; plan: RestorePlan } | null>(null)
+  const progress = useCaptureProgress()
   const [outcome, setOutcome] = useState<{ verb: 'Restore' | 'Undo'; result: RestoreResult } | null>(null)
 
   useEffect(() => {
@@ -99,6 +100,11 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
           files back only: the conversation is not touched.
         </p>
         {busy && <div className="ckpt-warning">A turn is running: restores wait until it has finished.</div>}
+        {progress && progress.sessionID === sessionID && (
+          <div className="muted small" data-testid="capture-progress">
+            Recording the folder: {progress.filesDone} of {progress.filesTotal} files…
+          </div>
+        )}
         {outcome && (
           <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />
         )}

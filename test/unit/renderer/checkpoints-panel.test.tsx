@@ -69,11 +69,12 @@ const applied: RestoreResult = {
   warnings: [],
 }
 
-function fakeHost() {
+function fakeHost(overrides: Record<string, unknown> = {}) {
   const calls: { channel: string; input: Record<string, unknown> }[] = []
   const bridge = {
     async invoke(channel: string, input: Record<string, unknown>) {
       calls.push({ channel, input })
+      if (channel in overrides) return overrides[channel]
       switch (channel) {
         case 'checkpoints.list':
           return turns
@@ -175,6 +176,35 @@ describe('CheckpointsPanel', () => {
     await userEvent.click(screen.getByTestId('run-cleanup'))
     expect(await screen.findByTestId('cleanup-result')).toHaveTextContent('1 turn dropped, 1.5 KB freed')
     expect(calls.find((c) => c.channel === 'checkpoints.cleanup')!.input).toEqual({ directory: DIR, maxAgeDays: 7, maxTurnsPerSession: 20 })
+  })
+
+  it('says when there is nothing to restore and offers no confirm then', async () => {
+    fakeHost({ 'checkpoints.plan': { ...plan, actions: [{ id: 'n', root: DIR, path: 'one.txt', kind: 'nothing' }] } })
+    renderPanel()
+    await userEvent.click((await screen.findAllByTestId('restore-back'))[0])
+    expect(await screen.findByTestId('plan-empty')).toBeInTheDocument()
+    expect(screen.getByTestId('confirm-restore')).toBeDisabled()
+    await userEvent.click(screen.getByTestId('cancel-restore'))
+    expect(await screen.findAllByTestId('checkpoint-turn')).toHaveLength(2)
+  })
+
+  it('shows a partial restore with its failures', async () => {
+    const failed: RestoreResult = {
+      ...applied,
+      status: 'partial',
+      applied: [],
+      skipped: [],
+      failed: [{ root: DIR, path: 'locked.bin', error: 'EACCES: permission denied' }],
+    }
+    fakeHost({ 'checkpoints.plan': { ...plan, actions: [plan.actions[0]] }, 'checkpoints.apply': failed })
+    renderPanel()
+    await userEvent.click((await screen.findAllByTestId('restore-back'))[0])
+    await userEvent.click(await screen.findByTestId('confirm-restore'))
+    const result = await screen.findByTestId('restore-result')
+    expect(result).toHaveAttribute('data-status', 'partial')
+    expect(within(result).getByTestId('result-failed')).toHaveTextContent(/locked\.bin\s*failed: EACCES: permission denied/)
+    expect(result).toHaveTextContent('Fix the cause')
+    expect(screen.queryByTestId('undo-restore')).toBeNull()
   })
 
   it('keeps Restore disabled while a turn runs', async () => {
