@@ -84,6 +84,18 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().at(-1)!.lastUserText()).toBe('turn one')
   })
 
+  it('R on a focused message retakes its turn with the model chosen now', async () => {
+    const { page, fake } = app
+    await send('keyboard please')
+    await messages('assistant').last().getByText('echo: keyboard please').waitFor()
+    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await messages('assistant').last().focus()
+    await page.keyboard.press('r')
+    await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
+    await waitForCount(messages('user'), 1)
+    expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
+  })
+
   it('Retry with… picks another model in one step and makes it the session’s model', async () => {
     const { page, fake } = app
     await send('answer me twice')
