@@ -80,6 +80,18 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const retryLocked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   const chooseModel = useCallback((ref: ModelRef) => setModel(ckey, ref), [setModel, ckey])
   const editInComposer = useCallback((text: string) => setDraft(dkey, text), [setDraft, dkey])
+  // Files dropped beside the chat (sidebar, header) must not make the window open the file instead.
+  useEffect(() => {
+    const guard = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault()
+    }
+    window.addEventListener('dragover', guard)
+    window.addEventListener('drop', guard)
+    return () => {
+      window.removeEventListener('dragover', guard)
+      window.removeEventListener('drop', guard)
+    }
+  }, [])
   const title = session?.title
   useEffect(() => {
     document.title = title ? `${title} — Retake` : 'Retake'
@@ -175,6 +187,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         model={resolved.ref}
         providers={providers.data?.providers ?? []}
         busy={busy}
+        statusTick={status?.type}
         onChooseModel={chooseModel}
         onEdit={editInComposer}
       >

@@ -16,6 +16,8 @@ export interface PendingAttachment {
   mime: string
   kind: FileKind
   bytes: Uint8Array
+  /** Set when reading found the file unusable (an image that does not decode): it is refused. */
+  problem?: string
 }
 
 /** Per-file limit for images, PDFs and other binaries (text files have INLINE_LIMIT_BYTES). */
@@ -50,6 +52,10 @@ export function addWithLimits(
   const errors: string[] = []
   let total = existing.reduce((n, a) => n + a.size, 0)
   for (const a of incoming) {
+    if (a.problem) {
+      errors.push(`"${a.name}" ${a.problem} It was not added.`)
+      continue
+    }
     if (out.length >= MAX_FILES) {
       errors.push(`"${a.name}" was not added: at most ${MAX_FILES} files per message.`)
       continue

@@ -76,9 +76,27 @@ export function useAttachmentNotices(key: string): string[] {
 export async function readFiles(files: Iterable<File>): Promise<PendingAttachment[]> {
   const out: PendingAttachment[] = []
   for (const f of files) {
-    out.push(toPending({ name: f.name, type: f.type, bytes: await bytesOf(f) }))
+    const pending = toPending({ name: f.name, type: f.type, bytes: await bytesOf(f) })
+    if (pending.kind === 'image' && !(await decodes(pending))) pending.problem = 'looks like an image but could not be decoded.'
+    out.push(pending)
   }
   return out
+}
+
+/**
+ * Whether the browser can decode the image. Magic bytes only say what a file claims to be; opencode
+ * decodes images itself and a corrupt one fails the whole turn after the prompt was accepted (the
+ * message is then lost), so such a file is refused here. Without createImageBitmap (tests), trusted.
+ */
+async function decodes(a: { bytes: Uint8Array; mime: string }): Promise<boolean> {
+  if (typeof createImageBitmap !== 'function') return true
+  try {
+    const bitmap = await createImageBitmap(new Blob([a.bytes as BlobPart], { type: a.mime }))
+    bitmap.close()
+    return true
+  } catch {
+    return false
+  }
 }
 
 function bytesOf(f: Blob): Promise<Uint8Array> {
