@@ -77,6 +77,9 @@ describe('checkpoints panel', () => {
     expect(existsSync(join(project, 'README.md'))).toBe(true)
     await waitForCount(panel.locator('[data-testid="checkpoint-turn"][data-status="restored"]'), 2)
     await page.screenshot({ path: 'test-results/checkpoints-restored.png' })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.screenshot({ path: 'test-results/checkpoints-restored-dark.png' })
+    await page.emulateMedia({ colorScheme: 'light' })
     // Files only: the conversation still has both turns.
     await waitForCount(page.locator('[data-testid="message"][data-role="user"]'), 2)
 
@@ -114,6 +117,11 @@ describe('checkpoints panel', () => {
     await dialog.getByTestId('excludes-input').fill('*.log\nbuild/')
     mkdirSync('test-results', { recursive: true })
     await page.screenshot({ path: 'test-results/settings-dialog.png' })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.screenshot({ path: 'test-results/settings-dialog-dark.png' })
+    await dialog.getByTestId('server-save').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'test-results/settings-dialog-server.png' })
+    await page.emulateMedia({ colorScheme: 'light' })
     await dialog.getByTestId('excludes-save').click()
     await dialog.getByText('Saved.').waitFor()
     const saved = JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8'))
