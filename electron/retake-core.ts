@@ -170,6 +170,11 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'attempts.list': ({ sessionID }) => stores.attempts(sessionID),
     'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
     ...checkpointHandlers(checkpoints),
+    'sessions.forget': async ({ directory, sessionID }) => {
+      stores.forgetSession(sessionID)
+      await (await checkpoints.store(directory)).deleteSession(sessionID)
+      return true as const
+    },
   }
 
   return {

@@ -11,7 +11,6 @@ type CheckpointHandlers = Pick<
   | 'checkpoints.undo'
   | 'checkpoints.stats'
   | 'checkpoints.cleanup'
-  | 'checkpoints.deleteSession'
   | 'checkpoints.holdKept'
   | 'checkpoints.putBackKept'
 >
@@ -66,9 +65,5 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
     },
     'checkpoints.holdKept': ({ directory, planId, overwrite }) => ({ holdId: service.holdKept(directory, planId, overwrite) }),
     'checkpoints.putBackKept': ({ holdId }) => service.putBackKept(holdId),
-    'checkpoints.deleteSession': async ({ directory, sessionID }) => {
-      await (await service.store(directory)).deleteSession(sessionID)
-      return true as const
-    },
   }
 }

@@ -2,8 +2,8 @@
  * Retake's own small stores in the data dir: settings, recent projects, saved retry payloads and the
  * attempt history of retried turns. Each is a JSON file written atomically.
  */
-import { join, basename, resolve } from 'node:path'
-import { statSync } from 'node:fs'
+import { join, basename, isAbsolute, resolve } from 'node:path'
+import { rmSync, statSync } from 'node:fs'
 import { z } from 'zod'
 import {
   AttemptSchema,
@@ -40,6 +40,25 @@ export class AppStores {
   }
 
   updateSettings(patch: Partial<Settings>): Settings {
+    // Folders checkpointed with every turn must exist: a typo would silently checkpoint nothing.
+    for (const f of patch.extraFolders ?? []) {
+      let ok = false
+      try {
+        ok = isAbsolute(f.path) && statSync(f.path).isDirectory()
+      } catch {
+        ok = false
+      }
+      if (!ok) throw new UserInputError(`Extra folder ${f.path} is not an existing folder (give its full path)`)
+    }
+    if (patch.opencodeConfigPath) {
+      let ok = false
+      try {
+        ok = statSync(patch.opencodeConfigPath).isFile()
+      } catch {
+        ok = false
+      }
+      if (!ok) throw new UserInputError(`No opencode config file at ${patch.opencodeConfigPath}`)
+    }
     const next = SettingsSchema.parse({ ...this.getSettings(), ...patch })
     writeJson(this.file('settings.json'), next)
     return next
@@ -88,6 +107,12 @@ export class AppStores {
     const list = this.savedRetries(sessionID)
     const rest = list.filter((r) => r.messageID !== messageID)
     if (rest.length !== list.length) writeJson(this.retryFile(sessionID), rest)
+  }
+
+  /** A deleted session takes its saved retries and attempt history with it. */
+  forgetSession(sessionID: string): void {
+    rmSync(this.retryFile(sessionID), { force: true })
+    rmSync(this.attemptsFile(sessionID), { force: true })
   }
 
   private attemptsFile(sessionID: string) {

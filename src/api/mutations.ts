@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ModelRef, PartInput } from '../shared/ipc-contract'
 import { applyToSessions } from './apply-event'
+import { getBridge } from '../bridge'
 import { clientFor } from './client'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
@@ -42,6 +43,11 @@ export function useDeleteSession() {
   return useMutation({
     mutationFn: async (session: Session) => {
       unwrap('session.delete', await clientFor(scope.directory).session.delete({ sessionID: session.id }))
+      // Retake's own records of the session (checkpoints, saved retries, attempts) go with it; the
+      // session is already gone, so a failure here is only logged.
+      await getBridge()
+        .invoke('sessions.forget', { directory: scope.directory, sessionID: session.id })
+        .catch((err: unknown) => console.warn('[sessions] could not forget local records', err))
       return session
     },
     onSuccess: (session) => patch('session.deleted', session),

@@ -230,7 +230,8 @@ export const channels = {
     input: z.object({ holdId: z.string().min(1) }),
     output: z.object({ restored: z.array(z.string()), failed: z.array(z.object({ path: z.string(), error: z.string() })) }),
   },
-  'checkpoints.deleteSession': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
+  /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
+  'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
 
 export type Channels = typeof channels
