@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import { parseInlinedAttachment, sha256Hex, type InlinedAttachment } from '../../src/lib/inlined-attachment'
-import { screenshotOnFailure, startApp, until, waitForCount, type AppUnderTest } from './harness'
+import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
@@ -107,8 +107,56 @@ describe('attachments in browser mode', () => {
     await page.getByTestId('viewer-toggle').click()
     expect(await viewerSource()).toBe(CSV)
 
+    await page.getByTestId('viewer-toggle').click()
+    await page.screenshot({ path: 'test-results/attachments-viewer-table.png' })
     await until(() => fake.chatRequests().length >= 1, 'the chat request')
     const [sent] = inlineBlocks(fake.chatRequests()[0]!.body)
     expect(sent).toMatchObject({ name: 'cities.csv', text: CSV, sha256: sha256Hex(Buffer.from(CSV, 'utf8')) })
+  })
+
+  it('a real text/markdown file part from another client is a chip, fails on the Anthropic adapter, and ↺ repairs it', async () => {
+    const { page, fake, project } = app
+    const bytes = Buffer.from(MARKDOWN, 'utf8')
+    await page.getByTestId('model-picker').selectOption('anth/claude-fake')
+    // Another opencode client sends the file as a file part, through the same server.
+    await page.evaluate(
+      async ([dir, b64]) => {
+        const q = `?directory=${encodeURIComponent(dir!)}`
+        const headers = { 'content-type': 'application/json', 'x-opencode-directory': encodeURIComponent(dir!) }
+        const created = await (await fetch(`/opencode/session${q}`, { method: 'POST', headers, body: '{}' })).json()
+        await fetch(`/opencode/session/${created.id}/prompt_async${q}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            model: { providerID: 'anth', modelID: 'claude-fake' },
+            parts: [{ type: 'text', text: 'read my notes' }, { type: 'file', mime: 'text/markdown', filename: 'notes.md', url: `data:text/markdown;base64,${b64}` }],
+          }),
+        })
+      },
+      [project, bytes.toString('base64')],
+    )
+    await page.getByTestId('session-item').first().click()
+    const user = messages('user').first()
+    await waitForText(page.getByTestId('error-block'), /functionality not supported/)
+    const chip = user.getByTestId('attachment')
+    await chip.waitFor()
+    expect(await chip.getAttribute('data-inline')).toBe('false')
+    expect(fake.chatRequests()).toHaveLength(0)
+
+    // The file part opens in the same viewer, with the bytes that were sent.
+    await user.getByTestId('attachment-chip').click()
+    await page.getByTestId('viewer-toggle').click()
+    expect(Buffer.from(await viewerSource(), 'utf8').equals(bytes)).toBe(true)
+    await page.keyboard.press('Escape')
+
+    // ↺ on the failed turn: the file goes inline and the same Claude answers.
+    await user.hover()
+    await user.getByTestId('retry').click()
+    await messages('assistant').last().getByText(/echo: /).first().waitFor()
+    await waitForCount(page.getByTestId('error-block'), 0)
+    const [req] = fake.chatRequests('claude-fake')
+    const [block] = inlineBlocks(req!.body)
+    expect(block).toMatchObject({ name: 'notes.md', sha256: sha256Hex(bytes) })
+    await until(async () => (await messages('user').first().getByTestId('attachment').getAttribute('data-inline')) === 'true', 'the repaired message')
   })
 })
