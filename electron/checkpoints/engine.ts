@@ -49,7 +49,7 @@ export class Engine {
     if (fmt && (fmt.format !== STORE_FORMAT.format || fmt.version !== STORE_FORMAT.version))
       throw new CheckpointError('EFORMAT', `unsupported checkpoint store format ${JSON.stringify(fmt)} in ${this.storeDir}`)
     if (!fmt) writeJsonAtomic(fmtFile, STORE_FORMAT)
-    this.roots = resolveRoots(opts.roots, this.storeDir)
+    this.roots = resolveRoots(opts.roots, this.storeDir, this.warnings)
     this.rootById = new Map(this.roots.map((r) => [r.id, r]))
     this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     this.blobs = new BlobStore(this.storeDir)

@@ -51,6 +51,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     try {
       const existing = e.records.turns.get(id)
       if (sealing && !existing) throw new CheckpointError('EUNKNOWN_TURN', `seal without capture for ${id}`)
+      if (sealing && existing!.status === 'restored') throw new CheckpointError('EUNKNOWN_TURN', `${id} was restored; capture it again to retake it`)
       if (!sealing && existing && existing.status !== 'restored') {
         // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
         // stays; the turn is open again until its next seal.

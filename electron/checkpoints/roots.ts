@@ -22,17 +22,27 @@ export function rootId(abs: string): string {
   return crypto.createHash('sha256').update(norm).digest('hex').slice(0, 16)
 }
 
-export function resolveRoots(configs: RootConfig[], storeDir: string): RootRuntime[] {
+export function resolveRoots(configs: RootConfig[], storeDir: string, warnings: string[]): RootRuntime[] {
   const seen = new Set<string>()
   const out: RootRuntime[] = []
   const storeAbs = path.resolve(storeDir)
   for (const c of configs) {
     const abs = normalizeRootPath(c.path)
-    fs.mkdirSync(abs, { recursive: true })
     const id = rootId(abs)
     if (seen.has(id)) continue
     seen.add(id)
-    const real = fs.realpathSync(abs)
+    let real: string
+    let missing = false
+    try {
+      real = fs.realpathSync(abs)
+      if (!fs.statSync(real).isDirectory()) throw new Error('not a folder')
+    } catch {
+      // A volume that is gone (unplugged, deleted) is neither recreated nor scanned nor restored:
+      // treating it as empty would make every file in it look deleted.
+      real = abs
+      missing = true
+      warnings.push(`root ${abs} is missing; it is skipped until it exists again`)
+    }
     const ci = c.caseInsensitive ?? (process.platform === 'darwin' || process.platform === 'win32')
     // The store must never checkpoint itself; when it lives under a root it is excluded.
     const excludedAbs = isInside(abs, storeAbs) ? [storeAbs] : []
@@ -40,7 +50,7 @@ export function resolveRoots(configs: RootConfig[], storeDir: string): RootRunti
       id,
       abs,
       real,
-      shared: c.shared === true,
+      shared: c.shared === true || missing,
       caseInsensitive: ci,
       config: c,
       rules: () => new ExcludeRules(abs, c.excludes ?? [], c.gitignore !== false, excludedAbs),

@@ -257,8 +257,15 @@ describe('capturing a turn', () => {
     expect(w.exists('src/new')).toBe(false)
   })
 
-  it('Volumes: extra folders are checkpointed with the turn; shared folders are never rolled back', async () => {
-    const w = await workspace({ roots: (ws, dir) => [{ path: ws }, { path: path.join(dir, 'vol') }, { path: path.join(dir, 'shared'), shared: true }] })
+  it('Volumes: extra folders are checkpointed with the turn; shared folders are never rolled back; a missing one is skipped', async () => {
+    const w = await workspace({
+      roots: (ws, dir) => {
+        for (const d of ['vol', 'shared']) fs.mkdirSync(path.join(dir, d))
+        return [{ path: ws }, { path: path.join(dir, 'vol') }, { path: path.join(dir, 'shared'), shared: true }, { path: path.join(dir, 'unplugged') }]
+      },
+    })
+    expect(w.store.warnings).toEqual([expect.stringMatching(/unplugged is missing/)])
+    expect(fs.existsSync(path.join(w.dir, 'unplugged'))).toBe(false) // never recreated
     const vol = path.join(w.dir, 'vol')
     const shared = path.join(w.dir, 'shared')
     fs.writeFileSync(path.join(vol, 'v.txt'), 'v0')
