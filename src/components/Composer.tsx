@@ -107,7 +107,9 @@ export function Composer({
           </button>
         </div>
       </div>
-      <div className="composer-hint">Enter to send · Shift+Enter for a new line</div>
+      <div className="composer-hint">
+        Enter to send · Shift+Enter for a new line{onPasteFiles ? ' · drop or paste files to attach' : ''}
+      </div>
     </form>
   )
 }

@@ -3,7 +3,7 @@
  * button, a flag on each file the chosen model cannot take with "Switch model" as the way on, and the
  * limit messages. Dropping and pasting are wired by ChatView/Composer; this only renders.
  */
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ModelRef } from '../shared/ipc-contract'
 import type { ModelAttachmentInfo } from '../lib/file-type'
 import type { ModelOption } from '../lib/model-choice'
@@ -43,6 +43,18 @@ export function AttachButton({ onFiles, disabled }: { onFiles(files: File[]): vo
       </button>
     </>
   )
+}
+
+/** A small preview of a pending image (an object URL, released when the chip goes). */
+function Thumb({ a }: { a: PendingAttachment }) {
+  const [url, setUrl] = useState<string | null>(null)
+  useEffect(() => {
+    if (typeof URL.createObjectURL !== 'function') return
+    const u = URL.createObjectURL(new Blob([a.bytes as BlobPart], { type: a.mime }))
+    setUrl(u)
+    return () => URL.revokeObjectURL(u)
+  }, [a])
+  return url ? <img className="att-pending-thumb" src={url} alt="" /> : null
 }
 
 function SwitchModel({ options, kinds, onChoose }: { options: ModelOption[]; kinds: ReturnType<typeof neededKinds>; onChoose(ref: ModelRef): void }) {
@@ -121,6 +133,7 @@ export function ComposerAttachments({
             const issue = supportIssue(a, model)
             return (
               <li key={a.id} className={`att-chip att-pending${issue ? ' att-flagged' : ''}`} data-testid="composer-chip" data-kind={a.kind} title={issue ?? `${a.name} (${a.mime})`}>
+                {a.kind === 'image' && <Thumb a={a} />}
                 <ChipLabel name={a.name} size={a.size} mime={a.mime} kind={a.kind} />
                 {issue && <span className="att-flag" data-testid="chip-flag" aria-label={issue}>⚠</span>}
                 <button type="button" className="att-remove" data-testid="remove-attachment" aria-label={`Remove ${a.name}`} onClick={() => onRemove(a.id)}>
