@@ -13,6 +13,7 @@ import type { RootState, ScanContext, ScanStats } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { toKey } from './paths'
 import { RootWatcher } from './watch'
+import type { PlanRegistry } from './restore'
 import type { State } from './snapshots'
 import { writeJsonAtomic, readJson } from './fsutil'
 import { CheckpointError } from './types'
@@ -39,6 +40,8 @@ export class Engine {
   readonly maxFileBytes: number
   readonly warnings: string[] = []
   readonly watchers = new Map<string, RootWatcher>()
+  /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
+  readonly plans: PlanRegistry = new Map()
   closed = false
 
   constructor(opts: OpenOptions) {

@@ -29,27 +29,29 @@ export interface ApplyHooks {
 // Plans are kept (by id, the most recent 64) with the candidates they were made from, so apply
 // re-checks each path under the lock and never trusts entries sent back over IPC: a plan object
 // from the renderer is only a reference to one of these by planId.
-const recentPlans = new Map<string, { plan: Plan; cands: Map<string, Candidate> }>()
+// Held per store (Engine.plans): a plan from a store that was closed and reopened (roots may have
+// changed) is unknown to the new one.
+export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate> }>
 
 export function makePlan(e: Engine, target: PlanTarget): Plan {
-  return registered(buildPlan(e, target))
+  return registered(e, buildPlan(e, target))
 }
 
 export function makeUndoPlan(e: Engine, restoreId: string): Plan {
-  return registered(buildUndoPlan(e, restoreId))
+  return registered(e, buildUndoPlan(e, restoreId))
 }
 
 /** Empty plans (nothing to do, with a warning) are registered too: applying one is a no-op. */
-function registered(plan: Plan): Plan {
-  if (!recentPlans.has(plan.planId)) remember(plan, new Map())
+function registered(e: Engine, plan: Plan): Plan {
+  if (!e.plans.has(plan.planId)) remember(e, plan, new Map())
   return plan
 }
 
-function remember(plan: Plan, cands: Map<string, Candidate>): void {
-  recentPlans.set(plan.planId, { plan, cands })
-  for (const id of recentPlans.keys()) {
-    if (recentPlans.size <= 64) break
-    recentPlans.delete(id)
+function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
+  e.plans.set(plan.planId, { plan, cands })
+  for (const id of e.plans.keys()) {
+    if (e.plans.size <= 64) break
+    e.plans.delete(id)
   }
 }
 
@@ -104,7 +106,7 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
     byId.set(a.id, c)
   }
   plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
-  remember(plan, byId)
+  remember(e, plan, byId)
 }
 
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
@@ -112,7 +114,7 @@ const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
 export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
   e.assertOpen()
-  const known = recentPlans.get(given.planId)
+  const known = e.plans.get(given.planId)
   if (!known) {
     return { restoreId: null, status: 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: ['unknown or expired plan; make a new plan'] }
   }
