@@ -56,6 +56,10 @@ export function useDeleteSession() {
 
 export interface PromptInput {
   sessionID: string
+  /** Chosen by Retake, so the message can be recognised once the server has stored it. */
+  messageID?: string
+  /** Send even though no checkpoint could be recorded (the user was told). */
+  skipCheckpoint?: boolean
   text: string
   /** The full parts (text, inlined text files, file parts); when given, `text` is not sent separately. */
   parts?: PartInput[]
@@ -69,19 +73,29 @@ type SdkParts = NonNullable<Parameters<ReturnType<typeof clientFor>['session']['
 export function useSendPrompt() {
   const scope = useScope()
   return useMutation({
-    mutationFn: async ({ sessionID, text, parts, model, agent }: PromptInput) => {
+    mutationFn: async ({ sessionID, messageID, skipCheckpoint, text, parts, model, agent }: PromptInput) => {
       unwrap(
         'session.promptAsync',
-        await clientFor(scope.directory).session.promptAsync({
+        await clientFor(scope.directory).session.promptAsync(
+          {
           sessionID,
+          ...(messageID ? { messageID } : {}),
           // PartInput's `source` is `unknown` (validated by zod elsewhere); the SDK types it precisely.
           parts: (parts ?? [{ type: 'text', text }]) as SdkParts,
           ...(model ? { model } : {}),
           ...(agent ? { agent } : {}),
-        }),
+          },
+          skipCheckpoint ? { headers: { 'x-retake-checkpoint': 'skip' } } : undefined,
+        ),
       )
     },
   })
+}
+
+/** True when the host refused a prompt because it could not record a checkpoint first. */
+export function isCheckpointFailure(err: unknown): boolean {
+  const e = err as { status?: number; body?: { name?: string } }
+  return e?.status === 409 && e.body?.name === 'CheckpointFailed'
 }
 
 export function useAbort() {

@@ -10,7 +10,8 @@ export function createHttpBridge(base = ''): RetakeBridge {
   let source: EventSource | null = null
 
   function ensureEventSource() {
-    if (source) return
+    // No EventSource (a non-browser environment): calls still work, pushes are simply not received.
+    if (source || typeof EventSource === 'undefined') return
     source = new EventSource(`${base}/api/events`)
     source.onmessage = (ev) => {
       try {

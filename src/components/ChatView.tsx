@@ -27,6 +27,16 @@ import { Timeline } from './Timeline'
 import { RetrySessionLayer } from './RetrySessionLayer'
 import { useRetryStore } from '../state/retry-store'
 import { CheckpointsPanel } from './CheckpointsPanel'
+import { SendNotices } from './SendNotices'
+import { useCaptureProgress } from '../checkpoints/use-checkpoints'
+import { usePendingSendGuard } from '../api/use-pending-send'
+import { usePendingSendStore } from '../state/pending-send-store'
+import type { PendingSend } from '../lib/pending-send'
+import type { PendingAttachment } from '../lib/attachments'
+import type { MessageError } from '../api/types'
+import { describeError } from '../lib/message-errors'
+import { ascendingId } from '../shared/ids'
+import { isCheckpointFailure } from '../api/mutations'
 
 export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
   const { directory } = useScope()
@@ -97,7 +107,22 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
     document.title = title ? `${title} — Retake` : 'Retake'
   }, [title])
 
-  async function onSend() {
+  const [checkpointFailed, setCheckpointFailed] = useState(false)
+  const captureProgress = useCaptureProgress()
+  const messageIDs = useMemo(() => (messages.data ?? []).map((m) => m.info.id), [messages.data])
+  // A message the server never stored (the turn failed before writing it) comes back to the composer.
+  const onLost = useCallback(
+    (p: PendingSend<PendingAttachment>, error: MessageError | undefined) => {
+      const key = draftKey(directory, p.sessionID)
+      if (!useDraftsStore.getState().drafts[key]) useDraftsStore.getState().setDraft(key, p.text)
+      if (p.attachments.length) useAttachmentsStore.getState().restore(key, p.attachments)
+      setSendError(`Your message did not reach the conversation${error ? ` (${describeError(error).message})` : ''}. It is back in the composer.`)
+    },
+    [directory],
+  )
+  usePendingSendGuard({ sessionID, messageIDs, status, sessionError, onLost })
+
+  async function onSend(opts: { skipCheckpoint?: boolean } = {}) {
     const text = draft
     let sid = sessionID
     let parts
@@ -111,6 +136,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
     const sent = attachStore.take(dkey)
     setDraft(dkey, '')
     setSendError(null)
+    setCheckpointFailed(false)
+    const messageID = ascendingId('msg')
     try {
       if (!sid) {
         const created = await create.mutateAsync()
@@ -119,14 +146,19 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onSelect(sid)
       }
       clearSessionError(sid)
+      usePendingSendStore.getState().set({ sessionID: sid, messageID, text, attachments: sent, sentAt: Date.now() })
       await send.mutateAsync({
         sessionID: sid,
+        messageID,
+        skipCheckpoint: opts.skipCheckpoint,
         text,
         parts,
         model: modelForPrompt(resolved),
         agent: chosenAgent ?? session?.agent,
       })
     } catch (err) {
+      if (sid) usePendingSendStore.getState().clear(sid, messageID)
+      setCheckpointFailed(isCheckpointFailure(err))
       // The draft survives a failed send: put it back unless the user already typed something new.
       const key = draftKey(directory, sid)
       if (!useDraftsStore.getState().drafts[key]) setDraft(key, text)
@@ -211,6 +243,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
       />
       </RetrySessionLayer>
+      <SendNotices progress={captureProgress} checkpointFailed={checkpointFailed} onSendWithoutCheckpoint={() => void onSend({ skipCheckpoint: true })} />
       <Composer
         value={draft}
         onChange={(t) => setDraft(dkey, t)}

@@ -170,3 +170,27 @@ describe('several turns, extra and shared folders', () => {
     expect(readFileSync(join(shared, 's.txt'), 'utf8')).toBe('shared after\n')
   })
 })
+
+describe('when no checkpoint can be recorded', () => {
+  it('the prompt is refused with a clear error, nothing is sent, and the user may send without one', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'retake-nockpt-'))
+    // The store's folder is taken by a file: every capture fails (even as root).
+    mkdirSync(join(root, 'data'), { recursive: true })
+    writeFileSync(join(root, 'data', 'checkpoints'), 'not a folder')
+    app = await startCoreApp({ root, files: FILES })
+    const s = await app.client.session.create({})
+    const sessionID = s.data!.id
+    const refused = await app.client.session.promptAsync({ sessionID, parts: [{ type: 'text', text: 'WRITE x.txt nope' }] })
+    expect(refused.response?.status).toBe(409)
+    expect(refused.error).toMatchObject({ name: 'CheckpointFailed', data: { message: expect.stringContaining('could not record a checkpoint') } })
+    expect(app.fake.chatRequests()).toHaveLength(0)
+    expect((await app.client.session.messages({ sessionID })).data).toEqual([])
+
+    const sent = await app.client.session.prompt(
+      { sessionID, parts: [{ type: 'text', text: 'hello without a checkpoint' }] },
+      { headers: { 'x-retake-checkpoint': 'skip' } },
+    )
+    expect(sent.response?.status).toBe(200)
+    expect(app.fake.chatRequests()[0].lastUserText()).toBe('hello without a checkpoint')
+  })
+})

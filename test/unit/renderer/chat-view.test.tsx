@@ -75,14 +75,16 @@ describe('ChatView', () => {
     // Default model: nothing is sent, the server applies its own default.
     await userEvent.type(screen.getByTestId('composer'), 'first{Enter}')
     await waitFor(() => expect(prompts).toHaveLength(1))
-    expect(prompts[0]).toEqual({ parts: [{ type: 'text', text: 'first' }] })
+    // The message id is Retake's own, so the sent message can be recognised once it is stored.
+    expect(prompts[0]).toEqual({ messageID: expect.stringMatching(/^msg_[0-9a-f]{12}[A-Za-z0-9]{14}$/), parts: [{ type: 'text', text: 'first' }] })
     expect(screen.getByTestId('composer')).toHaveValue('')
 
     await userEvent.selectOptions(picker, 'local/thinker')
     await userEvent.selectOptions(screen.getByTestId('agent-picker'), 'plan')
     await userEvent.type(screen.getByTestId('composer'), 'second{Enter}')
     await waitFor(() => expect(prompts).toHaveLength(2))
-    expect(prompts[1]).toEqual({ parts: [{ type: 'text', text: 'second' }], model: { providerID: 'local', modelID: 'thinker' }, agent: 'plan' })
+    expect(prompts[1]).toEqual({ messageID: expect.any(String), parts: [{ type: 'text', text: 'second' }], model: { providerID: 'local', modelID: 'thinker' }, agent: 'plan' })
+    expect((prompts[1] as { messageID: string }).messageID > (prompts[0] as { messageID: string }).messageID).toBe(true)
   })
 
   it('keeps the draft and shows the error when sending fails', async () => {

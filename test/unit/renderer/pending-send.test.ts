@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { pendingOutcome } from '../../../src/lib/pending-send'
+
+const p = { messageID: 'msg_mine', sentAt: 1000 }
+
+describe('pendingOutcome', () => {
+  it('is confirmed once the server has the message, whatever else happened', () => {
+    expect(pendingOutcome(p, ['msg_a', 'msg_mine'], { at: 2000 }, true)).toBe('confirmed')
+  })
+  it('is lost when the session failed after the send without storing it', () => {
+    expect(pendingOutcome(p, ['msg_a'], { at: 1500 }, false)).toBe('lost')
+  })
+  it('is lost when the session went idle again without it', () => {
+    expect(pendingOutcome(p, [], undefined, true)).toBe('lost')
+  })
+  it('an error from before the send does not count', () => {
+    expect(pendingOutcome(p, [], { at: 500 }, false)).toBe('waiting')
+  })
+  it('waits while the turn is starting', () => {
+    expect(pendingOutcome(p, ['msg_a'], undefined, false)).toBe('waiting')
+  })
+})
