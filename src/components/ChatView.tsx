@@ -89,7 +89,13 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   // Send and ↺ are locked while a retry of this session runs.
   const retryLocked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   const chooseModel = useCallback((ref: ModelRef) => setModel(ckey, ref), [setModel, ckey])
-  const editInComposer = useCallback((text: string) => setDraft(dkey, text), [setDraft, dkey])
+  const editInComposer = useCallback(
+    (text: string, files: PendingAttachment[]) => {
+      setDraft(dkey, text)
+      if (files.length) useAttachmentsStore.getState().restore(dkey, files)
+    },
+    [setDraft, dkey],
+  )
   // Files dropped beside the chat (sidebar, header) must not make the window open the file instead.
   useEffect(() => {
     const guard = (e: DragEvent) => {

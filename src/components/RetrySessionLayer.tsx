@@ -24,6 +24,8 @@ import { turnsWithFileChanges } from '../lib/restore-sheet'
 import { FailedRetryNotice } from './FailedRetryNotice'
 import { MessageActionsProvider, type ActionTarget } from './MessageActions'
 import { RetryAction } from './RetryAction'
+import { toPending, type PendingAttachment } from '../lib/attachments'
+import { composerContentOf } from '../lib/composer-content'
 import '../styles/retry.css'
 
 export interface RetrySessionLayerProps {
@@ -36,8 +38,8 @@ export interface RetrySessionLayerProps {
   /** Changes when the session's status changes (a sealed turn's file changes are then known). */
   statusTick: unknown
   onChooseModel(ref: ModelRef): void
-  /** Puts text back into the composer ("Edit" of a saved retry). */
-  onEdit(text: string): void
+  /** Puts text and attachments back into the composer ("Edit" of a saved retry). */
+  onEdit(text: string, attachments: PendingAttachment[]): void
   children: ReactNode
 }
 
@@ -89,7 +91,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         }
       },
       editSaved(entry: SavedRetry) {
-        props.onEdit(entry.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n'))
+        // Typed text goes back into the composer, attachments back into its chips (not as raw blocks).
+        const { text, files } = composerContentOf(entry.parts)
+        props.onEdit(text, files.map((f) => toPending(f)))
       },
       discardSaved(entry: SavedRetry) {
         void getBridge()
