@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openCheckpointStore } from '../electron/checkpoints/index'
+import { dirSize } from '../electron/checkpoints/fsutil'
 
 const small = process.argv.includes('--small')
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -28,18 +29,6 @@ const mb = (n: number) => (n / 1024 / 1024).toFixed(1) + ' MB'
 const kb = (n: number) => (n / 1024).toFixed(1) + ' KB'
 const sec = (m: number) => (m >= 1000 ? (m / 1000).toFixed(2) + ' s' : m.toFixed(1) + ' ms')
 
-function du(dir: string): number {
-  let total = 0
-  const walk = (d: string): void => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory()) walk(p)
-      else total += fs.lstatSync(p).size
-    }
-  }
-  walk(dir)
-  return total
-}
 
 /** Deterministic workspace: source-like text files in nested folders plus big binaries. */
 function generate(ws: string): void {
@@ -82,7 +71,7 @@ async function main(): Promise<void> {
   const ws = path.join(work, small ? 'ws-small' : 'ws')
   generate(ws)
   const files = Number(execFileSync('sh', ['-c', `find "${ws}" -type f | wc -l`]).toString().trim())
-  const bytes = du(ws)
+  const bytes = dirSize(ws)
   const oneFile = path.join(ws, 'src', 'pkg7', 'mod3', 'file127.ts')
   const original = fs.readFileSync(oneFile)
   const edit = (tag: string) => fs.writeFileSync(oneFile, Buffer.concat([original, Buffer.from(`// edit ${tag}\n`)]))
@@ -93,7 +82,7 @@ async function main(): Promise<void> {
     let t = process.hrtime.bigint()
     sh('cp', ['-a', ws, path.join(tmp, 'copy')])
     const cpMs = ms(t)
-    const cpBytes = du(path.join(tmp, 'copy'))
+    const cpBytes = dirSize(path.join(tmp, 'copy'))
     fs.rmSync(path.join(tmp, 'copy'), { recursive: true, force: true })
 
     // 2. Shadow git, as opencode/Cline/Roo do it.
@@ -106,13 +95,13 @@ async function main(): Promise<void> {
     git('write-tree')
     const gitFirst = ms(t)
     const gitTree0 = execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${ws}`, 'write-tree']).toString().trim()
-    const gitSize0 = du(gitDir)
+    const gitSize0 = dirSize(gitDir)
     edit('git')
     t = process.hrtime.bigint()
     git('add', '-A')
     git('write-tree')
     const gitSecond = ms(t)
-    const gitGrowth = du(gitDir) - gitSize0
+    const gitGrowth = dirSize(gitDir) - gitSize0
     t = process.hrtime.bigint()
     git('checkout', gitTree0, '--', path.relative(ws, oneFile))
     const gitRestore = ms(t)
@@ -124,7 +113,7 @@ async function main(): Promise<void> {
     t = process.hrtime.bigint()
     await store.capture('bench/m1')
     const rtFirst = ms(t)
-    const storeAfterFirst = du(storeDir)
+    const storeAfterFirst = dirSize(storeDir)
     // A turn that changes one file: the seal is the "capture after one changed file". The figure
     // is the median of 5 such turns (the machine is shared; single runs of ~0.2 s are noisy).
     const seconds: number[] = []
@@ -137,11 +126,11 @@ async function main(): Promise<void> {
     }
     const rtSecond = median(seconds)
     // Store growth per turn: a complete turn (capture + one changed file + seal).
-    const before = du(storeDir)
+    const before = dirSize(storeDir)
     await store.capture('bench/m2')
     edit('retake-2')
     await store.seal('bench/m2')
-    const growth = du(storeDir) - before
+    const growth = dirSize(storeDir) - before
     const changedBytes = fs.statSync(oneFile).size
     // Restore of a one-file turn (plan + apply, journal and pre/post captures included); median of
     // 5: restore, undo, restore again …

@@ -2,6 +2,7 @@
  * package:check's last step: the PACKAGED main bundle, run in Node with a stand-in `electron` module
  * (scripts/package-check.fake-electron.cjs), must start its own opencode server from resources/bin.
  */
+import { offlineOpencodeEnv } from '../test/support/opencode-config'
 import { spawn } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -28,18 +29,7 @@ export interface SmokeReport {
 }
 
 /** Keeps the spawned opencode off the network (this machine is offline); a user's app runs without these. */
-const OFFLINE_OPENCODE_ENV: Record<string, string> = {
-  npm_config_registry: 'http://127.0.0.1:9/',
-  NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/',
-  npm_config_offline: 'true',
-  OPENCODE_DISABLE_AUTOUPDATE: '1',
-  OPENCODE_DISABLE_MODELS_FETCH: '1',
-  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-  OPENCODE_DISABLE_SHARE: '1',
-  OPENCODE_DISABLE_CLAUDE_CODE: '1',
-  OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
-  OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-}
+const OFFLINE_OPENCODE_ENV = offlineOpencodeEnv()
 
 type Message = Record<string, unknown>
 type Status = { state: string; version?: string; error?: string }

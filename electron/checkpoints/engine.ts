@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { BlobStore } from './blobs'
-import { mkdirPrivate } from './fsutil'
+import { dirSize, mkdirPrivate } from './fsutil'
 import { StoreLock } from './lock'
 import { Records } from './records'
 import { resolveRoots } from './roots'
@@ -203,15 +203,7 @@ export class Engine {
   }
 
   storeBytes(): number {
-    let total = 0
-    const walk = (d: string): void => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name)
-        if (e.isDirectory()) walk(p)
-        else total += fs.lstatSync(p).size
-      }
-    }
-    walk(this.storeDir)
-    return total
+    return dirSize(this.storeDir)
   }
+
 }

@@ -51,12 +51,17 @@ export function writeAtomicSync(target: string, data: string | Uint8Array, opts:
     fs.writeFileSync(fd, data)
     finishFd(fd, opts)
   } catch (err) {
-    fs.closeSync(fd)
-    fs.rmSync(tmp, { force: true })
+    abandonTemp(fd, tmp)
     throw err
   }
   fs.closeSync(fd)
   commitTemp(tmp, target, opts)
+}
+
+/** A temp file that failed to fill is closed and removed: nothing half-written stays behind. */
+function abandonTemp(fd: number, tmp: string): void {
+  fs.closeSync(fd)
+  fs.rmSync(tmp, { force: true })
 }
 
 /** Atomically replace `target` with the bytes of `source` (streamed: flat memory). */
@@ -77,8 +82,7 @@ export async function copyAtomic(source: string, target: string, opts: AtomicOpt
     }
     finishFd(fd, opts)
   } catch (err) {
-    fs.closeSync(fd)
-    fs.rmSync(tmp, { force: true })
+    abandonTemp(fd, tmp)
     throw err
   }
   fs.closeSync(fd)

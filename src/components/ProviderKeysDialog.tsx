@@ -1,5 +1,6 @@
 /** Enter or remove provider API keys (stored by opencode's auth API, never by Retake). */
-import { useEffect, useState } from 'react'
+import { useEscape } from '../lib/use-escape'
+import { useState } from 'react'
 import { useProviderAuth } from '../api/mutations'
 import { useProviderList } from '../api/queries'
 import { errorMessage } from '../api/unwrap'
@@ -19,11 +20,7 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   // config file or the environment are not removable from here.
   const withKey = all.filter((p) => connected.has(p.id) && p.source !== 'config' && p.source !== 'env')
   const error = set.error ?? remove.error ?? list.error
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [onClose])
+  useEscape(onClose)
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

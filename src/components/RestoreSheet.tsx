@@ -10,6 +10,7 @@ import { usePlanRestore } from '../checkpoints/use-checkpoints'
 import { groupPlan, overwriteList, type ConflictChoice } from '../lib/restore-sheet'
 import type { RestorePlan } from '../shared/ipc-contract'
 import { DiffLines } from './TurnChanges'
+import { useEscape } from '../lib/use-escape'
 
 export type RestoreMode = 'both' | 'conversation' | 'files'
 
@@ -33,6 +34,7 @@ export function RestoreSheet(props: {
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
+  useEscape(props.onCancel)
 
   useEffect(() => {
     mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })

@@ -4,7 +4,8 @@
  * Each section saves on its own: folder changes reopen the checkpoint stores, server changes
  * reconnect, and neither should happen because the other was edited.
  */
-import { useEffect, useState } from 'react'
+import { useEscape } from '../lib/use-escape'
+import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { errorMessage } from '../api/unwrap'
@@ -199,11 +200,7 @@ function ServerSection({ settings }: { settings: Settings }) {
 
 export function SettingsDialog({ project, onClose }: { project: string; onClose(): void }) {
   const settings = useSettings()
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [onClose])
+  useEscape(onClose)
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="dialog settings-dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings-dialog">

@@ -12,7 +12,7 @@ import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
 import { startWebHost, type WebHost } from '../../electron/web/host'
 import { AppStores } from '../../electron/store/app-stores'
 import { startFakeLlm, type FakeLlm } from './fake-llm'
-import { isolatedOpencodeEnv, makeOpencodeConfig } from './opencode-config'
+import { makeOpencodeConfig, offlineOpencodeEnv } from './opencode-config'
 import { initGitRepo } from './opencode-fixture'
 
 export interface CoreApp {
@@ -42,8 +42,7 @@ export async function startCoreApp(opts: { git?: boolean; files?: Record<string,
   if (opts.settings) new AppStores(dataDir).updateSettings(opts.settings)
   const configPath = join(root, 'opencode.json')
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
-  const env = isolatedOpencodeEnv(join(root, 'unused-home'))
-  const serverEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'HOME' && !k.startsWith('XDG_')))
+  const serverEnv = offlineOpencodeEnv()
   const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv })
   const staticDir = join(root, 'static')
   mkdirSync(staticDir, { recursive: true })

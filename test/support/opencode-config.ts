@@ -58,18 +58,15 @@ export function makeOpencodeConfig(input: OpencodeConfigInput): Config {
 }
 
 /**
- * Environment for an isolated opencode server: its own HOME and XDG dirs under `rootDir` (so the
- * developer's config, auth and database are never read or written), npm pointed at a closed port
+ * The switches that keep a test's opencode server offline and quick: npm pointed at a closed port
  * (opencode's background `npm install @opencode-ai/plugin` fails fast instead of hitting the
- * network), and the OPENCODE_DISABLE_* switches that avoid network and background work.
+ * network), and the OPENCODE_DISABLE_* switches that avoid network and background work. opencode's
+ * internal plugins are auth helpers for hosted providers (Copilot, Codex, …); the fake providers use
+ * plain API keys, and skipping them made the first prompt ~40% faster on a loaded 2-core VM. Pass
+ * `defaultPlugins: true` for a test that needs production start-up.
  */
-export function isolatedOpencodeEnv(rootDir: string, opts: { defaultPlugins?: boolean } = {}): Record<string, string> {
+export function offlineOpencodeEnv(opts: { defaultPlugins?: boolean } = {}): Record<string, string> {
   const env: Record<string, string> = {
-    HOME: join(rootDir, 'home'),
-    XDG_CONFIG_HOME: join(rootDir, 'config'),
-    XDG_DATA_HOME: join(rootDir, 'data'),
-    XDG_CACHE_HOME: join(rootDir, 'cache'),
-    XDG_STATE_HOME: join(rootDir, 'state'),
     // Port 9 (discard) on loopback: nothing listens, so npm fails at once.
     npm_config_registry: 'http://127.0.0.1:9/',
     NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/',
@@ -82,9 +79,21 @@ export function isolatedOpencodeEnv(rootDir: string, opts: { defaultPlugins?: bo
     OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
     OPENCODE_DISABLE_TERMINAL_TITLE: '1',
   }
-  // opencode's internal plugins are auth helpers for hosted providers (Copilot, Codex, …); the
-  // fake providers use plain API keys, and skipping them made the first prompt ~40% faster on a
-  // loaded 2-core VM. Pass `defaultPlugins: true` for a test that needs production start-up.
   if (!opts.defaultPlugins) env.OPENCODE_DISABLE_DEFAULT_PLUGINS = '1'
   return env
+}
+
+/**
+ * Environment for an isolated opencode server: its own HOME and XDG dirs under `rootDir` (so the
+ * developer's config, auth and database are never read or written), plus the offline switches.
+ */
+export function isolatedOpencodeEnv(rootDir: string, opts: { defaultPlugins?: boolean } = {}): Record<string, string> {
+  return {
+    HOME: join(rootDir, 'home'),
+    XDG_CONFIG_HOME: join(rootDir, 'config'),
+    XDG_DATA_HOME: join(rootDir, 'data'),
+    XDG_CACHE_HOME: join(rootDir, 'cache'),
+    XDG_STATE_HOME: join(rootDir, 'state'),
+    ...offlineOpencodeEnv(opts),
+  }
 }

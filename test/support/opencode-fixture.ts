@@ -12,7 +12,7 @@ import { EmbeddedOpencodeServer } from '../../electron/server/opencode-server'
 import { resolveOpencodeBinary } from '../../electron/server/opencode-binary'
 import { AppStores } from '../../electron/store/app-stores'
 import { startFakeLlm, type FakeLlm } from './fake-llm'
-import { isolatedOpencodeEnv, makeOpencodeConfig } from './opencode-config'
+import { makeOpencodeConfig, offlineOpencodeEnv } from './opencode-config'
 
 export interface TestServer {
   fake: FakeLlm
@@ -45,9 +45,8 @@ export async function startTestServer(opts: { git?: boolean; files?: Record<stri
   if (opts.git) initGitRepo(project)
   const configPath = join(root, 'opencode.json')
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
-  const env = isolatedOpencodeEnv(join(root, 'unused-home'))
-  // The manager sets HOME/XDG itself (under the data dir); keep the offline flags of the helper.
-  const extraEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'HOME' && !k.startsWith('XDG_')))
+  // The manager sets HOME/XDG itself (under the data dir).
+  const extraEnv = offlineOpencodeEnv()
   const make = () =>
     new EmbeddedOpencodeServer({ binary: resolveOpencodeBinary({ appRoot: process.cwd() }), dataDir, configPath, cwd: project, extraEnv, version: '1.18.33' })
 
