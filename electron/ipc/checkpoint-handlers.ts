@@ -1,6 +1,7 @@
 /** The `checkpoints.*` channels: thin calls into the CheckpointService. */
 import type { CheckpointService } from '../checkpoint-service'
 import type { Handlers } from './router'
+import type { ChangeItem } from '../checkpoints'
 
 type CheckpointHandlers = Pick<
   Handlers,
@@ -16,18 +17,24 @@ type CheckpointHandlers = Pick<
 >
 
 export function checkpointHandlers(service: CheckpointService): CheckpointHandlers {
+  // What a sealed turn changed is fixed by its two snapshots: computed once (it reads and diffs the
+  // changed files), not on every refresh of the timeline. A new seal gives a new key.
+  const summaries = new Map<string, ChangeItem[]>()
   return {
     'checkpoints.list': async ({ directory, sessionID }) => {
       const store = await service.store(directory)
       const turns = store.listTurns(sessionID)
       return Promise.all(
-        turns.map(async (t) => ({
-          messageID: t.turnKey.messageID,
-          status: t.status,
-          createdAt: t.createdAt,
-          sealedAt: t.sealedAt,
-          changes: t.status === 'open' ? [] : (await store.changes(t.turnKey)).map(({ diff: _diff, ...rest }) => rest),
-        })),
+        turns.map(async (t) => {
+          let changes: ChangeItem[] = []
+          if (t.status !== 'open') {
+            const key = `${directory}\n${sessionID}/${t.turnKey.messageID}\n${t.sealedAt ?? ''}`
+            changes = summaries.get(key) ?? (await store.changes(t.turnKey)).map(({ diff: _diff, ...rest }) => rest)
+            if (summaries.size > 5000) summaries.clear()
+            summaries.set(key, changes)
+          }
+          return { messageID: t.turnKey.messageID, status: t.status, createdAt: t.createdAt, sealedAt: t.sealedAt, changes }
+        }),
       )
     },
     'checkpoints.changes': async ({ directory, sessionID, messageID }) => (await service.store(directory)).changes({ sessionID, messageID }),

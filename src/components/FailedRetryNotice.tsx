@@ -10,6 +10,8 @@ export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
   const ctx = useRetryContext()
   if (!ctx) return null
   const interrupted = saved.state === 'pending'
+  // The host refused the prompt because it could not record the folder first (409 CheckpointFailed).
+  const noCheckpoint = /CheckpointFailed|could not record a checkpoint/.test(saved.error ?? '')
   return (
     <div className="failed-retry" role="alert" data-testid="failed-retry">
       <div className="failed-retry-title">Retry did not go through</div>
@@ -27,6 +29,17 @@ export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
         >
           Send again{ctx.model ? ` with ${ctx.modelLabel}` : ''}
         </button>
+        {noCheckpoint && (
+          <button
+            type="button"
+            className="button button-secondary small"
+            data-testid="send-again-without-checkpoint"
+            disabled={ctx.locked || !ctx.model}
+            onClick={() => ctx.model && void ctx.retake(saved.messageID, ctx.model, saved, undefined, { skipCheckpoint: true })}
+          >
+            Send again without a checkpoint
+          </button>
+        )}
         <button type="button" className="button button-secondary small" data-testid="edit-saved" onClick={() => ctx.editSaved(saved)}>
           Edit
         </button>

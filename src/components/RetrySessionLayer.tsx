@@ -79,10 +79,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         const target = retryTargetFor(messages, clickedID)
         if (target) setSheet({ clickedID, target, model })
       },
-      async retake(clickedID, model, savedEntry, files) {
+      async retake(clickedID, model, savedEntry, files, opts) {
         setStartError(null)
         try {
-          const out = await retake({ sessionID, clickedID, model, messages, saved: savedEntry, files })
+          const out = await retake({ sessionID, clickedID, model, messages, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint })
           if (out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
         } catch (err) {
           // A failure after the payload was saved is offered again by FailedRetryNotice; only a

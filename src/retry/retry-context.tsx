@@ -22,7 +22,13 @@ export interface RetryContextValue {
   /** Makes `ref` the session's model (Retry with… does this first). */
   chooseModel(ref: ModelRef): void
   /** Runs the retry; resolves when it is over (errors are reported by the provider itself). */
-  retake(clickedID: string, model: ModelRef, saved?: SavedRetry, files?: { planId: string; overwrite: string[] }): Promise<void>
+  retake(
+    clickedID: string,
+    model: ModelRef,
+    saved?: SavedRetry,
+    files?: { planId: string; overwrite: string[] },
+    opts?: { skipCheckpoint?: boolean },
+  ): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean
   openRestoreSheet(clickedID: string, model: ModelRef): void

@@ -38,6 +38,8 @@ export interface RetryRequest {
   saved?: SavedRetry
   /** Roll the files back too: the restore plan (kept in the host) and the conflicts to overwrite. */
   files?: { planId: string; overwrite: string[] }
+  /** Prompt even though the host cannot record a checkpoint (the user chose so). */
+  skipCheckpoint?: boolean
 }
 
 /** What a file restore did (the host's checkpoints.apply result). */
@@ -67,7 +69,10 @@ export interface RetryDeps {
   restoreFiles?(planId: string, overwrite: string[]): Promise<FileRestoreResult>
   /** Undoes a file restore (when the conversation could not follow it). */
   undoFiles?(restoreId: string): Promise<unknown>
-  prompt(body: { sessionID: string; messageID: string; parts: PartInput[]; model: ModelRef; agent?: string; variant?: string }): Promise<PromptResult>
+  prompt(
+    body: { sessionID: string; messageID: string; parts: PartInput[]; model: ModelRef; agent?: string; variant?: string },
+    opts?: { skipCheckpoint?: boolean },
+  ): Promise<PromptResult>
   now(): number
   /** Each step with its duration, for the log. */
   onStep?(step: RetryStep, ms: number): void
@@ -221,7 +226,10 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     }
 
     step = 'prompt'
-    const result = await deps.prompt({ sessionID: req.sessionID, messageID: req.messageID, parts, model: req.model, agent, variant })
+    const result = await deps.prompt(
+      { sessionID: req.sessionID, messageID: req.messageID, parts, model: req.model, agent, variant },
+      req.skipCheckpoint ? { skipCheckpoint: true } : undefined,
+    )
     if (result.info.role === 'assistant' && result.info.parentID && result.info.parentID !== req.messageID) {
       throw new Error(`the server answered another message (${result.info.parentID}); reload and try again`)
     }

@@ -55,10 +55,11 @@ export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, op
     async deletePart(sessionID, messageID, partID) {
       return unwrap('part.delete', await client.part.delete({ sessionID, messageID, partID }))
     },
-    async prompt(body) {
+    async prompt(body, promptOpts) {
       // PartInput's `source` is validated as unknown by the IPC schema; it is the SDK's FilePartSource as stored.
       type SdkPromptBody = Parameters<OpencodeClient['session']['prompt']>[0]
-      return unwrap('session.prompt', await client.session.prompt(body as SdkPromptBody)) as unknown as PromptResult
+      const headers = promptOpts?.skipCheckpoint ? { headers: { 'x-retake-checkpoint': 'skip' } } : undefined
+      return unwrap('session.prompt', await client.session.prompt(body as SdkPromptBody, headers)) as unknown as PromptResult
     },
     ...(store.files ?? {}),
     now: () => Date.now(),

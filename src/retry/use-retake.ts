@@ -63,6 +63,7 @@ export interface RetakeRequest {
   saved?: SavedRetry
   /** Roll the files back too (from the restore sheet). */
   files?: { planId: string; overwrite: string[] }
+  skipCheckpoint?: boolean
 }
 
 export function useRetake() {
@@ -99,6 +100,7 @@ export function useRetake() {
             previousModel,
             saved: req.saved,
             files: req.files,
+            skipCheckpoint: req.skipCheckpoint,
           },
           deps,
         )

@@ -255,3 +255,14 @@ describe('runRetry with files', () => {
     expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
   })
 })
+
+describe('runRetry without a checkpoint', () => {
+  it('passes the user’s choice to send without a checkpoint on to the prompt, and only then', async () => {
+    const seen: unknown[] = []
+    const w = world()
+    const deps: RetryDeps = { ...w.deps, prompt: async (body, opts) => (seen.push(opts), w.deps.prompt(body)) }
+    await runRetry(request({ skipCheckpoint: true }), deps)
+    await runRetry(request(), deps)
+    expect(seen).toEqual([{ skipCheckpoint: true }, undefined])
+  })
+})
