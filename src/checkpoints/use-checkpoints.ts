@@ -75,13 +75,22 @@ export function useCleanupCheckpoints() {
 export function useCaptureProgress(): EventPayload<'checkpoint.progress'> | null {
   const { directory } = useScope()
   const [progress, setProgress] = useState<EventPayload<'checkpoint.progress'> | null>(null)
-  useEffect(
-    () =>
-      getBridge().on('checkpoint.progress', (p) => {
-        if (p.directory !== directory) return
-        setProgress(p.phase === 'done' ? null : p)
-      }),
-    [directory],
-  )
+  useEffect(() => {
+    // Most captures are over in milliseconds: only one still running after a moment gets a bar,
+    // so sending in a small folder does not flash one.
+    const started = new Map<string, number>()
+    return getBridge().on('checkpoint.progress', (p) => {
+      if (p.directory !== directory) return
+      const key = `${p.sessionID}/${p.messageID}`
+      if (p.phase === 'done') {
+        started.delete(key)
+        setProgress(null)
+        return
+      }
+      const first = started.get(key) ?? Date.now()
+      started.set(key, first)
+      if (Date.now() - first >= 300) setProgress(p)
+    })
+  }, [directory])
   return progress
 }
