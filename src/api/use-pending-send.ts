@@ -31,7 +31,7 @@ export function usePendingSendGuard(opts: {
   }, [status])
   useEffect(() => {
     if (!pending) return
-    const idleSinceSend = sawBusy.current && !isBusy(status)
+    const idleSinceSend = !pending.queued && sawBusy.current && !isBusy(status)
     const outcome = pendingOutcome(pending, messageIDs, errorAt.current !== undefined ? { at: errorAt.current } : undefined, idleSinceSend)
     if (outcome === 'waiting') return
     usePendingSendStore.getState().clear(pending.sessionID, pending.messageID)

@@ -152,7 +152,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onSelect(sid)
       }
       clearSessionError(sid)
-      usePendingSendStore.getState().set({ sessionID: sid, messageID, text, attachments: sent, sentAt: Date.now() })
+      usePendingSendStore.getState().set({ sessionID: sid, messageID, text, attachments: sent, sentAt: Date.now(), queued: busy })
       await send.mutateAsync({
         sessionID: sid,
         messageID,

@@ -10,6 +10,8 @@ export interface PendingSend<A> {
   text: string
   attachments: A[]
   sentAt: number
+  /** Sent while a turn was running: opencode queues it, so an idle moment proves nothing. */
+  queued?: boolean
 }
 
 export type PendingOutcome = 'confirmed' | 'lost' | 'waiting'
