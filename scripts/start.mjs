@@ -21,14 +21,15 @@ function run(cmd, args) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
-const bin = electronBinary()
 const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
-if (typeof bin === 'string' && hasDisplay) {
+// Without a display the desktop app cannot open a window: do not even try to fetch its runtime.
+const bin = hasDisplay ? electronBinary() : { reason: 'not needed' }
+if (typeof bin === 'string') {
   run('npm', ['run', 'build'])
   const child = spawn(bin, ['.', ...passThrough], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
 } else {
-  const why = typeof bin !== 'string' ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display'
+  const why = hasDisplay ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display (no DISPLAY or WAYLAND_DISPLAY)'
   console.log(`Retake: starting browser mode, because ${why}.`)
   run('npm', ['run', 'build:renderer'])
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', ...passThrough], { stdio: 'inherit' })
