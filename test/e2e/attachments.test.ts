@@ -4,17 +4,16 @@
  * file's bytes; ↺ sends the provider the very same inline block (SHA-256 equal).
  */
 import { mkdirSync } from 'node:fs'
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseInlinedAttachment, sha256Hex, type InlinedAttachment } from '../../src/lib/inlined-attachment'
-import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
-beforeEach(async (ctx) => {
+beforeEach(async () => {
   app = await startApp({ git: true })
-  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
 })
-afterEach(async () => app?.close())
+afterEach(async (ctx) => closeApp(app, ctx))
 
 const messages = (role: 'user' | 'assistant') => app.page.locator(`[data-testid="message"][data-role="${role}"]`)
 

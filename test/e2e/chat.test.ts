@@ -2,18 +2,17 @@
  * Browser mode end to end: a real opencode server behind Retake's host, the fake LLM behind it,
  * Debian's Chromium in front. The user story of issue 'Retake end to end'.
  */
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
-beforeEach(async (ctx) => {
+beforeEach(async () => {
   app = await startApp({ git: true, files: { 'README.md': '# demo\n' } })
-  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
 })
-afterEach(async () => app?.close())
+afterEach(async (ctx) => closeApp(app, ctx))
 
 async function send(text: string) {
   const { page } = app

@@ -4,18 +4,17 @@
  * files on disk while the conversation stays, undo brings them back, storage and clean-up work.
  * Also opens Settings. Screenshots of both go to test-results/ for a look.
  */
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
-beforeEach(async (ctx) => {
+beforeEach(async () => {
   app = await startApp({ files: { 'README.md': '# demo\n' } })
-  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
 })
-afterEach(async () => app?.close())
+afterEach(async (ctx) => closeApp(app, ctx))
 
 const assistantMessages = () => app.page.locator('[data-testid="message"][data-role="assistant"]')
 

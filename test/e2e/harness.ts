@@ -106,7 +106,17 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
   }
 }
 
-/** Keeps a screenshot of the page when the test failed (vitest's onTestFailed). */
+/**
+ * Closes the app after a test; when the test failed, keeps a screenshot and the host's output in
+ * test-results/ first (afterEach runs before onTestFailed, when the page would already be gone).
+ */
+export async function closeApp(app: AppUnderTest | undefined, ctx: { task: { name: string; result?: { state?: string } } }): Promise<void> {
+  if (!app) return
+  if (ctx.task.result?.state === 'fail') await screenshotOnFailure(app, ctx.task.name)
+  await app.close()
+}
+
+/** Keeps a screenshot of the page and the host's output. */
 export async function screenshotOnFailure(app: AppUnderTest | undefined, name: string): Promise<void> {
   if (!app) return
   mkdirSync('test-results', { recursive: true })

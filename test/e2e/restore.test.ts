@@ -2,14 +2,14 @@
  * Retaking a turn that changed files, in Chromium: the restore sheet lists what goes back, a file
  * the user edited since is a conflict kept by default, and Undo restore puts the folder back.
  */
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { screenshotOnFailure, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest | undefined
-afterEach(async () => {
-  await app?.close()
+afterEach(async (ctx) => {
+  await closeApp(app, ctx)
   app = undefined
 })
 
@@ -23,9 +23,8 @@ async function send(text: string, answer: string | RegExp) {
 }
 
 describe('↺ with files', () => {
-  it('files and conversation: the sheet lists the file, the retake removes it, undo brings it back', async (ctx) => {
+  it('files and conversation: the sheet lists the file, the retake removes it, undo brings it back', async () => {
     app = await startApp({ git: true, files: { 'README.md': '# demo\n' } })
-    onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
     const { page, fake, project } = app
     await send('WRITE notes.txt from the agent', /done/)
     expect(existsSync(join(project, 'notes.txt'))).toBe(true)
@@ -51,9 +50,8 @@ describe('↺ with files', () => {
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
   })
 
-  it('a file the user edited after the turn is a conflict, kept by default; files only leaves the conversation', async (ctx) => {
+  it('a file the user edited after the turn is a conflict, kept by default; files only leaves the conversation', async () => {
     app = await startApp({ files: { 'README.md': '# demo\n' } })
-    onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
     const { page, project } = app
     await send('WRITE notes.txt v1 ; EDIT README.md demo DEMO', /done/)
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# DEMO\n')

@@ -2,16 +2,15 @@
  * ↺ in the browser: the user story "a turn failed, switch model, retry the failed turn", and the
  * attempt switcher that keeps the earlier answer readable.
  */
-import { afterEach, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
-import { screenshotOnFailure, startApp, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeApp, startApp, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
-beforeEach(async (ctx) => {
+beforeEach(async () => {
   app = await startApp({ git: true })
-  onTestFailed(() => screenshotOnFailure(app, ctx.task.name))
 })
-afterEach(async () => app?.close())
+afterEach(async (ctx) => closeApp(app, ctx))
 
 const messages = (role: 'user' | 'assistant') => app.page.locator(`[data-testid="message"][data-role="${role}"]`)
 
