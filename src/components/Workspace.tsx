@@ -24,8 +24,10 @@ export function Workspace({
   const stored = useUiStore((s) => s.selected[scope.directory])
   const selectSession = useUiStore((s) => s.selectSession)
   // A stored selection that no longer exists (deleted elsewhere) falls back to the newest session.
+  // While the list (re)loads — e.g. after the server restarted — the stored selection stands, so the
+  // open chat and its draft do not flicker to a new conversation.
   const exists = !!stored && !!sessions.data?.some((s) => s.id === stored)
-  const selected = exists ? stored : sessions.data?.[0]?.id
+  const selected = !sessions.data ? stored : exists ? stored : sessions.data[0]?.id
   useEventStream(scope, selected)
 
   const state: LoadState = sessions.isError ? 'error' : sessions.isSuccess ? 'ready' : 'loading'

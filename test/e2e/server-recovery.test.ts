@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { readdirSync, readlinkSync } from 'node:fs'
-import { closeApp, startApp, until, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest | undefined
 afterEach(async (ctx) => {
@@ -41,9 +41,10 @@ describe('resilience', () => {
     await page.locator('[data-testid="server-status"][data-state="restarting"]').waitFor()
     await waitForText(page.getByTestId('server-status'), 'restarting')
 
-    // The session view comes back once the new server answers; the draft was never dropped.
+    // The session view comes back once the new server answers, with the draft where it was.
     const composer = page.getByTestId('composer')
-    await until(async () => (await composer.count()) === 1 && (await composer.inputValue()) === 'typed while it restarts', 'the draft back in the composer', 30_000)
+    await composer.waitFor()
+    expect(await composer.inputValue()).toBe('typed while it restarts')
     await composer.press('Enter')
     await messages('assistant').last().getByText('echo: typed while it restarts').waitFor()
     await waitForText(messages('user').first(), 'before the crash')
