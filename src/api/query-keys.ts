@@ -19,4 +19,5 @@ export const queryKeys = {
   providerList: (s: Scope) => [...base(s), 'provider.list'] as const,
   config: (s: Scope) => [...base(s), 'config'] as const,
   agents: (s: Scope) => [...base(s), 'agents'] as const,
+  permissions: (s: Scope) => [...base(s), 'permissions'] as const,
 }

@@ -28,6 +28,7 @@ import { RetrySessionLayer } from './RetrySessionLayer'
 import { useRetryStore } from '../state/retry-store'
 import { CheckpointsPanel } from './CheckpointsPanel'
 import { SendNotices } from './SendNotices'
+import { PermissionPrompt } from './PermissionPrompt'
 import { useCaptureProgress } from '../checkpoints/use-checkpoints'
 import { usePendingSendGuard } from '../api/use-pending-send'
 import { usePendingSendStore } from '../state/pending-send-store'
@@ -249,6 +250,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
       />
       </RetrySessionLayer>
+      <PermissionPrompt sessionID={sessionID} />
       <SendNotices progress={captureProgress} checkpointFailed={checkpointFailed} onSendWithoutCheckpoint={() => void onSend({ skipCheckpoint: true })} />
       <Composer
         value={draft}

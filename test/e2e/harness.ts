@@ -33,6 +33,8 @@ export interface StartOptions {
   git?: boolean
   /** Files to create in the project before start. */
   files?: Record<string, string>
+  /** Extra opencode config merged over the test config (e.g. permissions). */
+  config?: Record<string, unknown>
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
@@ -48,7 +50,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
     execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
   }
   const configPath = join(root, 'opencode.json')
-  writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl }), null, 2))
+  writeFileSync(configPath, JSON.stringify({ ...makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl }), ...opts.config }, null, 2))
 
   let out = ''
   const host: ChildProcess = spawn(
