@@ -20,4 +20,5 @@ export const queryKeys = {
   config: (s: Scope) => [...base(s), 'config'] as const,
   agents: (s: Scope) => [...base(s), 'agents'] as const,
   permissions: (s: Scope) => [...base(s), 'permissions'] as const,
+  questions: (s: Scope) => [...base(s), 'questions'] as const,
 }

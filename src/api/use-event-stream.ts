@@ -8,7 +8,7 @@ import { queryKeys, type Scope } from './query-keys'
 import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
 import { useSessionErrors } from '../state/session-errors-store'
 import { useUiStore } from '../state/ui-store'
-import { applyToPermissions, type PermissionRequest } from '../lib/permissions'
+import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../lib/permissions'
 
 /** One event into the cache. Entries not loaded yet are left alone (their fetch will be current). */
 export function applyEventToQueryClient(qc: QueryClient, scope: Scope, event: OpencodeEvent): void {
@@ -17,6 +17,7 @@ export function applyEventToQueryClient(qc: QueryClient, scope: Scope, event: Op
   const sid = eventSessionID(event)
   if (sid) qc.setQueryData<MessageWithParts[]>(queryKeys.messages(scope, sid), (list) => applyToMessages(list, event))
   qc.setQueryData<PermissionRequest[]>(queryKeys.permissions(scope), (list) => applyToPermissions(list, event))
+  qc.setQueryData<QuestionRequest[]>(queryKeys.questions(scope), (list) => applyToQuestions(list, event))
   if (event.type === 'session.deleted') qc.removeQueries({ queryKey: queryKeys.messages(scope, event.properties.info.id) })
 }
 
@@ -43,6 +44,7 @@ export function useEventStream(scope: Scope, visibleSessionID: string | undefine
         void qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) })
         void qc.invalidateQueries({ queryKey: queryKeys.status(scope) })
         void qc.invalidateQueries({ queryKey: queryKeys.permissions(scope) })
+        void qc.invalidateQueries({ queryKey: queryKeys.questions(scope) })
         if (visible.current) void qc.invalidateQueries({ queryKey: queryKeys.messages(scope, visible.current) })
       },
       onDown() {

@@ -29,6 +29,7 @@ import { useRetryStore } from '../state/retry-store'
 import { CheckpointsPanel } from './CheckpointsPanel'
 import { SendNotices } from './SendNotices'
 import { PermissionPrompt } from './PermissionPrompt'
+import { QuestionPrompt } from './QuestionPrompt'
 import { useCaptureProgress } from '../checkpoints/use-checkpoints'
 import { usePendingSendGuard } from '../api/use-pending-send'
 import { usePendingSendStore } from '../state/pending-send-store'
@@ -251,6 +252,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
       />
       </RetrySessionLayer>
       <PermissionPrompt sessionID={sessionID} />
+      <QuestionPrompt sessionID={sessionID} />
       <SendNotices progress={captureProgress} checkpointFailed={checkpointFailed} onSendWithoutCheckpoint={() => void onSend({ skipCheckpoint: true })} />
       <Composer
         value={draft}

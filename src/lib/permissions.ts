@@ -1,6 +1,7 @@
 /**
- * opencode asks before a tool runs when the user's config says "ask" (permission.asked); the turn
- * waits until it is answered. The pending requests are kept in the query cache, patched by events.
+ * Requests that hold a turn until the user answers: permissions (opencode asks before a tool runs
+ * when the user's config says "ask") and questions (the agent's `question` tool). The pending ones
+ * are kept in the query cache and patched by events.
  */
 import type { OpencodeEvent } from '../api/types'
 
@@ -34,4 +35,32 @@ export function describePermission(p: PermissionRequest): string {
   const command = typeof p.metadata.command === 'string' ? p.metadata.command : undefined
   const what = command ?? target
   return what ? `${p.permission}: ${what}` : p.permission
+}
+
+export interface QuestionRequest {
+  id: string
+  sessionID: string
+  questions: { question: string; header: string; options: { label: string; description: string }[]; multiple?: boolean; custom?: boolean }[]
+}
+
+export function applyToQuestions(list: QuestionRequest[] | undefined, event: OpencodeEvent): QuestionRequest[] | undefined {
+  if (!list) return list
+  if (event.type === 'question.asked') {
+    const q = event.properties as QuestionRequest
+    return [...list.filter((x) => x.id !== q.id), q]
+  }
+  if (event.type === 'question.replied' || event.type === 'question.rejected') {
+    const { requestID } = event.properties as { requestID: string }
+    const next = list.filter((x) => x.id !== requestID)
+    return next.length === list.length ? list : next
+  }
+  return list
+}
+
+/** One answer per question: the chosen labels, plus the user's own text where allowed. */
+export function questionAnswers(q: QuestionRequest, chosen: Record<number, string[]>, custom: Record<number, string>): string[][] {
+  return q.questions.map((_, i) => {
+    const own = custom[i]?.trim()
+    return [...(chosen[i] ?? []), ...(own ? [own] : [])]
+  })
 }

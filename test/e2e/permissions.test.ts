@@ -41,3 +41,32 @@ describe('permission prompts', () => {
     expect(existsSync(join(app!.project, 'denied.txt'))).toBe(false)
   })
 })
+
+describe('question prompts', () => {
+  it('the agent’s question is answered in the app and the answer reaches the model', async () => {
+    app = await startApp()
+    const { page, fake } = app
+    fake.script({
+      kind: 'tool',
+      calls: [
+        {
+          name: 'question',
+          args: {
+            questions: [
+              { question: 'Which database should I use?', header: 'Database', options: [{ label: 'SQLite', description: 'a file' }, { label: 'Postgres', description: 'a server' }] },
+            ],
+          },
+        },
+      ],
+    })
+    await page.getByTestId('composer').fill('set up storage')
+    await page.getByTestId('composer').press('Enter')
+    const prompt = page.getByTestId('question-prompt')
+    await waitForText(prompt, 'Which database should I use?')
+    await prompt.getByLabel('Postgres').check()
+    await prompt.getByTestId('question-answer').click()
+    await waitForCount(page.getByTestId('question-prompt'), 0)
+    const followUp = await fake.waitForRequest((r) => r.kind === 'chat' && JSON.stringify(r.body.messages).includes('Postgres') && r.seq > 1, 20_000)
+    expect(JSON.stringify(followUp.body.messages)).toContain('Postgres')
+  })
+})

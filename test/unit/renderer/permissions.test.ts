@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyToPermissions, describePermission, type PermissionRequest } from '../../../src/lib/permissions'
+import { applyToPermissions, applyToQuestions, describePermission, questionAnswers, type PermissionRequest, type QuestionRequest } from '../../../src/lib/permissions'
 
 const req = (id: string, extra: Partial<PermissionRequest> = {}): PermissionRequest => ({ id, sessionID: 'ses_1', permission: 'bash', patterns: ['echo hi'], metadata: {}, always: ['echo *'], ...extra })
 const ev = (type: string, properties: unknown) => ({ id: 'evt', type, properties }) as never
@@ -23,5 +23,28 @@ describe('permission requests', () => {
     expect(describePermission(req('a', { metadata: { command: 'rm -rf build' } }))).toBe('bash: rm -rf build')
     expect(describePermission(req('b', { permission: 'edit', patterns: ['src/a.ts'] }))).toBe('edit: src/a.ts')
     expect(describePermission(req('c', { permission: 'webfetch', patterns: ['*'] }))).toBe('webfetch')
+  })
+})
+
+describe('question requests', () => {
+  const q = (id: string): QuestionRequest => ({
+    id,
+    sessionID: 'ses_1',
+    questions: [
+      { question: 'Which database?', header: 'Database', options: [{ label: 'SQLite', description: '' }, { label: 'Postgres', description: '' }] },
+      { question: 'Anything else?', header: 'Notes', options: [], custom: true },
+    ],
+  })
+  it('tracks asked, replied and rejected questions', () => {
+    let list: QuestionRequest[] | undefined = []
+    list = applyToQuestions(list, ev('question.asked', q('que_1')))
+    list = applyToQuestions(list, ev('question.asked', q('que_2')))
+    list = applyToQuestions(list, ev('question.replied', { sessionID: 'ses_1', requestID: 'que_1', answers: [] }))
+    list = applyToQuestions(list, ev('question.rejected', { sessionID: 'ses_1', requestID: 'que_3' }))
+    expect(list!.map((x) => x.id)).toEqual(['que_2'])
+  })
+  it('answers every question with the chosen labels and the user’s own words', () => {
+    expect(questionAnswers(q('a'), { 0: ['Postgres'] }, { 1: '  use migrations ' })).toEqual([['Postgres'], ['use migrations']])
+    expect(questionAnswers(q('a'), {}, {})).toEqual([[], []])
   })
 })
