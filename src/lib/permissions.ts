@@ -15,18 +15,23 @@ export interface PermissionRequest {
   tool?: { messageID: string; callID: string }
 }
 
-export function applyToPermissions(list: PermissionRequest[] | undefined, event: OpencodeEvent): PermissionRequest[] | undefined {
+/** Keeps a list of pending requests current: added when asked, removed when answered. */
+function applyToPending<T extends { id: string }>(list: T[] | undefined, event: OpencodeEvent, asked: string, answered: readonly string[]): T[] | undefined {
   if (!list) return list
-  if (event.type === 'permission.asked') {
-    const p = event.properties as PermissionRequest
-    return [...list.filter((x) => x.id !== p.id), p]
+  if (event.type === asked) {
+    const item = event.properties as unknown as T
+    return [...list.filter((x) => x.id !== item.id), item]
   }
-  if (event.type === 'permission.replied') {
+  if (answered.includes(event.type)) {
     const { requestID } = event.properties as { requestID: string }
     const next = list.filter((x) => x.id !== requestID)
     return next.length === list.length ? list : next
   }
   return list
+}
+
+export function applyToPermissions(list: PermissionRequest[] | undefined, event: OpencodeEvent): PermissionRequest[] | undefined {
+  return applyToPending(list, event, 'permission.asked', ['permission.replied'])
 }
 
 /** What the agent wants to do, in words: "run bash: rm -rf build", "edit src/a.ts". */
@@ -44,17 +49,7 @@ export interface QuestionRequest {
 }
 
 export function applyToQuestions(list: QuestionRequest[] | undefined, event: OpencodeEvent): QuestionRequest[] | undefined {
-  if (!list) return list
-  if (event.type === 'question.asked') {
-    const q = event.properties as QuestionRequest
-    return [...list.filter((x) => x.id !== q.id), q]
-  }
-  if (event.type === 'question.replied' || event.type === 'question.rejected') {
-    const { requestID } = event.properties as { requestID: string }
-    const next = list.filter((x) => x.id !== requestID)
-    return next.length === list.length ? list : next
-  }
-  return list
+  return applyToPending(list, event, 'question.asked', ['question.replied', 'question.rejected'])
 }
 
 /** One answer per question: the chosen labels, plus the user's own text where allowed. */
