@@ -103,8 +103,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
         await checkOpencodeVersion(binary, opts.opencodeVersion)
       } catch (err) {
         // Shown on the error screen: a missing or wrong binary is not something a restart fixes.
-        ;(conn as unknown as { status: ServerStatus }).status = { kind: 'embedded', state: 'failed', error: (err as Error).message }
-        events.emit('server.status', conn.status)
+        conn.markFailed((err as Error).message)
         throw err
       }
     }

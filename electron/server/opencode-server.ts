@@ -86,6 +86,11 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
     await this.start()
   }
 
+  /** A failure found before starting (a missing or wrong binary): shown as is, no restarts. */
+  markFailed(error: string): void {
+    this.setStatus({ state: 'failed', error })
+  }
+
   private setStatus(partial: Omit<ServerStatus, 'kind'>) {
     this.status = { kind: 'embedded', ...partial }
     this.emit('status', this.status)
