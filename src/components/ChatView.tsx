@@ -93,10 +93,10 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const chooseModel = useCallback((ref: ModelRef) => setModel(ckey, ref), [setModel, ckey])
   const editInComposer = useCallback(
     (text: string, files: PendingAttachment[]) => {
-      setDraft(dkey, text)
+      useDraftsStore.getState().giveBack(dkey, text)
       if (files.length) useAttachmentsStore.getState().restore(dkey, files)
     },
-    [setDraft, dkey],
+    [dkey],
   )
   // Files dropped beside the chat (sidebar, header) must not make the window open the file instead.
   useEffect(() => {
@@ -122,7 +122,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const onLost = useCallback(
     (p: PendingSend<PendingAttachment>, error: MessageError | undefined) => {
       const key = draftKey(directory, p.sessionID)
-      if (!useDraftsStore.getState().drafts[key]) useDraftsStore.getState().setDraft(key, p.text)
+      useDraftsStore.getState().giveBack(key, p.text)
       if (p.attachments.length) useAttachmentsStore.getState().restore(key, p.attachments)
       setSendError(`Your message did not reach the conversation${error ? ` (${describeError(error).message})` : ''}. It is back in the composer.`)
     },
@@ -167,9 +167,9 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
     } catch (err) {
       if (sid) usePendingSendStore.getState().clear(sid, messageID)
       setCheckpointFailed(isCheckpointFailure(err))
-      // The draft survives a failed send: put it back unless the user already typed something new.
+      // The draft survives a failed send, ahead of anything the user typed meanwhile.
       const key = draftKey(directory, sid)
-      if (!useDraftsStore.getState().drafts[key]) setDraft(key, text)
+      useDraftsStore.getState().giveBack(key, text)
       // The attachments come back too, to the composer the user now sees.
       if (sent.length) attachStore.restore(key, sent)
       setSendError(errorMessage(err))

@@ -20,3 +20,17 @@ describe('pendingOutcome', () => {
     expect(pendingOutcome(p, ['msg_a'], undefined, false)).toBe('waiting')
   })
 })
+
+describe('giving text back to the composer', () => {
+  it('never drops or overwrites what the user typed meanwhile, and never doubles itself', async () => {
+    const { useDraftsStore } = await import('../../../src/state/drafts-store')
+    const { giveBack } = useDraftsStore.getState()
+    giveBack('k1', 'lost message')
+    expect(useDraftsStore.getState().drafts.k1).toBe('lost message')
+    useDraftsStore.getState().setDraft('k2', 'typed since')
+    giveBack('k2', 'lost message')
+    expect(useDraftsStore.getState().drafts.k2).toBe('lost message\n\ntyped since')
+    giveBack('k2', 'lost message')
+    expect(useDraftsStore.getState().drafts.k2).toBe('lost message\n\ntyped since')
+  })
+})
