@@ -17,7 +17,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
   const [menuOpen, setMenuOpen] = useState(false)
   const [confirm, setConfirm] = useState<{ model: ModelRef; later: number } | null>(null)
   if (!ctx) return null
-  const target = retryTargetFor(ctx.messages, message.info.id)
+  const target = retryTargetFor(ctx.getMessages(), message.info.id)
   if (!target) return null
   const isRunningHere = running?.messageID === target
 
@@ -26,7 +26,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
     // A turn that changed files asks first, with what will be put back (the restore sheet);
     // a turn that changed none retries at once (or after the "later turns" question).
     if (ctx.changedFiles(target)) return ctx.openRestoreSheet(message.info.id, model)
-    const later = laterTurns(ctx.messages, target)
+    const later = laterTurns(ctx.getMessages(), target)
     if (later > 0) setConfirm({ model, later })
     else void ctx.retake(message.info.id, model)
   }

@@ -3,7 +3,7 @@
  * attempt switcher, the "did not go through" offer), handles R on a focused message, and reports a
  * retry that could not even start. The timeline itself knows nothing about retries.
  */
-import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
 import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
@@ -61,28 +61,33 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const applyRestore = useApplyRestore()
   const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef } | null>(null)
   const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
-  const userIDs = useMemo(() => messages.filter((m) => m.info.role === 'user').map((m) => m.info.id), [messages])
+  // Read through a ref so the context (and every message's actions) does not change per delta.
+  const messagesRef = useRef(messages)
+  messagesRef.current = messages
 
   const ctx: RetryContextValue | null = useMemo(() => {
     if (!sessionID) return null
     return {
       sessionID,
-      messages,
+      getMessages: () => messagesRef.current,
       model: props.model,
       modelLabel: labelOf(options, props.model),
       options,
       busy: props.busy,
       locked,
       chooseModel: props.onChooseModel,
-      changedFiles: (userMessageID) => turnsWithFileChanges(userIDs, userMessageID, checkpoints.data ?? []).length > 0,
+      changedFiles: (userMessageID) => {
+        const userIDs = messagesRef.current.filter((m) => m.info.role === 'user').map((m) => m.info.id)
+        return turnsWithFileChanges(userIDs, userMessageID, checkpoints.data ?? []).length > 0
+      },
       openRestoreSheet(clickedID, model) {
-        const target = retryTargetFor(messages, clickedID)
+        const target = retryTargetFor(messagesRef.current, clickedID)
         if (target) setSheet({ clickedID, target, model })
       },
       async retake(clickedID, model, savedEntry, files, opts) {
         setStartError(null)
         try {
-          const out = await retake({ sessionID, clickedID, model, messages, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint })
+          const out = await retake({ sessionID, clickedID, model, messages: messagesRef.current, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint })
           if (out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
         } catch (err) {
           // A failure after the payload was saved is offered again by FailedRetryNotice; only a
@@ -101,15 +106,15 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           .then(() => qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
       },
     }
-  }, [sessionID, messages, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc, userIDs, checkpoints.data])
+  }, [sessionID, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc, checkpoints.data])
 
   const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
-  const failed = (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID))
+  const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])
   const present = new Set(messages.map((m) => m.info.id))
   const orphans = failed.filter((r) => !present.has(r.messageID))
 
-  const extra = (message: MessageWithParts) => (ctx ? <RetryAction message={message} /> : null)
-  const below = (message: MessageWithParts, target: ActionTarget) => {
+  const extra = useCallback((message: MessageWithParts) => (ctx ? <RetryAction message={message} /> : null), [ctx])
+  const below = useCallback((message: MessageWithParts, target: ActionTarget) => {
     if (!ctx || target !== 'user') return null
     const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
     const notice = failed.find((r) => r.messageID === message.info.id)
@@ -122,7 +127,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         {notice && <FailedRetryNotice saved={notice} />}
       </div>
     )
-  }
+  }, [ctx, attempts.data, failed, checkpoints.data])
 
   // R on a focused message retakes its turn, like the ↺ with the model chosen now.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

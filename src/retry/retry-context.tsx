@@ -9,8 +9,12 @@ import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
 
 export interface RetryContextValue {
   sessionID: string
-  /** Every message of the session, reverted ones included (the flow needs the stored turn). */
-  messages: MessageWithParts[]
+  /**
+   * Every message of the session, reverted ones included (the flow needs the stored turn). A getter,
+   * not a value: streamed deltas change the list many times a second, and a context value that
+   * changed with it would re-render every message's actions on every delta.
+   */
+  getMessages(): MessageWithParts[]
   /** The model a retry uses now (the one selected), and its label for the tooltip. */
   model: ModelRef | undefined
   modelLabel: string

@@ -13,7 +13,7 @@ const messages = [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1'), user('
 function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
   return {
     sessionID: SID,
-    messages,
+    getMessages: () => messages,
     model: echo2,
     modelLabel: 'Echo 2',
     options: [
