@@ -13,26 +13,14 @@ import { INLINE_LIMIT_BYTES, parseInlinedAttachment } from '../../../src/lib/inl
 import { useAttachmentsStore } from '../../../src/state/attachments-store'
 import { useDraftsStore } from '../../../src/state/drafts-store'
 import { useModelStore } from '../../../src/state/model-store'
-import { SID, session } from './fixtures'
+import { localProviders, SID, session } from './fixtures'
 
 const caps = (image: boolean, pdf: boolean) => ({ reasoning: false, toolcall: true, attachment: image || pdf, input: { text: true, image, pdf } })
-const providers = {
-  providers: [
-    {
-      id: 'local',
-      name: 'Local',
-      source: 'config',
-      env: [],
-      options: {},
-      models: {
-        echo: { id: 'echo', name: 'Echo', capabilities: caps(true, false) },
-        reader: { id: 'reader', name: 'Reader', capabilities: caps(true, true) },
-        plain: { id: 'plain', name: 'Plain', capabilities: caps(false, false) },
-      },
-    },
-  ],
-  default: { local: 'echo' },
-}
+const providers = localProviders({
+  echo: { name: 'Echo', capabilities: caps(true, false) },
+  reader: { name: 'Reader', capabilities: caps(true, true) },
+  plain: { name: 'Plain', capabilities: caps(false, false) },
+})
 
 function renderChat(promptStatus = 204) {
   const prompts: { parts: { type: string; text?: string; mime?: string; filename?: string; url?: string }[]; model?: unknown }[] = []

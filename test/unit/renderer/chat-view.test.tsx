@@ -6,24 +6,12 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { ChatView } from '../../../src/components/ChatView'
 import { draftKey, useDraftsStore } from '../../../src/state/drafts-store'
 import { useSessionErrors } from '../../../src/state/session-errors-store'
-import { apiError, assistant, SID, session, user } from './fixtures'
+import { apiError, assistant, localProviders, SID, session, user } from './fixtures'
 
-const providers = {
-  providers: [
-    {
-      id: 'local',
-      name: 'Local',
-      source: 'config',
-      env: [],
-      options: {},
-      models: {
-        echo: { id: 'echo', name: 'Echo', capabilities: { reasoning: false, toolcall: true, input: { image: true, pdf: false } } },
-        thinker: { id: 'thinker', name: 'Thinker', capabilities: { reasoning: true, toolcall: true, input: {} } },
-      },
-    },
-  ],
-  default: { local: 'echo' },
-}
+const providers = localProviders({
+  echo: { name: 'Echo', capabilities: { reasoning: false, toolcall: true, input: { image: true, pdf: false } } },
+  thinker: { name: 'Thinker', capabilities: { reasoning: true, toolcall: true, input: {} } },
+})
 
 function fakeOpencode(opts: { promptStatus: number; messages?: unknown[] }) {
   const prompts: unknown[] = []

@@ -53,3 +53,20 @@ export const apiError = (message: string, statusCode?: number) => ({
   name: 'APIError' as const,
   data: { message, statusCode, isRetryable: false },
 })
+
+/** A `config.providers` answer with one provider, "local", whose default model is the first given. */
+export function localProviders(models: Record<string, { name: string; capabilities: Record<string, unknown> }>) {
+  return {
+    providers: [
+      {
+        id: 'local',
+        name: 'Local',
+        source: 'config',
+        env: [],
+        options: {},
+        models: Object.fromEntries(Object.entries(models).map(([id, m]) => [id, { id, ...m }])),
+      },
+    ],
+    default: { local: Object.keys(models)[0]! },
+  }
+}
