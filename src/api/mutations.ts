@@ -92,11 +92,7 @@ export function useSendPrompt() {
   })
 }
 
-/** True when the host refused a prompt because it could not record a checkpoint first. */
-export function isCheckpointFailure(err: unknown): boolean {
-  const e = err as { status?: number; body?: { name?: string } }
-  return e?.status === 409 && e.body?.name === 'CheckpointFailed'
-}
+export { isCheckpointFailure } from '../lib/checkpoint-failure'
 
 export function useAbort() {
   const scope = useScope()

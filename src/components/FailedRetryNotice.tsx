@@ -10,8 +10,7 @@ export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
   const ctx = useRetryContext()
   if (!ctx) return null
   const interrupted = saved.state === 'pending'
-  // The host refused the prompt because it could not record the folder first (409 CheckpointFailed).
-  const noCheckpoint = /CheckpointFailed|could not record a checkpoint/.test(saved.error ?? '')
+  const noCheckpoint = saved.noCheckpoint === true
   return (
     <div className="failed-retry" role="alert" data-testid="failed-retry">
       <div className="failed-retry-title">Retry did not go through</div>

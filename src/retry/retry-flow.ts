@@ -8,6 +8,7 @@
 import type { Part } from '@opencode-ai/sdk/v2'
 import type { Attempt, ModelRef, PartInput, SavedRetry } from '../shared/ipc-contract'
 import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
+import { isCheckpointFailure } from '../lib/checkpoint-failure'
 
 export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'hold' | 'revert' | 'files' | 'delete-parts' | 'verify' | 'prompt'
 
@@ -106,7 +107,7 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
   const fail = async (err: unknown): Promise<never> => {
     const message = err instanceof Error ? err.message : String(err)
     if (saved) {
-      saved = { ...saved, state: 'failed', error: `${step}: ${message}` }
+      saved = { ...saved, state: 'failed', error: `${step}: ${message}`, ...(isCheckpointFailure(err) ? { noCheckpoint: true } : {}) }
       // Best effort: the pending copy is already on disk, so even if this write fails the text survives.
       await deps.save(saved).catch(() => {})
     }

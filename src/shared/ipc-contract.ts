@@ -83,6 +83,8 @@ export const SavedRetrySchema = z.object({
   /** pending = the retry is running; failed = it stopped part-way (error says where). */
   state: z.enum(['pending', 'failed']),
   error: z.string().optional(),
+  /** Set when the host refused the prompt because it could not record a checkpoint first. */
+  noCheckpoint: z.boolean().optional(),
 })
 export type SavedRetry = z.infer<typeof SavedRetrySchema>
 

@@ -266,3 +266,16 @@ describe('runRetry without a checkpoint', () => {
     expect(seen).toEqual([{ skipCheckpoint: true }, undefined])
   })
 })
+
+describe('runRetry refused for want of a checkpoint', () => {
+  it('marks the saved payload so the user can be offered to send without one', async () => {
+    const w = world()
+    const refused = Object.assign(new Error('session.prompt: HTTP 409: could not record a checkpoint'), { status: 409, body: { name: 'CheckpointFailed' } })
+    const deps: RetryDeps = { ...w.deps, prompt: async () => Promise.reject(refused) }
+    await expect(runRetry(request(), deps)).rejects.toMatchObject({ step: 'prompt' })
+    expect(w.disk.get(U)).toMatchObject({ state: 'failed', noCheckpoint: true, parts: expectedParts })
+    const other = world({ failAt: 'prompt' })
+    await runRetry(request(), other.deps).catch(() => {})
+    expect(other.disk.get(U)?.noCheckpoint).toBeUndefined()
+  })
+})
