@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
-// One runner, five projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
-// temporary workspaces, integration against a real opencode server with the fake LLM, and end-to-end
-// in Chromium through browser mode. Groups run one after another (groupOrder), so the heavy ones
+// One runner, six projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
+// temporary workspaces (its behaviour tests twice: the second time every walk uses the stat
+// workers), integration against a real opencode server with the fake LLM, and end-to-end in
+// Chromium through browser mode. Groups run one after another (groupOrder), so the heavy ones
 // never compete with each other for the two cores.
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
@@ -27,6 +28,18 @@ export default defineConfig({
           name: 'checkpoints',
           environment: 'node',
           include: ['test/checkpoints/**/*.test.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        // The engine's behaviours again with every walk on the stat workers (large roots use them;
+        // the behaviour tests' roots are small), so both walks answer to the same tests.
+        extends: true,
+        test: {
+          name: 'checkpoints-pooled',
+          environment: 'node',
+          include: ['test/checkpoints/{capture,restore,safety}.test.ts'],
+          env: { RETAKE_CK_POOLED: '1' },
           testTimeout: 120_000,
         },
       },

@@ -9,7 +9,10 @@ import { Records } from './records'
 import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { hashPending, walkRoot } from './scanner'
-import type { RootState, ScanContext, ScanStats } from './scanner'
+import { walkRootPooled } from './pooled-walk'
+import { StatPool, defaultPoolSize } from './stat-pool'
+import { ListingMemo } from './listing-memo'
+import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { toKey } from './paths'
 import { RootWatcher } from './watch'
@@ -21,12 +24,14 @@ import type { OpenOptions, ProgressEvent } from './types'
 
 export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
+export const POOLED_WALK_MIN_ENTRIES = 2000
 
 export interface CaptureOutcome extends ScanStats {
   snapshotId: string
   snapshotBytes: number
   /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
   mode: 'full' | 'watched'
+  statWorkers: number
 }
 
 export class Engine {
@@ -42,6 +47,11 @@ export class Engine {
   readonly watchers = new Map<string, RootWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
+  /** Folder listings per root, reused by the next full walk while a folder is unchanged. */
+  readonly memos = new Map<string, ListingMemo>()
+  /** lstat workers for walks of large roots (null: walks stay on this thread). */
+  readonly statPool: StatPool | null
+  private readonly pooledMin: number
   closed = false
 
   constructor(opts: OpenOptions) {
@@ -60,6 +70,9 @@ export class Engine {
     this.records = new Records(this.storeDir)
     this.lock = new StoreLock(this.storeDir)
     this.lock.clearStale()
+    const workers = opts.statWorkers ?? defaultPoolSize()
+    this.statPool = workers > 0 ? new StatPool(workers) : null
+    this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
 
@@ -93,7 +106,7 @@ export class Engine {
     if (quick) {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
       const { id, bytes } = await this.captureKeysWith(quick, stats, onProgress)
-      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
+      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched', statWorkers: 0 }
     }
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
@@ -104,13 +117,22 @@ export class Engine {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
-    const work: { ctx: ScanContext; pending: ReturnType<typeof walkRoot>['pending'] }[] = []
+    const work: { ctx: ScanContext; pending: WalkResult['pending'] }[] = []
+    const walked = new Map<string, WalkDelta>()
+    let statWorkers = 0
     for (const root of this.roots) {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress, onFolder }
-      const { state, pending } = walkRoot(ctx)
+      let memo = this.memos.get(root.id)
+      if (!memo) this.memos.set(root.id, (memo = new ListingMemo()))
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress, onFolder, memo }
+      const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
+      const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
+      walked.set(root.id, delta)
+      if (pooled) statWorkers = this.statPool!.size
+      // A large root walked on this thread (the first capture): the next walk will want workers.
+      else if (state.size >= this.pooledMin) this.statPool?.warm()
       next.set(root.id, state)
       work.push({ ctx, pending })
     }
@@ -119,12 +141,12 @@ export class Engine {
     // Content first, then the snapshot that refers to it: a crash in between leaves only
     // unreferenced blobs (swept later), never a snapshot pointing at missing content.
     this.blobs.flush()
-    const { id, bytes } = this.snaps.commit(next, this.rootPaths())
+    const { id, bytes } = this.snaps.commit(next, this.rootPaths(), undefined, walked)
     // The baseline is valid only once every event from before and during the walk has been
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
-    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
+    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full', statWorkers }
   }
 
   /**

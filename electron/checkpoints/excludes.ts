@@ -63,10 +63,11 @@ export class ExcludeRules {
   }
 
   /**
-   * Excluded judged from scratch for one path (the walker knows its ancestors' rules; a watcher
-   * event does not): every ancestor folder must be included, with its .gitignore loaded.
+   * Runs `fn` with the rules of every ancestor folder of `key` in force, told whether `key` itself
+   * is excluded. Judged from scratch: the walker knows its ancestors' rules; a watcher event or a
+   * path found out of order does not. Every ancestor must be included, its .gitignore loaded.
    */
-  excludedDeep(key: string, isDir: boolean): boolean {
+  within<T>(key: string, isDir: boolean, fn: (excluded: boolean) => T): T {
     const parts = key.split('/')
     let pushed = 0
     try {
@@ -74,17 +75,21 @@ export class ExcludeRules {
       for (let i = 0; i < parts.length - 1; i++) {
         dirKey = dirKey ? `${dirKey}/${parts[i]}` : parts[i]!
         const abs = path.join(this.rootAbs, ...dirKey.split('/'))
-        if (this.excluded(dirKey, true, abs)) return true
+        if (this.excluded(dirKey, true, abs)) return fn(true)
         pushed += this.enter(dirKey, fs.existsSync(path.join(abs, '.gitignore')))
       }
-      return this.excluded(key, isDir, path.join(this.rootAbs, ...parts))
+      return fn(this.excluded(key, isDir, path.join(this.rootAbs, ...parts)))
     } finally {
       this.leave(pushed)
     }
   }
 
-  excluded(key: string, isDir: boolean, abs: string): boolean {
-    const name = key.slice(key.lastIndexOf('/') + 1)
+  excludedDeep(key: string, isDir: boolean): boolean {
+    return this.within(key, isDir, (excluded) => excluded)
+  }
+
+  /** `abs` is only looked at for folders; `name` (the last part of `key`) saves a slice. */
+  excluded(key: string, isDir: boolean, abs: string, name = key.slice(key.lastIndexOf('/') + 1)): boolean {
     if (TEMP_RE.test(name)) return true
     if (isDir && this.extraAbs.some((p) => p === abs)) return true
     if (this.onlyBuiltins && this.levels.length === 1) return isDir ? BUILTIN_DIRS.has(name) : BUILTIN_FILES.has(name)

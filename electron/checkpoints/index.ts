@@ -56,7 +56,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
         // stays; the turn is open again until its next seal.
         if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
-        return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] }
+        return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', filesScanned: 0, filesHashed: 0, bytesHashed: 0, statWorkers: 0, notCheckpointed: [], warnings: [] }
       }
       const out = await e.captureAll(o.onProgress)
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
@@ -73,6 +73,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         filesScanned: out.filesScanned,
         filesHashed: out.filesHashed,
         bytesHashed: out.bytesHashed,
+        statWorkers: out.statWorkers,
         notCheckpointed: out.notCheckpointed,
         warnings: out.warnings,
       }
@@ -120,6 +121,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     close: async () => {
       e.closed = true
       await e.stopWatchers()
+      await e.statPool?.close()
       e.blobs.packs.closeCurrent()
       e.lock.release()
     },

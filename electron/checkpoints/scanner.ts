@@ -9,6 +9,7 @@ import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
+import type { Listing, ListingMemo } from './listing-memo'
 
 export type RootState = Map<string, Entry>
 
@@ -35,7 +36,7 @@ export function linkHash(link: string): string {
   return crypto.createHash('sha256').update('symlink:' + link).digest('hex')
 }
 
-interface Pending {
+export interface Pending {
   key: string
   abs: string
   entry: Entry
@@ -51,92 +52,191 @@ export interface ScanContext {
   only?: Iterable<string>
   onProgress?: (p: ProgressEvent) => void
   stats: ScanStats
+  /** Folder listings kept between full walks of this root (see listing-memo.ts). */
+  memo?: ListingMemo
   /** Sees the lstat of every folder walked (the watcher checks folder birth times). */
   onFolder?: (st: fs.Stats) => void
   /** Totals across roots for progress. */
   progress: { filesTotal: number; filesDone: number; bytesTotal: number; bytesDone: number }
 }
 
-/** Scan phase: the walk. Returns the new state with hashes still missing for `pending`. */
-export function walkRoot(ctx: ScanContext): { state: RootState; pending: Pending[] } {
-  const state: RootState = new Map()
-  const pending: Pending[] = []
-  const visit = (key: string, abs: string, st: fs.Stats): void => {
-    const entry = statToEntry(st)
+const { S_IFMT, S_IFDIR, S_IFLNK, S_IFREG } = fs.constants
+/** Keys hold NFC names on macOS (see nameKey); decided once, not per name. */
+const NFC = nameKey('\u0065\u0301') !== '\u0065\u0301'
+
+/** Receives an entry to lstat later: its folder (ending with a separator), name and key. */
+export type Defer = (prefix: string, name: string, key: string) => void
+
+/** lstat, or null for a path that is gone or no longer reachable (ENOENT, ENOTDIR, …). */
+export function lstatOrNull(abs: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(abs)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What a full walk found different from the record it started from, so the snapshot diff looks at
+ * those paths only instead of comparing every path again.
+ */
+export interface WalkDelta {
+  /** The record the walk compared with (the hint is only valid against this very object). */
+  prior: RootState | undefined
+  /** Keys whose entry is not the prior record's own object: new, or changed in some field. */
+  fresh: string[]
+  /** How many walked keys the prior record holds; fewer than its size means some were deleted. */
+  known: number
+}
+
+export interface WalkResult {
+  state: RootState
+  pending: Pending[]
+  delta: WalkDelta
+}
+
+/** One root's new state, built from lstat results (fs.Stats on this thread, or pool rows). */
+export class RootScan {
+  readonly state: RootState = new Map()
+  readonly pending: Pending[] = []
+  readonly delta: WalkDelta
+  constructor(private readonly ctx: ScanContext) {
+    this.delta = { prior: ctx.prior, fresh: [], known: 0 }
+  }
+
+  result(): WalkResult {
+    return { state: this.state, pending: this.pending, delta: this.delta }
+  }
+
+  private keep(key: string, entry: Entry, old: Entry | undefined): void {
+    this.state.set(key, entry)
+    if (entry !== old) this.delta.fresh.push(key)
+  }
+
+  addStat(key: string, abs: string, st: fs.Stats): void {
+    this.add(key, abs, '', st.mode, st.size, st.mtimeMs, st.ino)
+  }
+
+  /**
+   * `mode` carries the type bits (S_IFMT), as lstat gives it. The path is `dir + name`, joined only
+   * for the few entries that need it (new content to read, a link to read).
+   */
+  add(key: string, dir: string, name: string, mode: number, size: number, mtimeMs: number, ino: number): void {
+    const ctx = this.ctx
+    const fmt = mode & S_IFMT
+    const type = fmt === S_IFDIR ? 'dir' : fmt === S_IFLNK ? 'symlink' : fmt === S_IFREG ? 'file' : null
+    if (!type) return // sockets, fifos, devices: never checkpointed
     ctx.stats.filesScanned++
-    if (entry.type === 'symlink') {
+    const perm = mode & 0o7777
+    const old = ctx.prior?.get(key)
+    if (old) this.delta.known++
+    if (type === 'file' && size <= ctx.maxFileBytes) {
+      if (old && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
+        // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
+        this.keep(key, old, old)
+        return
+      }
+      const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
+      if (old && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
+      else {
+        this.pending.push({ key, abs: dir + name, entry })
+        ctx.progress.bytesTotal += size
+      }
+      this.keep(key, entry, old)
+      return
+    }
+    if (type === 'dir' && old && old.type === 'dir' && old.mode === perm && old.mtimeMs === mtimeMs && old.ino === ino) {
+      this.keep(key, old, old)
+      return
+    }
+    const entry: Entry = { type, mode: perm, size: type === 'dir' ? 0 : size, mtimeMs, ino }
+    if (type === 'symlink') {
       try {
-        entry.link = fs.readlinkSync(abs)
+        entry.link = fs.readlinkSync(dir + name)
         entry.hash = linkHash(entry.link)
       } catch (err) {
         ctx.stats.warnings.push(`cannot read link ${key}: ${(err as Error).message}`)
+        if (old) this.delta.known--
         return
       }
-    } else if (entry.type === 'file') {
-      if (!st.isFile()) return // sockets, fifos, devices: never checkpointed
-      if (entry.size > ctx.maxFileBytes) {
-        entry.type = 'oversize'
-        ctx.stats.notCheckpointed.push(key)
-      } else {
-        const old = ctx.prior?.get(key)
-        if (old && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
-        else {
-          pending.push({ key, abs, entry })
-          ctx.progress.bytesTotal += entry.size
-        }
-      }
+    } else if (type === 'file') {
+      entry.type = 'oversize'
+      ctx.stats.notCheckpointed.push(key)
     }
-    state.set(key, entry)
+    this.keep(key, entry, old)
   }
 
+  /**
+   * Walks a folder. With `defer`, entries the listing says are not folders go to `defer` (their
+   * lstat is done elsewhere, see walkRootPooled); folders are always lstat-ed here, since the walk
+   * needs them at once.
+   */
+  walk(dirAbs: string, dirKey: string, defer: Defer | null, st?: fs.Stats): void {
+    const ctx = this.ctx
+    const listing = (st && ctx.memo?.get(dirKey, st)) || this.list(dirAbs, dirKey, st)
+    if (!listing) return
+    const { names, dirs, keys } = listing
+    const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
+    const pushed = ctx.rules.enter(dirKey, names.includes('.gitignore'))
+    for (let i = 0; i < names.length; i++) {
+      const raw = names[i]!
+      const key = keys[i]!
+      const isDir = dirs[i]!
+      if (ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw)) continue
+      if (defer && !isDir) {
+        defer(prefix, raw, key)
+        continue
+      }
+      const abs = prefix + raw
+      const est = lstatOrNull(abs)
+      if (!est) continue // deleted while walking
+      this.addStat(key, abs, est)
+      if (est.isDirectory()) this.folder(key, abs, est, defer)
+    }
+    ctx.rules.leave(pushed)
+  }
+
+  /** Lists a folder (remembering the listing when its stat is known), or null if unreadable. */
+  private list(dirAbs: string, dirKey: string, st: fs.Stats | undefined): Listing | null {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(dirAbs, { withFileTypes: true })
+    } catch (err) {
+      this.ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
+      return null
+    }
+    const keyPrefix = dirKey ? dirKey + '/' : ''
+    const names = entries.map((d) => d.name)
+    const keys = names.map((n) => keyPrefix + (NFC ? n.normalize('NFC') : n))
+    const listing: Listing = { names, dirs: entries.map((d) => d.isDirectory()), keys }
+    if (st) this.ctx.memo?.put(dirKey, st, listing)
+    return listing
+  }
+
+  folder(key: string, abs: string, st: fs.Stats, defer: Defer | null): void {
+    this.ctx.onFolder?.(st)
+    this.walk(abs, key, defer, st)
+  }
+}
+
+/** Scan phase: the walk, on this thread. Returns the new state with hashes still missing for `pending`. */
+export function walkRoot(ctx: ScanContext): WalkResult {
+  const scan = new RootScan(ctx)
   if (ctx.only) {
     // Targeted capture: the state holds only the refreshed keys (absent = deleted); the snapshot
     // store diffs exactly those keys against the head, so nothing else is copied.
     for (const key of ctx.only) {
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
-      let st: fs.Stats
-      try {
-        st = fs.lstatSync(abs)
-      } catch {
-        continue
-      }
-      visit(key, abs, st)
+      const st = lstatOrNull(abs)
+      if (st) scan.addStat(key, abs, st)
     }
-    ctx.progress.filesTotal += pending.length
-    return { state, pending }
+  } else {
+    ctx.memo?.begin()
+    scan.walk(ctx.rootAbs, '', null, lstatOrNull(ctx.rootAbs) ?? undefined)
+    ctx.memo?.end()
   }
-
-  const walk = (dirAbs: string, dirKey: string): void => {
-    let names: fs.Dirent[]
-    try {
-      names = fs.readdirSync(dirAbs, { withFileTypes: true })
-    } catch (err) {
-      ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
-      return
-    }
-    const pushed = ctx.rules.enter(dirKey, names.some((d) => d.name === '.gitignore'))
-    for (const d of names) {
-      const key = (dirKey ? dirKey + '/' : '') + nameKey(d.name)
-      const abs = path.join(dirAbs, d.name)
-      const isDir = d.isDirectory()
-      if (ctx.rules.excluded(key, isDir, abs)) continue
-      let st: fs.Stats
-      try {
-        st = fs.lstatSync(abs)
-      } catch {
-        continue // deleted while walking
-      }
-      visit(key, abs, st)
-      if (st.isDirectory()) {
-        ctx.onFolder?.(st)
-        walk(abs, key)
-      }
-    }
-    ctx.rules.leave(pushed)
-  }
-  walk(ctx.rootAbs, '')
-  ctx.progress.filesTotal += pending.length
-  return { state, pending }
+  ctx.progress.filesTotal += scan.pending.length
+  return scan.result()
 }
 
 /** Hash phase: read changed files once, storing their bytes while hashing. */

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { isSafeKey, BLOB_ID_RE } from './paths'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import type { Entry } from './types'
-import type { RootState } from './scanner'
+import type { RootState, WalkDelta } from './scanner'
 
 export const SNAPSHOT_FORMAT = 'retake-checkpoint-snapshot'
 export const SNAPSHOT_VERSION = 1
@@ -29,7 +29,8 @@ export interface SnapshotFile {
 }
 
 export function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
-  if (!a || !b) return a === b
+  if (a === b) return true
+  if (!a || !b) return false
   return a.type === b.type && a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash && a.link === b.link
 }
 
@@ -162,13 +163,14 @@ export class SnapshotStore {
 
   /**
    * Record `next` as a new snapshot unless it equals the head; returns its id. `only` limits the
-   * comparison to the paths a targeted capture refreshed (the rest is the head's, unchanged).
+   * comparison to the paths a targeted capture refreshed (the rest is the head's, unchanged);
+   * `walked` tells, per root, what a full walk found different (see WalkDelta).
    */
-  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>): { id: string; bytes: number } {
+  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>, walked?: Map<string, WalkDelta>): { id: string; bytes: number } {
     const head = this.headId
     const prev = head ? this.state(head) : null
     for (const [rid, p] of roots) this.rootPaths.set(rid, p)
-    const delta = prev && only ? this.diffKeys(prev, next, only) : this.diff(prev ?? new Map(), next)
+    const delta = prev && only ? this.diffKeys(prev, next, only) : this.diff(prev ?? new Map(), next, walked)
     const changed = !prev || Object.keys(delta).length > 0
     if (!changed && head) return { id: head, bytes: 0 }
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
@@ -177,8 +179,16 @@ export class SnapshotStore {
     writeJsonAtomic(this.file(id), snap)
     this.chain.push(snap)
     this.byId.set(id, snap)
-    const full = prev ? cloneState(prev) : new Map()
-    applyDelta(full, snap)
+    let full: State
+    if (only || !prev) {
+      full = prev ? cloneState(prev) : new Map()
+      applyDelta(full, snap)
+    } else {
+      // A full capture is the new state already (no copy of the head): roots it did not walk
+      // (shared ones) keep the head's record, as applying the delta would.
+      full = new Map(next)
+      for (const [rid, rs] of prev) if (!full.has(rid)) full.set(rid, rs)
+    }
     this.remember(id, full)
     return { id, bytes: text.length }
   }
@@ -270,13 +280,23 @@ export class SnapshotStore {
     return out
   }
 
-  private diff(base: State, target: State): Record<string, RootDelta> {
+  private diff(base: State, target: State, walked?: Map<string, WalkDelta>): Record<string, RootDelta> {
     const roots: Record<string, RootDelta> = {}
     for (const [rid, rs] of target) {
       const before = base.get(rid)
       const d: RootDelta = { path: this.rootPaths.get(rid) ?? '', set: {}, del: [] }
-      for (const [k, e] of rs) if (!sameEntry(before?.get(k), e)) d.set[k] = e
-      if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
+      const w = walked?.get(rid)
+      if (before && w && w.prior === before) {
+        // The walk kept the head's own entry objects for unchanged paths: only the others can differ.
+        for (const k of w.fresh) {
+          const e = rs.get(k)
+          if (e && !sameEntry(before.get(k), e)) d.set[k] = e
+        }
+        if (w.known < before.size) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
+      } else {
+        for (const [k, e] of rs) if (!sameEntry(before?.get(k), e)) d.set[k] = e
+        if (before) for (const k of before.keys()) if (!rs.has(k)) d.del.push(k)
+      }
       if (!before || Object.keys(d.set).length || d.del.length) roots[rid] = d
     }
     return roots

@@ -35,6 +35,16 @@ export interface OpenOptions {
    * full scan is the default and the fallback whenever the watcher is in doubt.
    */
   watch?: boolean
+  /**
+   * Worker threads that lstat files during a full walk of a large root (default: the core count,
+   * at most 4; 0 = walk on the calling thread only). Started on the first walk that needs them.
+   */
+  statWorkers?: number
+  /**
+   * Roots whose last record has at least this many paths are walked with the stat workers
+   * (default 2000: below it, handing paths over costs about what it saves). Tests set 0.
+   */
+  pooledWalkMinEntries?: number
 }
 
 /** One recorded path. `type` x = over the size cap: known to exist, content not kept. */
@@ -72,6 +82,8 @@ export interface CaptureResult {
   filesScanned: number
   filesHashed: number
   bytesHashed: number
+  /** Worker threads that did the lstat of this capture's walk (0: the calling thread did). */
+  statWorkers: number
   /** Paths skipped because they are over the size cap (root-relative, prefixed with root index). */
   notCheckpointed: string[]
   warnings: string[]

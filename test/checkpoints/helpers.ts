@@ -15,6 +15,8 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
 /** RETAKE_CK_WATCH=1 runs every behaviour test with the (opt-in) watcher mode. */
 export const WATCH = process.env.RETAKE_CK_WATCH === '1'
+/** RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers (see vitest.config.ts). */
+const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0 } : {}
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -35,7 +37,7 @@ export interface Ws {
   reopen(extra?: Partial<{ roots: RootConfig[]; maxFileBytes: number }>): Promise<InternalStore>
 }
 
-export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean } = {}): Promise<Ws> {
+export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {}): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
   fs.mkdirSync(ws)
@@ -45,7 +47,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
     dir,
     ws,
     storeDir,
-    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes, watch: opts.watch ?? WATCH }),
+    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes, watch: opts.watch ?? WATCH, statWorkers: opts.statWorkers, ...POOLED }),
     p: (rel) => path.join(ws, rel),
     write(rel, data, mode) {
       const f = path.join(ws, rel)
@@ -66,7 +68,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
     sha: (rel) => sha(fs.readFileSync(path.join(ws, rel))),
     async reopen(extra = {}) {
       await w.store.close()
-      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes, watch: opts.watch ?? WATCH })
+      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes, watch: opts.watch ?? WATCH, statWorkers: opts.statWorkers, ...POOLED })
       return w.store
     },
   }
