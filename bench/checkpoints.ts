@@ -13,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openCheckpointStore } from '../electron/checkpoints/index'
+import type { CaptureResult, OpenOptions } from '../electron/checkpoints/index'
 import { dirSize } from '../electron/checkpoints/fsutil'
 import { defaultPoolSize } from '../electron/checkpoints/stat-pool'
 
@@ -168,36 +169,29 @@ async function main(): Promise<void> {
     await store.close()
     fs.writeFileSync(oneFile, original)
 
+    /** Median seal time of 5 turns that each change one file, the store opened with `extra`. */
+    const medianSeal = async (tag: string, extra: Partial<OpenOptions>, check?: (r: CaptureResult, i: number) => void): Promise<number> => {
+      const s = await openCheckpointStore({ storeDir, roots: [{ path: ws }], maxFileBytes: 1 << 30, ...extra })
+      await s.capture(`bench/${tag}0`)
+      const xs: number[] = []
+      for (let i = 1; i <= 5; i++) {
+        await s.capture(`bench/${tag}${i}`)
+        edit(`${tag}-${i}`)
+        const t0 = process.hrtime.bigint()
+        const r = await s.seal(`bench/${tag}${i}`)
+        xs.push(ms(t0))
+        check?.(r, i)
+      }
+      await s.close()
+      fs.writeFileSync(oneFile, original)
+      return median(xs)
+    }
     // The same turns with the walk on one thread (statWorkers: 0), for comparison.
-    const sStore = await openCheckpointStore({ storeDir, roots: [{ path: ws }], maxFileBytes: 1 << 30, statWorkers: 0 })
-    await sStore.capture('bench/s0')
-    const single: number[] = []
-    for (let i = 1; i <= 5; i++) {
-      await sStore.capture(`bench/s${i}`)
-      edit(`single-${i}`)
-      t = process.hrtime.bigint()
-      await sStore.seal(`bench/s${i}`)
-      single.push(ms(t))
-    }
-    await sStore.close()
-    fs.writeFileSync(oneFile, original)
-    const rtSingle = median(single)
-
+    const rtSingle = await medianSeal('s', { statWorkers: 0 })
     // Experimental watcher mode (off by default, see electron/checkpoints/watch.ts).
-    const wStore = await openCheckpointStore({ storeDir, roots: [{ path: ws }], maxFileBytes: 1 << 30, watch: true })
-    await wStore.capture('bench/x0')
-    const watched: number[] = []
-    for (let i = 1; i <= 5; i++) {
-      await wStore.capture(`bench/x${i}`)
-      edit(`watch-${i}`)
-      t = process.hrtime.bigint()
-      const r = await wStore.seal(`bench/x${i}`)
-      watched.push(ms(t))
+    const rtWatched = await medianSeal('x', { watch: true }, (r, i) => {
       if (r.mode !== 'watched' || r.filesHashed !== 1) console.log(`note: watched seal ${i} ran as ${r.mode}, hashed ${r.filesHashed}`)
-    }
-    await wStore.close()
-    fs.writeFileSync(oneFile, original)
-    const rtWatched = median(watched)
+    })
 
     const ratio = (a: number, b: number) => (a / b).toFixed(3) + '×'
     rows.push(['first capture', sec(rtFirst), `git ${sec(gitFirst)} · cp ${sec(cpMs)}`, `${ratio(rtFirst, gitFirst)} git (≤0.2) · ${ratio(rtFirst, cpMs)} cp (≤1.5)`])
