@@ -60,7 +60,7 @@ export class StatPool {
   private seq = 0
   private readonly waiting = new Map<number, Waiter>()
   /** Set once a worker failed to start or died: callers then lstat on their own thread. */
-  broken = false
+  private broken = false
 
   constructor(readonly size: number = defaultPoolSize()) {}
 

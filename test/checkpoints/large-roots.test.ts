@@ -20,6 +20,12 @@ const pools: StatPool[] = []
 afterEach(async () => {
   while (pools.length) await pools.pop()!.close()
 })
+/** Two stat workers, closed after the test. */
+function twoWorkers(): StatPool {
+  const pool = new StatPool(2)
+  pools.push(pool)
+  return pool
+}
 
 /** ~2,600 paths: nested sources, a .gitignore'd build folder, an excluded cache, links, modes. */
 function bigTree(w: Ws): void {
@@ -54,8 +60,7 @@ describe('walking a large root with stat workers', () => {
     const w = await workspace({ statWorkers: 0 })
     bigTree(w)
     w.write('cache/c.bin', 'excluded by a user pattern')
-    const pool = new StatPool(2)
-    pools.push(pool)
+    const pool = twoWorkers()
     const one = walkRoot(ctxFor(w.ws))
     const pooled = await walkRootPooled(ctxFor(w.ws), pool)
     expect(pooled.state.size).toBeGreaterThan(2400)
@@ -106,8 +111,7 @@ describe('walking a large root with stat workers', () => {
   it('a worker that dies mid-walk costs nothing: its batch is lstat-ed on this thread and the record is complete', async () => {
     const w = await workspace({ statWorkers: 0 })
     bigTree(w)
-    const real = new StatPool(2)
-    pools.push(real)
+    const real = twoWorkers()
     let calls = 0
     // Every other batch fails as a crashed worker's would.
     const flaky = { stat: (batch: StatBatch) => (++calls % 2 === 0 ? Promise.reject(new Error('stat worker exited with code 1')) : real.stat(batch)) }
@@ -121,8 +125,7 @@ describe('walking a large root with stat workers', () => {
     const w = await workspace({ statWorkers: 0 })
     bigTree(w)
     w.write('src/p3/late', 'a file when listed')
-    const real = new StatPool(2)
-    pools.push(real)
+    const real = twoWorkers()
     let swapped = false
     const racing = {
       stat: (batch: StatBatch) => {
