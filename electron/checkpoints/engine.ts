@@ -10,7 +10,8 @@ import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { hashPending, walkRoot } from './scanner'
 import { walkRootPooled } from './pooled-walk'
-import { StatPool, defaultPoolSize } from './stat-pool'
+import { acquireStatPool, defaultPoolSize } from './stat-pool'
+import type { StatPool } from './stat-pool'
 import { ListingMemo } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -49,7 +50,7 @@ export class Engine {
   readonly plans: PlanRegistry = new Map()
   /** Folder listings per root, reused by the next full walk while a folder is unchanged. */
   readonly memos = new Map<string, ListingMemo>()
-  /** lstat workers for walks of large roots (null: walks stay on this thread). */
+  /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
   readonly statPool: StatPool | null
   private readonly pooledMin: number
   closed = false
@@ -71,7 +72,7 @@ export class Engine {
     this.lock = new StoreLock(this.storeDir)
     this.lock.clearStale()
     const workers = opts.statWorkers ?? defaultPoolSize()
-    this.statPool = workers > 0 ? new StatPool(workers) : null
+    this.statPool = workers > 0 ? acquireStatPool(workers) : null
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }

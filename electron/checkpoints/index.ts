@@ -15,6 +15,7 @@ import { applyPlan, makePlan, makeUndoPlan, recover } from './restore'
 import type { ApplyHooks } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
+import { releaseStatPool } from './stat-pool'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
 
@@ -40,8 +41,16 @@ export interface InternalStore extends CheckpointStore {
  */
 export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
   const e = new Engine(opts)
-  const recovered = await recover(e)
-  if (opts.watch === true) await e.startWatchers()
+  let recovered: string[]
+  try {
+    recovered = await recover(e)
+    if (opts.watch === true) await e.startWatchers()
+  } catch (err) {
+    await e.stopWatchers()
+    if (e.statPool) await releaseStatPool(e.statPool)
+    e.lock.release()
+    throw err
+  }
 
   const capture = async (input: TurnKeyInput, o: CaptureCallOptions = {}, sealing = false): Promise<CaptureResult> => {
     e.assertOpen()
@@ -121,7 +130,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     close: async () => {
       e.closed = true
       await e.stopWatchers()
-      await e.statPool?.close()
+      if (e.statPool) await releaseStatPool(e.statPool)
       e.blobs.packs.closeCurrent()
       e.lock.release()
     },

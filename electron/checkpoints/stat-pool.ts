@@ -134,3 +134,28 @@ export class StatPool {
     if (ws) await Promise.all(ws.map((w) => w.terminate()))
   }
 }
+
+// One pool per process and size, shared by every open store: the app keeps a store open per
+// project, and lstat work carries no state, so N projects need not mean N sets of threads.
+const shared = new Map<number, { pool: StatPool; users: number }>()
+
+/** The shared pool of `size` workers (a fresh one if the last one broke). Pair with releaseStatPool. */
+export function acquireStatPool(size: number): StatPool {
+  let s = shared.get(size)
+  if (!s || !s.pool.usable) {
+    // A broken pool stays with the stores that hold it (they walk on their own thread).
+    s = { pool: new StatPool(size), users: 0 }
+    shared.set(size, s)
+  }
+  s.users++
+  return s.pool
+}
+
+/** A store is done with `pool`; the last user closes it. */
+export async function releaseStatPool(pool: StatPool): Promise<void> {
+  const s = shared.get(pool.size)
+  if (!s || s.pool !== pool) return pool.close() // a broken pool that was replaced
+  if (--s.users > 0) return
+  shared.delete(pool.size)
+  await pool.close()
+}

@@ -11,7 +11,7 @@ import { ListingMemo, RACY_MARGIN_MS, listingStillValid } from '../../electron/c
 import { walkRootPooled } from '../../electron/checkpoints/pooled-walk'
 import { walkRoot } from '../../electron/checkpoints/scanner'
 import type { RootState, ScanContext } from '../../electron/checkpoints/scanner'
-import { StatPool } from '../../electron/checkpoints/stat-pool'
+import { StatPool, acquireStatPool, releaseStatPool } from '../../electron/checkpoints/stat-pool'
 import type { StatBatch } from '../../electron/checkpoints/stat-pool'
 import { workspace } from './helpers'
 import type { Ws } from './helpers'
@@ -164,6 +164,35 @@ describe('walking a large root with stat workers', () => {
     await pool.close()
     await expect(pool.stat({ prefixes: [w.ws + path.sep], counts: [1], names: ['debug.log'] })).rejects.toThrow(/unavailable/)
     expect(pool.usable).toBe(false)
+  })
+})
+
+describe('one stat pool for the whole process', () => {
+  it('stores share it: one store closing leaves it working for the others; the last one closes it', async () => {
+    const a = acquireStatPool(3)
+    const b = acquireStatPool(3)
+    expect(b).toBe(a)
+    const w = await workspace({ statWorkers: 0 })
+    w.write('x.txt', 'x')
+    const batch = { prefixes: [w.ws + path.sep], counts: [1], names: ['x.txt'] }
+    await releaseStatPool(a)
+    expect((await b.stat(batch))[1]).toBe(1) // the size of x.txt
+    await releaseStatPool(b)
+    expect(b.usable).toBe(false)
+    const c = acquireStatPool(3)
+    expect(c).not.toBe(a) // a fresh pool once the old one is gone
+    await releaseStatPool(c)
+  })
+
+  it('a broken pool is not handed to the next store', async () => {
+    const a = acquireStatPool(3)
+    await a.close() // as when a worker dies
+    const b = acquireStatPool(3)
+    expect(b).not.toBe(a)
+    expect(b.usable).toBe(true)
+    await releaseStatPool(a)
+    expect(b.usable).toBe(true) // releasing the broken one does not touch its replacement
+    await releaseStatPool(b)
   })
 })
 
