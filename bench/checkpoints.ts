@@ -1,7 +1,8 @@
 // Checkpoint benchmark: Retake's engine against shadow git (opencode / Cline / Roo:
 // `git --git-dir=<tmp> --work-tree=<ws> add -A && git write-tree`) and a plain full copy (`cp -a`),
 // on a generated workspace like the reference one (~21,000 files, ~600 MB: many small source
-// files plus ten 50 MB binaries). Prints every figure and every ratio side by side.
+// files plus ten 50 MB binaries, and a .gitignore as real projects have). Prints every figure and
+// every ratio side by side.
 //
 //   npm run bench:checkpoints              full size, under bench/.work/
 //   npm run bench:checkpoints -- --small   ~2,100 files / ~60 MB, for a quick run
@@ -35,7 +36,7 @@ const sec = (m: number) => (m >= 1000 ? (m / 1000).toFixed(2) + ' s' : m.toFixed
 /** Deterministic workspace: source-like text files in nested folders plus big binaries. */
 function generate(ws: string): void {
   const marker = path.join(ws, '.bench-complete')
-  if (fs.existsSync(marker)) return
+  if (fs.existsSync(marker)) return void writeGitignore(ws)
   fs.rmSync(ws, { recursive: true, force: true })
   console.log(`generating ${SMALL_FILES} source files + ${BINARIES} × ${mb(BINARY_BYTES)} binaries in ${ws} …`)
   let seed = 1
@@ -61,7 +62,17 @@ function generate(ws: string): void {
     }
     fs.closeSync(fd)
   }
+  writeGitignore(ws)
   fs.writeFileSync(marker, '')
+}
+
+/**
+ * A real project has a .gitignore, and matching every path against it costs a walk as much as the
+ * rest of it; git only matches untracked paths. None of these patterns matches a generated file.
+ */
+function writeGitignore(ws: string): void {
+  const file = path.join(ws, '.gitignore')
+  if (!fs.existsSync(file)) fs.writeFileSync(file, 'node_modules/\ndist/\ncoverage/\n*.log\n.env\n.DS_Store\n')
 }
 
 function sh(cmd: string, args: string[], cwd?: string): void {

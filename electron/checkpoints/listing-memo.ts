@@ -21,6 +21,8 @@ export interface Listing {
   names: string[]
   dirs: boolean[]
   keys: string[]
+  /** Which entries the rules excluded, and which rules (ExcludeRules.signature()) said so. */
+  excluded?: { rules: string; flags: Uint8Array }
 }
 
 /** What identifies a folder's state: fs.Stats has these. */
@@ -30,9 +32,11 @@ export interface FolderTimes {
   ctimeMs: number
 }
 
-interface Remembered extends Listing, FolderTimes {
+interface Remembered extends FolderTimes {
   /** When the walk that listed it started (Date.now()). */
   listedAt: number
+  /** The walk's own object (it adds what it learns, see Listing.excluded). */
+  listing: Listing
 }
 
 export const RACY_MARGIN_MS = 3000
@@ -65,12 +69,12 @@ export class ListingMemo {
     if (!was || !listingStillValid(was, st)) return null
     this.next?.set(dirKey, was)
     this.reused++
-    return was
+    return was.listing
   }
 
   /** A fresh listing, taken after `st` was read. */
   put(dirKey: string, st: FolderTimes, listing: Listing): void {
-    this.next?.set(dirKey, { ...listing, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, listedAt: this.walkStartedAt })
+    this.next?.set(dirKey, { listing, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, listedAt: this.walkStartedAt })
     this.listed++
   }
 

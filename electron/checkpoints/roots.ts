@@ -3,7 +3,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { ExcludeRules } from './excludes'
+import { ExcludeRules, LevelCache } from './excludes'
 import { isInside, normalizeRootPath } from './paths'
 import type { RootConfig } from './types'
 
@@ -46,6 +46,8 @@ export function resolveRoots(configs: RootConfig[], storeDir: string, warnings: 
     const ci = c.caseInsensitive ?? (process.platform === 'darwin' || process.platform === 'win32')
     // The store must never checkpoint itself; when it lives under a root it is excluded.
     const excludedAbs = isInside(abs, storeAbs) ? [storeAbs] : []
+    // Kept for the store's life: unchanged .gitignore files keep their matchers between walks.
+    const levels = new LevelCache()
     out.push({
       id,
       abs,
@@ -53,7 +55,7 @@ export function resolveRoots(configs: RootConfig[], storeDir: string, warnings: 
       shared: c.shared === true || missing,
       caseInsensitive: ci,
       config: c,
-      rules: () => new ExcludeRules(abs, c.excludes ?? [], c.gitignore !== false, excludedAbs),
+      rules: () => new ExcludeRules(abs, c.excludes ?? [], c.gitignore !== false, excludedAbs, levels),
     })
   }
   return out

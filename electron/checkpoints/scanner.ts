@@ -178,11 +178,16 @@ export class RootScan {
     const { names, dirs, keys } = listing
     const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
     const pushed = ctx.rules.enter(dirKey, names.includes('.gitignore'))
+    // The same entries under the same rules as last time: the same decisions (see LevelCache).
+    const rules = ctx.rules.signature()
+    const known = listing.excluded?.rules === rules ? listing.excluded.flags : null
+    const flags = known ?? new Uint8Array(names.length)
     for (let i = 0; i < names.length; i++) {
       const raw = names[i]!
       const key = keys[i]!
       const isDir = dirs[i]!
-      if (ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw)) continue
+      if (!known) flags[i] = ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw) ? 1 : 0
+      if (flags[i]) continue
       if (defer && !isDir) {
         defer(prefix, raw, key)
         continue
@@ -193,6 +198,7 @@ export class RootScan {
       this.addStat(key, abs, est)
       if (est.isDirectory()) this.folder(key, abs, est, defer)
     }
+    if (!known) listing.excluded = { rules, flags }
     ctx.rules.leave(pushed)
   }
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ExcludeRules } from '../../electron/checkpoints/excludes'
+import { ExcludeRules, LevelCache } from '../../electron/checkpoints/excludes'
 import { ListingMemo, RACY_MARGIN_MS, listingStillValid } from '../../electron/checkpoints/listing-memo'
 import { walkRootPooled } from '../../electron/checkpoints/pooled-walk'
 import { walkRoot } from '../../electron/checkpoints/scanner'
@@ -40,11 +40,11 @@ function bigTree(w: Ws): void {
   fs.symlinkSync('../src/p1/m1/f1.ts', w.p('bin/link.ts'))
 }
 
-function ctxFor(root: string, prior?: RootState, memo?: ListingMemo): ScanContext {
+function ctxFor(root: string, prior?: RootState, memo?: ListingMemo, levels?: LevelCache): ScanContext {
   return {
     rootAbs: root,
     memo,
-    rules: new ExcludeRules(root, ['cache/'], true, []),
+    rules: new ExcludeRules(root, ['cache/'], true, [], levels),
     blobs: null as never, // the walk never reads content; hashing is a later phase
     maxFileBytes: 1 << 30,
     prior,
@@ -267,5 +267,36 @@ describe('folder listings reused between walks', () => {
       await w.store.apply(await w.store.plan({ turnKey: 's/m2' }))
     })
     expect(w.exists('src/p1/m1/extracted.ts')).toBe(false)
+  })
+
+  it('decisions of the exclude rules are reused while every .gitignore above a folder is unchanged; an edited one is applied at once', async () => {
+    const w = await workspace({ statWorkers: 0 })
+    bigTree(w)
+    const memo = new ListingMemo()
+    const levels = new LevelCache()
+    const judged = vi.spyOn(ExcludeRules.prototype, 'excluded')
+    try {
+      await anHourLater(() => {
+        const first = walkRoot(ctxFor(w.ws, undefined, memo, levels))
+        expect(judged.mock.calls.length).toBeGreaterThan(2400)
+        judged.mockClear()
+        const again = walkRoot(ctxFor(w.ws, first.state, memo, levels))
+        expect(judged).not.toHaveBeenCalled()
+        expect(asObject(again.state)).toEqual(asObject(first.state))
+        // Rewritten in place (its folder's listing stays remembered): the new rules apply below it.
+        fs.writeFileSync(w.p('src/p3/.gitignore'), 'generated/\n!keep.log\nm1/\n')
+        const edited = walkRoot(ctxFor(w.ws, again.state, memo, levels))
+        expect(judged).toHaveBeenCalled()
+        const under = (st: RootState, dir: string) => [...st.keys()].filter((k) => k.startsWith(dir)).length
+        expect(under(edited.state, 'src/p3/m1/')).toBe(0)
+        expect(under(edited.state, 'src/p4/m1/')).toBe(under(again.state, 'src/p4/m1/')) // other folders' rules did not change
+        fs.writeFileSync(w.p('.gitignore'), 'build/\n') // *.log no longer ignored at the root
+        const root = walkRoot(ctxFor(w.ws, edited.state, memo, levels))
+        expect(root.state.has('debug.log')).toBe(true)
+        expect(under(root.state, 'src/p3/m1/')).toBe(0)
+      })
+    } finally {
+      judged.mockRestore()
+    }
   })
 })
