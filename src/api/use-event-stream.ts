@@ -7,6 +7,7 @@ import { connectEventStream } from './event-stream'
 import { queryKeys, type Scope } from './query-keys'
 import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
 import { useSessionErrors } from '../state/session-errors-store'
+import { useSessionMarks } from '../state/session-marks-store'
 import { useUiStore } from '../state/ui-store'
 import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../lib/permissions'
 
@@ -29,12 +30,14 @@ export function useEventStream(scope: Scope, visibleSessionID: string | undefine
   useEffect(() => {
     const setStream = useUiStore.getState().setStream
     const applyError = useSessionErrors.getState().apply
+    const applyMark = useSessionMarks.getState().apply
     setStream('connecting')
     return connectEventStream(eventStreamUrl(scope.directory), {
       onEvents(events) {
         for (const e of events) {
           applyEventToQueryClient(qc, scope, e)
           applyError(e)
+          applyMark(e, visible.current)
         }
       },
       onOpen(reconnected) {

@@ -5,6 +5,8 @@ import { useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
 import { errorMessage } from '../api/unwrap'
 import { relativeTime } from '../lib/relative-time'
+import type { SessionMark } from '../lib/session-marks'
+import { useSessionMarks } from '../state/session-marks-store'
 
 function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -15,7 +17,12 @@ function useMinuteClock(): number {
   return now
 }
 
-function SessionItem({ session, active, busy, onSelect }: { session: Session; active: boolean; busy: boolean; onSelect(): void }) {
+const MARK_LABEL: Record<SessionMark, string> = {
+  done: 'Finished while you were away',
+  failed: 'A turn failed while you were away',
+}
+
+function SessionItem({ session, active, busy, mark, onSelect }: { session: Session; active: boolean; busy: boolean; mark?: SessionMark; onSelect(): void }) {
   const rename = useRenameSession()
   const del = useDeleteSession()
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view')
@@ -78,6 +85,9 @@ function SessionItem({ session, active, busy, onSelect }: { session: Session; ac
       >
         <span className="session-title">
           {busy && <span className="session-busy" aria-label="working" />}
+          {!busy && mark && (
+            <span className={`session-mark ${mark}`} data-testid="session-mark" data-mark={mark} role="img" aria-label={MARK_LABEL[mark]} title={MARK_LABEL[mark]} />
+          )}
           {session.title || 'Untitled'}
         </span>
         <span className="session-time">{relativeTime(session.time.updated, now)}</span>
@@ -121,6 +131,12 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
   const sessions = useSessions()
   const status = useStatusMap()
   const create = useCreateSession()
+  const marks = useSessionMarks((s) => s.marks)
+  const clearMark = useSessionMarks((s) => s.clear)
+  // Whatever happened in the session on screen is seen, however it got there.
+  useEffect(() => {
+    if (selected) clearMark(selected)
+  }, [selected, marks, clearMark])
   return (
     <section className="sessions">
       <div className="section-head">
@@ -149,6 +165,7 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
             session={s}
             active={s.id === selected}
             busy={(status.data?.[s.id]?.type ?? 'idle') !== 'idle'}
+            mark={s.id === selected ? undefined : marks[s.id]}
             onSelect={() => onSelect(s.id)}
           />
         ))}

@@ -113,4 +113,32 @@ describe('chat in browser mode', () => {
     await assistantMessages().last().getByText('echo: in the first session').waitFor()
     expect(existsSync(app.project)).toBe(true)
   })
+
+  it('a turn that ends off screen marks its session in the list, done or failed, until the user opens it', async () => {
+    const { page, fake } = app
+    const current = () => page.locator('[data-testid="session-item"][aria-current="true"]').getAttribute('data-session-id')
+    const item = (id: string | null) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)
+    fake.script({ kind: 'text', text: 'answered in the background', chunks: 12, chunkDelayMs: 500 }) // ~6 s
+    await send('a long one')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
+    const first = await current()
+    await page.getByTestId('new-session').click()
+    await until(async () => (await current()) !== first, 'the new session to be shown')
+    const second = await current()
+    // The first session's answer ends while the user looks at the second one.
+    await item(first).locator('[data-testid="session-mark"][data-mark="done"]').waitFor()
+    expect(await item(second).getByTestId('session-mark').count()).toBe(0)
+
+    // A turn that fails after the provider's retries, while the user has gone back to the first.
+    fake.script(...Array.from({ length: 8 }, () => ({ kind: 'error' as const, status: 429, message: 'Injected failure FAIL429: busy', retryAfterMs: 500 })))
+    await send('this one will fail')
+    await fake.waitForRequest((r) => r.kind === 'chat' && r.lastUserText().includes('this one will fail'))
+    await item(first).click()
+    await assistantMessages().last().getByText('answered in the background').waitFor()
+    expect(await item(first).getByTestId('session-mark').count()).toBe(0) // opened: seen
+    await item(second).locator('[data-testid="session-mark"][data-mark="failed"]').waitFor()
+    await item(second).click()
+    await page.getByTestId('error-block').waitFor()
+    expect(await item(second).getByTestId('session-mark').count()).toBe(0)
+  })
 })

@@ -5,6 +5,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { SessionList } from '../../../src/components/SessionList'
 import { session } from './fixtures'
+import { useSessionMarks } from '../../../src/state/session-marks-store'
+import { act } from '@testing-library/react'
 
 /** A fetch double for the opencode proxy: records requests, answers from a small table. */
 function fakeOpencode() {
@@ -27,21 +29,25 @@ function fakeOpencode() {
   return { fetchMock, requests }
 }
 
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  useSessionMarks.setState({ marks: {} })
+})
 
 function setup() {
   const api = fakeOpencode()
   vi.stubGlobal('fetch', api.fetchMock)
   const onSelect = vi.fn()
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  render(
+  const ui = (selected: string) => (
     <QueryClientProvider client={qc}>
       <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>
-        <SessionList selected="ses_a" onSelect={onSelect} />
+        <SessionList selected={selected} onSelect={onSelect} />
       </ScopeProvider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   )
-  return { ...api, onSelect }
+  const view = render(ui('ses_a'))
+  return { ...api, onSelect, select: (id: string) => view.rerender(ui(id)) }
 }
 
 describe('SessionList', () => {
@@ -73,5 +79,25 @@ describe('SessionList', () => {
     await userEvent.click(screen.getByTestId('confirm-delete'))
     await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(1))
     expect(requests).toContain('DELETE /opencode/session/ses_a')
+  })
+
+  it('shows what finished or failed in sessions off screen until the user opens them', async () => {
+    const { onSelect, select } = setup()
+    const items = await screen.findAllByTestId('session-item')
+    const ev = (type: string, properties: object) => ({ type, properties }) as never
+    act(() => {
+      useSessionMarks.getState().apply(ev('session.error', { sessionID: 'ses_b', error: { name: 'APIError', data: { message: 'rate limited' } } }), 'ses_a')
+      useSessionMarks.getState().apply(ev('session.idle', { sessionID: 'ses_b' }), 'ses_a')
+    })
+    const mark = within(items[1]!).getByTestId('session-mark')
+    expect(mark).toHaveAttribute('data-mark', 'failed')
+    expect(mark).toHaveAccessibleName('A turn failed while you were away')
+    expect(within(items[0]!).queryByTestId('session-mark')).toBeNull() // the selected one never shows one
+    await userEvent.click(within(items[1]!).getByText('Older'))
+    expect(onSelect).toHaveBeenCalledWith('ses_b')
+    select('ses_b') // the app shows it
+    expect(within(screen.getAllByTestId('session-item')[1]!).queryByTestId('session-mark')).toBeNull()
+    select('ses_a') // and leaving it again does not bring the old news back
+    expect(screen.queryByTestId('session-mark')).toBeNull()
   })
 })
