@@ -65,8 +65,11 @@ export function isSafeExternalUrl(url: string): boolean {
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0
 }
 
-/** Permissions are denied unless listed; writing to the clipboard (copy buttons) is the one need. */
-const GRANTED_PERMISSIONS = new Set(['clipboard-sanitized-write'])
+/**
+ * Permissions are denied unless listed: writing to the clipboard (copy buttons) and notifications
+ * (opt-in in Settings: a turn that ends while the window is in the background).
+ */
+const GRANTED_PERMISSIONS = new Set(['clipboard-sanitized-write', 'notifications'])
 
 export function decidePermission(permission: string, requestingUrl: string | undefined): boolean {
   if (!GRANTED_PERMISSIONS.has(permission)) return false

@@ -8,6 +8,7 @@ import { queryKeys, type Scope } from './query-keys'
 import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
 import { useSessionErrors } from '../state/session-errors-store'
 import { useSessionMarks } from '../state/session-marks-store'
+import { notifyTurn } from './turn-notifier'
 import { useUiStore } from '../state/ui-store'
 import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../lib/permissions'
 
@@ -38,6 +39,7 @@ export function useEventStream(scope: Scope, visibleSessionID: string | undefine
           applyEventToQueryClient(qc, scope, e)
           applyError(e)
           applyMark(e, visible.current)
+          notifyTurn(qc, scope, e)
         }
       },
       onOpen(reconnected) {

@@ -1,6 +1,7 @@
 /**
  * Settings: extra folders (checkpointed with every turn, or shared: never rolled back), excludes,
- * and how Retake reaches opencode (remote URL + write-only password, config file, own HOME).
+ * how Retake reaches opencode (remote URL + write-only password, config file, own HOME), and
+ * notifications.
  * Each section saves on its own: folder changes reopen the checkpoint stores, server changes
  * reconnect, and neither should happen because the other was edited.
  */
@@ -19,6 +20,7 @@ import {
   serverPatch,
   setShared,
 } from './checkpoints/settings-logic'
+import { NotificationsSection } from './NotificationsSection'
 import '../styles/checkpoints.css'
 
 const settingsKey = ['host', 'settings'] as const
@@ -219,6 +221,7 @@ export function SettingsDialog({ project, onClose }: { project: string; onClose(
             <FoldersSection settings={settings.data} project={project} />
             <ExcludesSection settings={settings.data} />
             <ServerSection settings={settings.data} />
+            <NotificationsSection />
           </>
         ) : settings.error ? (
           <div className="inline-error" role="alert">

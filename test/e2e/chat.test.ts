@@ -141,4 +141,43 @@ describe('chat in browser mode', () => {
     await page.getByTestId('error-block').waitFor()
     expect(await item(second).getByTestId('session-mark').count()).toBe(0)
   })
+
+  it('with notifications on, a turn that ends while the window is in the background notifies; clicking it opens that session', async () => {
+    const { page, fake } = app
+    // The page's Notification and focus, as a desktop would have them with the window behind others.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __notices: { title: string; body?: string; tag?: string; click(): void }[]; Notification: unknown }
+      w.__notices = []
+      class FakeNotification {
+        static permission = 'granted'
+        static requestPermission = async () => 'granted'
+        onclick: (() => void) | null = null
+        constructor(title: string, opts: { body?: string; tag?: string }) {
+          w.__notices.push({ title, ...opts, click: () => this.onclick?.() })
+        }
+        close() {}
+      }
+      w.Notification = FakeNotification
+      document.hasFocus = () => false
+    })
+    await page.reload()
+    await page.getByTestId('open-settings').click()
+    await page.getByTestId('notify-turns').check()
+    await page.keyboard.press('Escape')
+    const notices = () => page.evaluate(() => (window as unknown as { __notices: { title: string; body?: string; tag?: string }[] }).__notices.map(({ title, body, tag }) => ({ title, body, tag })))
+
+    fake.script({ kind: 'text', text: 'done while you were away', chunks: 10, chunkDelayMs: 400 })
+    await send('take a while')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
+    const first = await page.locator('[data-testid="session-item"][aria-current="true"]').getAttribute('data-session-id')
+    await page.getByTestId('new-session').click()
+    await until(async () => (await notices()).length > 0, 'a notification')
+    expect((await notices())[0]).toMatchObject({ title: 'Turn finished', tag: first })
+    await page.evaluate(() => (window as unknown as { __notices: { click(): void }[] }).__notices[0]!.click())
+    await page.locator(`[data-testid="session-item"][aria-current="true"][data-session-id="${first}"]`).waitFor()
+    await assistantMessages().last().getByText('done while you were away').waitFor()
+    // Every notice was about that turn (opencode may send its idle twice: the shared tag makes the
+    // system show one); the new, empty session never notified.
+    expect(new Set((await notices()).map((n) => `${n.title} ${n.tag}`))).toEqual(new Set([`Turn finished ${first}`]))
+  })
 })

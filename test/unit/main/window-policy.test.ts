@@ -50,14 +50,16 @@ describe('isSafeExternalUrl', () => {
 
 describe('decidePermission', () => {
   it('denies by default, also for the app itself', () => {
-    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'hid', 'serial', 'clipboard-read', 'fullscreen']) {
+    for (const p of ['media', 'geolocation', 'openExternal', 'hid', 'serial', 'clipboard-read', 'fullscreen']) {
       expect(decidePermission(p, 'app://retake/index.html')).toBe(false)
     }
   })
-  it('grants clipboard writes only to the app origin', () => {
-    expect(decidePermission('clipboard-sanitized-write', 'app://retake/index.html')).toBe(true)
-    expect(decidePermission('clipboard-sanitized-write', 'https://evil.example/')).toBe(false)
-    expect(decidePermission('clipboard-sanitized-write', undefined)).toBe(false)
+  it('grants clipboard writes and notifications only to the app origin', () => {
+    for (const p of ['clipboard-sanitized-write', 'notifications']) {
+      expect(decidePermission(p, 'app://retake/index.html')).toBe(true)
+      expect(decidePermission(p, 'https://evil.example/')).toBe(false)
+      expect(decidePermission(p, undefined)).toBe(false)
+    }
   })
 })
 
