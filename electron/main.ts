@@ -27,6 +27,10 @@ const mainLog = openMainLog(dataDir)
 const log = (line: string) => mainLog.write(line)
 process.on('unhandledRejection', (reason) => log(`[main] unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`))
 
+// Windows shows a page's notifications only under the id of the installed Start-menu shortcut
+// (electron-builder.yml appId).
+if (process.platform === 'win32') app.setAppUserModelId('dev.retake.app')
+
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
