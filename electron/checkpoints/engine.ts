@@ -12,7 +12,7 @@ import { hashPending, walkRoot } from './scanner'
 import { walkRootPooled } from './pooled-walk'
 import { acquireStatPool, defaultPoolSize } from './stat-pool'
 import type { StatPool } from './stat-pool'
-import { ListingMemo } from './listing-memo'
+import { ListingMemo, listingsTrustedOn } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { toKey } from './paths'
@@ -48,8 +48,8 @@ export class Engine {
   readonly watchers = new Map<string, RootWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
-  /** Folder listings per root, reused by the next full walk while a folder is unchanged. */
-  readonly memos = new Map<string, ListingMemo>()
+  /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
+  private readonly memos = new Map<string, ListingMemo | null>()
   /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
   readonly statPool: StatPool | null
   private readonly pooledMin: number
@@ -125,8 +125,7 @@ export class Engine {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
-      let memo = this.memos.get(root.id)
-      if (!memo) this.memos.set(root.id, (memo = new ListingMemo()))
+      const memo = this.memoFor(root.abs, root.id)
       const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress, onFolder, memo }
       const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
       const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
@@ -223,6 +222,21 @@ export class Engine {
     }
     this.blobs.flush()
     return this.snaps.commit(next, this.rootPaths(), keys)
+  }
+
+  private memoFor(abs: string, rootId: string): ListingMemo | undefined {
+    let memo = this.memos.get(rootId)
+    if (memo === undefined) {
+      let fsType: number | undefined
+      try {
+        fsType = fs.statfsSync(abs).type
+      } catch {
+        /* unknown: see listingsTrustedOn */
+      }
+      memo = listingsTrustedOn(fsType) ? new ListingMemo() : null
+      this.memos.set(rootId, memo)
+    }
+    return memo ?? undefined
   }
 
   storeBytes(): number {

@@ -41,6 +41,16 @@ interface Remembered extends FolderTimes {
 
 export const RACY_MARGIN_MS = 3000
 
+// Linux statfs magic numbers of file systems whose folder times may come from another machine
+// (NFS, SMB/CIFS, FUSE mounts such as sshfs): there, folders are always listed.
+const REMOTE_FS_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997])
+
+/** Does a root on a file system of this statfs type get remembered listings? */
+export function listingsTrustedOn(fsType: number | undefined, platform: string = process.platform): boolean {
+  if (fsType === undefined) return platform !== 'linux'
+  return platform !== 'linux' || !REMOTE_FS_TYPES.has(fsType)
+}
+
 /** May a listing taken at `listedAt`, of a folder then at `was`, stand for the folder now at `now`? */
 export function listingStillValid(was: FolderTimes & { listedAt: number }, now: FolderTimes): boolean {
   if (was.ino !== now.ino || was.mtimeMs !== now.mtimeMs || was.ctimeMs !== now.ctimeMs) return false

@@ -4,10 +4,11 @@
 // a turn makes, and stay correct when a worker dies or the tree changes mid-walk; a reused listing
 // must never hide an entry, even one added to a folder whose mtime was then set back.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ExcludeRules, LevelCache } from '../../electron/checkpoints/excludes'
-import { ListingMemo, RACY_MARGIN_MS, listingStillValid } from '../../electron/checkpoints/listing-memo'
+import { ListingMemo, RACY_MARGIN_MS, listingStillValid, listingsTrustedOn } from '../../electron/checkpoints/listing-memo'
 import { walkRootPooled } from '../../electron/checkpoints/pooled-walk'
 import { walkRoot } from '../../electron/checkpoints/scanner'
 import type { RootState, ScanContext } from '../../electron/checkpoints/scanner'
@@ -224,6 +225,14 @@ describe('folder listings reused between walks', () => {
     const recent = listedAt - 10
     expect(listingStillValid({ ino: 7, mtimeMs: recent, ctimeMs: recent, listedAt }, { ino: 7, mtimeMs: recent, ctimeMs: recent })).toBe(false)
     expect(listingStillValid({ ino: 7, mtimeMs: old, ctimeMs: recent, listedAt }, { ino: 7, mtimeMs: old, ctimeMs: recent })).toBe(false)
+  })
+
+  it('folders on network file systems (NFS, SMB, sshfs, 9p) are always listed: their times may come from another machine', () => {
+    expect(listingsTrustedOn(0xef53, 'linux')).toBe(true) // ext4
+    expect(listingsTrustedOn(0x01021994, 'linux')).toBe(true) // tmpfs
+    for (const remote of [0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997]) expect(listingsTrustedOn(remote, 'linux')).toBe(false)
+    expect(listingsTrustedOn(undefined, 'linux')).toBe(false) // cannot tell: list
+    expect(listingsTrustedOn(fs.statfsSync(os.tmpdir()).type)).toBe(true) // where these tests run
   })
 
   it('a tree unchanged since long before the last walk is walked from remembered listings; a folder an entry was added to or removed from is listed again', async () => {
