@@ -15,6 +15,7 @@ import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
 import type { RestoreRecord, TurnRecord } from './records'
 import { buildSteps, cleanTemps, KeptFolder, runStep } from './steps'
+import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 
@@ -263,23 +264,11 @@ async function commitRestore(e: Engine, journal: Journal, intent: Intent, comple
   e.records.saveRestore(rec)
   if (complete) {
     if (intent.kind === 'undo' && intent.undoOf) {
-      const orig = e.records.restores.get(intent.undoOf)
-      if (orig) {
-        e.records.saveRestore({ ...orig, status: 'undone' })
-        markTurns(e, orig.turns, 'sealed', undefined)
-      }
+      markUndone(e, intent.undoOf)
     } else markTurns(e, intent.turns, 'restored', intent.restoreId)
   }
   journal.commit()
   return complete
-}
-
-function markTurns(e: Engine, keys: TurnKey[], status: 'restored' | 'sealed', by: string | undefined): void {
-  for (const k of keys) {
-    const t = e.records.turns.get(Records.key(k))
-    if (!t || t.status === status) continue
-    e.records.saveTurn({ ...t, status, restoredBy: by })
-  }
 }
 
 /** On open: finish every restore a crash interrupted (forward: the intent was durable). */

@@ -264,6 +264,41 @@ describe('restoring a turn', () => {
     expect(w.text('a.txt')).toBe('a1')
     expect([...w.read('made.bin')]).toEqual([1, 2, 3])
     expect(w.store.listTurns('s')[0]!.status).toBe('sealed')
+    // Undoing the undo puts the restore's result back, and the turn is restored (by it) again.
+    const again = await w.store.undo(u.restoreId!)
+    expect(again.status).toBe('done')
+    expect(w.text('a.txt')).toBe('a0')
+    expect(w.exists('made.bin')).toBe(false)
+    expect(w.store.listTurns('s')[0]).toMatchObject({ status: 'restored', restoredBy: r.restoreId })
+    // … and that can be undone in turn: the file the turn made comes back byte for byte.
+    await w.store.undo(again.restoreId!)
+    expect([...w.read('made.bin')]).toEqual([1, 2, 3])
+    expect(w.store.listTurns('s')[0]!.status).toBe('sealed')
+  })
+
+  it('undo and redo of a restore leave alone a turn retaken since under the same message id (even one still running)', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    await w.store.seal('s/m1')
+    const r = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('a.txt')).toBe('a0')
+    // ↺: the same message is prompted again; its new turn starts (a fresh pre-image) and runs.
+    const retake = await w.store.capture('s/m1')
+    expect(retake.created).toBe(true)
+    w.write('b.txt', 'written by the retake')
+    const u = await w.store.undo(r.restoreId!)
+    expect(u.status).toBe('done')
+    expect(w.text('a.txt')).toBe('a1')
+    expect(w.store.listTurns('s')).toEqual([expect.objectContaining({ status: 'open' })]) // still running: not sealed by the undo
+    await w.store.seal('s/m1')
+    expect((await w.store.undo(u.restoreId!)).status).toBe('done') // redo
+    expect(w.text('a.txt')).toBe('a0')
+    expect(w.store.listTurns('s')).toEqual([expect.objectContaining({ status: 'sealed' })]) // the retake is not "restored"
+    // And the retake itself can still be rolled back.
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.length).toBeGreaterThan(0)
   })
 
   it('B28: an unknown, legacy or empty manifest is a no-op with a warning, never a deletion', async () => {

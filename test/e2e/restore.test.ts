@@ -48,6 +48,13 @@ describe('↺ with files', () => {
     await page.getByTestId('undo-restore').click()
     await waitForText(page.getByTestId('restore-summary'), 'Undo put')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
+    // Changed their mind again: redo rolls the file back, and that too can be undone.
+    await page.getByTestId('redo-restore').click()
+    await waitForText(page.getByTestId('restore-summary'), 'Redo rolled 1 file back again')
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    await page.getByTestId('undo-restore').click()
+    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
   })
 
   it('a file the user edited after the turn is a conflict, kept by default; files only leaves the conversation', async () => {
