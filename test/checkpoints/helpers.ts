@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
 import { afterEach } from 'vitest'
 import { openCheckpointStore } from '../../electron/checkpoints/index'
 import type { InternalStore } from '../../electron/checkpoints/index'
@@ -81,14 +82,30 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
 
 export const sha = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex')
 
-/** Run a child TypeScript script; resolves with its exit code/signal and output. */
-export function runChild(script: string, args: string[], opts: { killAfterMs?: number; killAfterOutput?: { text: string; ms: number }; uid?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  // node --import tsx (not the tsx CLI, which forks again): the pid we kill is the one running.
-  const argv = ['--import', 'tsx', script, ...args]
+/**
+ * Run a child TypeScript script; resolves with its exit code/signal and output. With `uid`, the
+ * child runs as that user from `bundleDir`: the script is bundled there first (esbuild), because
+ * the checkout itself may be private to its owner (a clone under a 0700 temp folder) and the other
+ * user could then load neither the script nor tsx.
+ */
+export function runChild(script: string, args: string[], opts: { killAfterMs?: number; killAfterOutput?: { text: string; ms: number }; uid?: number; bundleDir?: string } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  let argv: string[]
+  let cwd = REPO
+  if (opts.uid !== undefined) {
+    if (!opts.bundleDir) throw new Error('runChild: a child run as another user needs a bundleDir it can read')
+    const out = path.join(opts.bundleDir, path.basename(script).replace(/\.ts$/, '.mjs'))
+    esbuild.buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' })
+    fs.chmodSync(out, 0o644)
+    argv = [out, ...args]
+    cwd = opts.bundleDir
+  } else {
+    // node --import tsx (not the tsx CLI, which forks again): the pid we kill is the one running.
+    argv = ['--import', 'tsx', script, ...args]
+  }
   const cmd = opts.uid !== undefined ? 'setpriv' : process.execPath
   const full = opts.uid !== undefined ? [`--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', process.execPath, ...argv] : argv
   return new Promise((resolve) => {
-    const child = spawn(cmd, full, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+    const child = spawn(cmd, full, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
     let stdout = ''
     let stderr = ''
     let armed = false

@@ -25,8 +25,10 @@ describe('safety', () => {
     // Runs as an unprivileged user in a child (root ignores file modes).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-'))
     fs.chmodSync(dir, 0o777)
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-bin-'))
+    fs.chmodSync(bin, 0o755)
     try {
-      const res = await runChild(path.join(__dirname, 'children/perm-child.ts'), [dir], { uid: uid! })
+      const res = await runChild(path.join(__dirname, 'children/perm-child.ts'), [dir], { uid: uid!, bundleDir: bin })
       expect(res.stderr).toBe('')
       const out = JSON.parse(res.stdout)
       expect(out.uid).toBe(uid)
@@ -39,6 +41,7 @@ describe('safety', () => {
       expect(out.afterSecond).toEqual({ a: 'a0', b: 'b0', status: 'restored' })
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
+      fs.rmSync(bin, { recursive: true, force: true })
     }
   })
   if (uid === null) console.warn('B6 skipped: cannot switch to an unprivileged user on this machine (root ignores file modes)')

@@ -3,7 +3,7 @@
  * attempt switcher that keeps the earlier answer readable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeApp, startApp, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
@@ -90,7 +90,11 @@ describe('↺ retry in browser mode', () => {
     await page.getByTestId('model-picker').selectOption('fake/echo-2')
     await messages('assistant').last().focus()
     await page.keyboard.press('r')
+    // The new assistant bubble shows its model before the provider is asked: wait for the request
+    // itself (and its answer), not for the bubble.
+    await until(() => fake.chatRequests('echo-2').length === 1, 'the retake to reach the fake LLM')
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
+    await messages('assistant').last().getByText('echo: keyboard please').waitFor()
     await waitForCount(messages('user'), 1)
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
   })
