@@ -58,30 +58,45 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
     ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
     { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home')) }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser mode did not print its URL:\n${out}`)), 60_000)
-    const onData = (c: Buffer) => {
-      out += c.toString()
-      const m = /running at (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[1])
+  // A start that fails half-way (no URL, no browser, page never ready) must not leave the host and
+  // its opencode server running behind the failed test.
+  let browser: Browser | undefined
+  const stopAll = async () => {
+    await browser?.close().catch(() => {})
+    await stopHost(host)
+    await fake.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+  let url: string, origin: string, context: BrowserContext, page: Page
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`browser mode did not print its URL:\n${out}`)), 60_000)
+      const onData = (c: Buffer) => {
+        out += c.toString()
+        const m = /running at (http:\/\/\S+)/.exec(out)
+        if (m) {
+          clearTimeout(timer)
+          resolve(m[1])
+        }
       }
-    }
-    host.stdout!.on('data', onData)
-    host.stderr!.on('data', (c: Buffer) => (out += c.toString()))
-    host.on('exit', (code) => reject(new Error(`browser mode exited (${code}):\n${out}`)))
-  })
-  const origin = new URL(url).origin
+      host.stdout!.on('data', onData)
+      host.stderr!.on('data', (c: Buffer) => (out += c.toString()))
+      host.on('exit', (code) => reject(new Error(`browser mode exited (${code}):\n${out}`)))
+    })
+    origin = new URL(url).origin
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] })
-  const page = await context.newPage()
-  await page.goto(url)
-  await page.locator('[data-app-state="ready"]').waitFor({ timeout: 60_000 })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    })
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] })
+    page = await context.newPage()
+    await page.goto(url)
+    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 60_000 })
+  } catch (err) {
+    await stopAll()
+    throw err
+  }
 
   return {
     fake,
@@ -90,22 +105,21 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
     dataDir,
     url,
     origin,
-    browser,
+    browser: browser!,
     context,
     page,
     output: () => out,
-    async close() {
-      await browser.close().catch(() => {})
-      await new Promise<void>((resolve) => {
-        if (host.exitCode !== null) return resolve()
-        host.once('exit', () => resolve())
-        host.kill('SIGTERM')
-        setTimeout(() => host.kill('SIGKILL'), 5_000).unref()
-      })
-      await fake.close()
-      rmSync(root, { recursive: true, force: true })
-    },
+    close: stopAll,
   }
+}
+
+function stopHost(host: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (host.exitCode !== null || host.signalCode !== null) return resolve()
+    host.once('exit', () => resolve())
+    host.kill('SIGTERM')
+    setTimeout(() => host.kill('SIGKILL'), 5_000).unref()
+  })
 }
 
 /**
