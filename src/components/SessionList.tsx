@@ -1,12 +1,17 @@
-/** The project's sessions, newest first: switch, create, rename in place, delete after confirming. */
-import { useEffect, useRef, useState } from 'react'
+/**
+ * The project's sessions, newest first and grouped by day: search by title, switch, create, rename
+ * in place, delete after confirming.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useCreateSession, useDeleteSession, useRenameSession } from '../api/mutations'
 import { useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
 import { errorMessage } from '../api/unwrap'
 import { relativeTime } from '../lib/relative-time'
+import { groupSessions } from '../lib/session-groups'
 import type { SessionMark } from '../lib/session-marks'
 import { useSessionMarks } from '../state/session-marks-store'
+import { PencilIcon, SearchIcon, TrashIcon } from '../ui/icons'
 
 function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -115,10 +120,10 @@ function SessionItem({ session, active, busy, mark, onSelect }: { session: Sessi
             data-testid="rename-session"
             onClick={startRename}
           >
-            ✎
+            <PencilIcon />
           </button>
           <button type="button" className="icon-button" aria-label="Delete session" data-testid="delete-session" onClick={() => setMode('confirm')}>
-            🗑
+            <TrashIcon />
           </button>
         </span>
       )}
@@ -133,10 +138,14 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
   const create = useCreateSession()
   const marks = useSessionMarks((s) => s.marks)
   const clearMark = useSessionMarks((s) => s.clear)
+  const [query, setQuery] = useState('')
+  const now = useMinuteClock()
+  const groups = useMemo(() => groupSessions(sessions.data ?? [], now, query), [sessions.data, now, query])
   // Whatever happened in the session on screen is seen, however it got there.
   useEffect(() => {
     if (selected) clearMark(selected)
   }, [selected, marks, clearMark])
+  const total = sessions.data?.length ?? 0
   return (
     <section className="sessions">
       <div className="section-head">
@@ -151,6 +160,25 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
           + New
         </button>
       </div>
+      {total > 0 && (
+        <label className="session-search">
+          <SearchIcon />
+          <input
+            type="search"
+            placeholder="Search sessions"
+            aria-label="Search sessions"
+            data-testid="session-search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query) {
+                e.stopPropagation()
+                setQuery('')
+              }
+            }}
+          />
+        </label>
+      )}
       {create.error && <div className="inline-error">{errorMessage(create.error)}</div>}
       {sessions.isLoading && <div className="muted pad">Loading sessions…</div>}
       {sessions.error && (
@@ -158,19 +186,31 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
           {errorMessage(sessions.error)}
         </div>
       )}
-      <ul className="session-list" data-testid="session-list">
-        {sessions.data?.map((s) => (
-          <SessionItem
-            key={s.id}
-            session={s}
-            active={s.id === selected}
-            busy={(status.data?.[s.id]?.type ?? 'idle') !== 'idle'}
-            mark={s.id === selected ? undefined : marks[s.id]}
-            onSelect={() => onSelect(s.id)}
-          />
+      <div className="session-list" data-testid="session-list">
+        {groups.map((g) => (
+          <section key={g.label} className="session-group" data-testid="session-group" aria-label={g.label}>
+            <h3 className="session-group-label">{g.label}</h3>
+            <ul>
+              {g.sessions.map((s) => (
+                <SessionItem
+                  key={s.id}
+                  session={s}
+                  active={s.id === selected}
+                  busy={(status.data?.[s.id]?.type ?? 'idle') !== 'idle'}
+                  mark={s.id === selected ? undefined : marks[s.id]}
+                  onSelect={() => onSelect(s.id)}
+                />
+              ))}
+            </ul>
+          </section>
         ))}
-      </ul>
-      {sessions.data?.length === 0 && <div className="muted pad">No sessions yet.</div>}
+      </div>
+      {total === 0 && !sessions.isLoading && <div className="muted pad">No sessions yet.</div>}
+      {total > 0 && groups.length === 0 && (
+        <div className="muted pad" data-testid="session-search-empty">
+          No session matches “{query}”.
+        </div>
+      )}
     </section>
   )
 }

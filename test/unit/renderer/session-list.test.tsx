@@ -9,8 +9,7 @@ import { useSessionMarks } from '../../../src/state/session-marks-store'
 import { act } from '@testing-library/react'
 
 /** A fetch double for the opencode proxy: records requests, answers from a small table. */
-function fakeOpencode() {
-  const sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })]
+function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })]) {
   const requests: string[] = []
   const fetchMock = vi.fn(async (input: Request) => {
     const url = new URL(input.url)
@@ -34,8 +33,8 @@ afterEach(() => {
   useSessionMarks.setState({ marks: {} })
 })
 
-function setup() {
-  const api = fakeOpencode()
+function setup(sessions?: Parameters<typeof fakeOpencode>[0]) {
+  const api = fakeOpencode(sessions)
   vi.stubGlobal('fetch', api.fetchMock)
   const onSelect = vi.fn()
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
@@ -99,5 +98,33 @@ describe('SessionList', () => {
     expect(within(screen.getAllByTestId('session-item')[1]!).queryByTestId('session-mark')).toBeNull()
     select('ses_a') // and leaving it again does not bring the old news back
     expect(screen.queryByTestId('session-mark')).toBeNull()
+  })
+
+  it('groups sessions by day, searches titles as you type, and draws its icons (no font glyphs)', async () => {
+    const day = 86_400_000
+    setup([
+      session('ses_a', Date.now(), { title: 'Fix the login bug' }),
+      session('ses_y', Date.now() - day - 1_000, { title: 'Refactor the parser' }),
+      session('ses_o', Date.now() - 40 * day, { title: 'Login page styles' }),
+    ])
+    const groups = await screen.findAllByTestId('session-group')
+    expect(groups.map((g) => g.getAttribute('aria-label')).slice(0, 2)).toEqual(['Today', 'Yesterday'])
+    expect(groups).toHaveLength(3)
+    expect(within(groups[0]!).getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_a'])
+
+    const search = screen.getByTestId('session-search')
+    await userEvent.type(search, 'LOGIN')
+    expect(screen.getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_a', 'ses_o'])
+    await userEvent.type(search, ' styles')
+    expect(screen.getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_o'])
+    await userEvent.type(search, 'zzz')
+    expect(screen.queryAllByTestId('session-item')).toHaveLength(0)
+    expect(screen.getByTestId('session-search-empty')).toHaveTextContent('No session matches')
+    await userEvent.type(search, '{Escape}')
+    expect(screen.getAllByTestId('session-item')).toHaveLength(3)
+
+    const del = within(screen.getAllByTestId('session-item')[0]!).getByTestId('delete-session')
+    expect(del.querySelector('svg')).not.toBeNull()
+    expect(del.textContent).toBe('')
   })
 })
