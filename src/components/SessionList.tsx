@@ -1,9 +1,9 @@
 /**
- * The project's sessions, newest first and grouped by day: search by title, switch, create, rename
- * in place, delete after confirming.
+ * The project's sessions, newest first and grouped by day: search by title, switch, start a new
+ * conversation, rename in place, delete after confirming.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useCreateSession, useDeleteSession, useRenameSession } from '../api/mutations'
+import { useDeleteSession, useRenameSession } from '../api/mutations'
 import { useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
 import { errorMessage } from '../api/unwrap'
@@ -135,7 +135,6 @@ function SessionItem({ session, active, busy, mark, onSelect }: { session: Sessi
 export function SessionList({ selected, onSelect }: { selected: string | undefined; onSelect(id: string | undefined): void }) {
   const sessions = useSessions()
   const status = useStatusMap()
-  const create = useCreateSession()
   const marks = useSessionMarks((s) => s.marks)
   const clearMark = useSessionMarks((s) => s.clear)
   const [query, setQuery] = useState('')
@@ -150,13 +149,9 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
     <section className="sessions">
       <div className="section-head">
         <h2>Sessions</h2>
-        <button
-          type="button"
-          className="button button-secondary small"
-          data-testid="new-session"
-          disabled={create.isPending}
-          onClick={() => create.mutate(undefined, { onSuccess: (s) => onSelect(s.id) })}
-        >
+        {/* A new conversation is only a blank chat: its first prompt creates the session, so
+            empty sessions never pile up in the list. */}
+        <button type="button" className="button button-secondary small" data-testid="new-session" onClick={() => onSelect(undefined)}>
           + New
         </button>
       </div>
@@ -179,7 +174,6 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
           />
         </label>
       )}
-      {create.error && <div className="inline-error">{errorMessage(create.error)}</div>}
       {sessions.isLoading && <div className="muted pad">Loading sessions…</div>}
       {sessions.error && (
         <div className="inline-error" role="alert">

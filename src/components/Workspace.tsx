@@ -26,14 +26,16 @@ export function Workspace({
   // A stored selection that no longer exists (deleted elsewhere) falls back to the newest session.
   // While the list (re)loads — e.g. after the server restarted — the stored selection stands, so the
   // open chat and its draft do not flicker to a new conversation.
+  // A new conversation (null) stays empty until its first prompt creates the session.
   const exists = !!stored && !!sessions.data?.some((s) => s.id === stored)
-  const selected = !sessions.data ? stored : exists ? stored : sessions.data[0]?.id
+  const selected = stored === null ? undefined : !sessions.data ? stored : exists ? stored : sessions.data[0]?.id
   useEventStream(scope, selected)
 
   const state: LoadState = sessions.isError ? 'error' : sessions.isSuccess ? 'ready' : 'loading'
   useEffect(() => onLoadState(state), [state, onLoadState])
 
-  const select = (id: string | undefined) => selectSession(scope.directory, id)
+  // undefined from the list or the chat means "a new conversation".
+  const select = (id: string | undefined) => selectSession(scope.directory, id ?? null)
   const [settingsOpen, setSettingsOpen] = useState(false)
   return (
     <>

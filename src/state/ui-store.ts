@@ -6,11 +6,14 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting'
 
 interface UiState {
   project: string | null
-  /** project directory → the session last open in it (so switching projects comes back to it). */
-  selected: Record<string, string | undefined>
+  /**
+   * project directory → the session last open in it (so switching projects comes back to it);
+   * null: a new conversation the user started, created on the server only by its first prompt.
+   */
+  selected: Record<string, string | null | undefined>
   stream: StreamState
   setProject(path: string | null): void
-  selectSession(project: string, sessionID: string | undefined): void
+  selectSession(project: string, sessionID: string | null): void
   setStream(state: StreamState): void
 }
 

@@ -98,16 +98,20 @@ describe('chat in browser mode', () => {
     expect(await page.getByTestId('session-error').count()).toBe(0)
   })
 
-  it('sessions: create, rename, switch and delete', async () => {
+  it('sessions: a new one appears with its first prompt, then switch back', async () => {
     const { page } = app
     await send('in the first session')
     await assistantMessages().last().getByText('echo: in the first session').waitFor()
+    const items = page.getByTestId('session-item')
     await page.getByTestId('new-session').click()
     await waitForCount(assistantMessages(), 0)
+    // A blank conversation is not a session yet: nothing new in the list, nothing selected.
+    expect(await items.count()).toBe(1)
+    expect(await page.locator('[data-testid="session-item"][aria-current="true"]').count()).toBe(0)
     await send('in the second session')
     await assistantMessages().last().getByText('echo: in the second session').waitFor()
-    const items = page.getByTestId('session-item')
     await waitForCount(items, 2)
+    await page.locator('[data-testid="session-item"][aria-current="true"]').first().waitFor()
     // Switch back to the older one (newest first).
     await items.nth(1).click()
     await assistantMessages().last().getByText('echo: in the first session').waitFor()
@@ -123,15 +127,16 @@ describe('chat in browser mode', () => {
     await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
     const first = await current()
     await page.getByTestId('new-session').click()
-    await until(async () => (await current()) !== first, 'the new session to be shown')
-    const second = await current()
-    // The first session's answer ends while the user looks at the second one.
+    await waitForCount(page.locator('[data-testid="session-item"][aria-current="true"]'), 0)
+    // The first session's answer ends while the user looks at a new, blank conversation.
     await item(first).locator('[data-testid="session-mark"][data-mark="done"]').waitFor()
-    expect(await item(second).getByTestId('session-mark').count()).toBe(0)
 
     // A turn that fails after the provider's retries, while the user has gone back to the first.
     fake.script(...Array.from({ length: 8 }, () => ({ kind: 'error' as const, status: 429, message: 'Injected failure FAIL429: busy', retryAfterMs: 500 })))
     await send('this one will fail')
+    await until(async () => ![null, first].includes(await current()), 'the first prompt to create the second session')
+    const second = await current()
+    expect(await item(second).getByTestId('session-mark').count()).toBe(0)
     await fake.waitForRequest((r) => r.kind === 'chat' && r.lastUserText().includes('this one will fail'))
     await item(first).click()
     await assistantMessages().last().getByText('answered in the background').waitFor()

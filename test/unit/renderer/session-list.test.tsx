@@ -127,4 +127,12 @@ describe('SessionList', () => {
     expect(del.querySelector('svg')).not.toBeNull()
     expect(del.textContent).toBe('')
   })
+
+  it('+ New starts a blank conversation without creating a session on the server', async () => {
+    const { onSelect, requests } = setup()
+    await screen.findAllByTestId('session-item')
+    await userEvent.click(screen.getByTestId('new-session'))
+    expect(onSelect).toHaveBeenCalledWith(undefined)
+    expect(requests.filter((r) => r.startsWith('POST'))).toEqual([])
+  })
 })
