@@ -7,6 +7,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
+import { isAllowedOpencodeRoute } from '../../src/shared/opencode-routes'
 import type { OpencodeConnection } from './connection'
 
 export interface ProxyRequest {
@@ -40,11 +41,25 @@ export function upstreamHeaders(incoming: ProxyRequest['headers'], authorization
   return out
 }
 
+/** The only content types opencode's answers are read as: data for the renderer's code. */
+const DATA_TYPES = /^(application\/json|text\/event-stream)\s*(;|$)/i
+
+/**
+ * Opencode's answers are data, never a page of Retake: whatever is not JSON or an event stream
+ * (HTML, SVG, XML an agent wrote, plain text) is served as a download, sandboxed, typed as bytes,
+ * so a link to it can never run script on Retake's origin. Nothing is sniffed.
+ */
 export function downstreamHeaders(upstream: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     const v = upstream[name]
     if (typeof v === 'string') out[name] = v
+  }
+  out['x-content-type-options'] = 'nosniff'
+  if (!DATA_TYPES.test(out['content-type'] ?? '')) {
+    out['content-type'] = 'application/octet-stream'
+    out['content-disposition'] = 'attachment'
+    out['content-security-policy'] = "sandbox; default-src 'none'"
   }
   return out
 }
@@ -59,7 +74,7 @@ export function upstreamUrl(base: string, path: string): URL | null {
 
 function jsonError(status: number, name: string, message: string): ProxyResponse {
   const body = JSON.stringify({ name, data: { message } })
-  return { status, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(body)]) }
+  return { status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' }, body: Readable.from([Buffer.from(body)]) }
 }
 
 export function proxyToOpencode(conn: OpencodeConnection, req: ProxyRequest): Promise<ProxyResponse> {
@@ -68,6 +83,9 @@ export function proxyToOpencode(conn: OpencodeConnection, req: ProxyRequest): Pr
   }
   const url = upstreamUrl(conn.url, req.path)
   if (!url) return Promise.resolve(jsonError(400, 'BadRequest', 'Invalid opencode path'))
+  if (!isAllowedOpencodeRoute(req.method, url.pathname)) {
+    return Promise.resolve(jsonError(403, 'Forbidden', `Retake does not forward ${req.method} ${url.pathname} to opencode`))
+  }
   return new Promise((resolve) => {
     const upstream = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: req.method,

@@ -54,7 +54,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       if (!guard.ok) return sendText(res, guard.status!, guard.reason!)
       if (!safeEqual(token, secret)) return sendText(res, 401, 'This link’s access token is not valid for this Retake host.')
       url.searchParams.delete('token')
-      res.writeHead(303, { location: `${url.pathname}${url.search}`, 'set-cookie': sessionCookie(secret), 'cache-control': 'no-store' })
+      res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(secret), 'cache-control': 'no-store' })
       return res.end()
     }
     const isApi = path.startsWith('/api/') || path === OPENCODE_PROXY_PATH || path.startsWith(`${OPENCODE_PROXY_PATH}/`)
@@ -162,8 +162,17 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(text)
 }
 
+/**
+ * Where the token exchange sends the browser: always an absolute URL on this host. A path such as
+ * `/.//evil.example` normalises to `//evil.example`, which as a relative Location would be another
+ * host (an open redirect); leading slashes are folded to one.
+ */
+export function sameOriginLocation(origin: string, url: URL): string {
+  return `${origin}/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`
+}
+
 function sendText(res: ServerResponse, status: number, text: string) {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-security-policy': "sandbox; default-src 'none'" })
   res.end(text)
 }
 

@@ -4,6 +4,8 @@
  */
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { opencodeBaseUrl } from '../bridge'
+import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
+import { isAllowedOpencodeRoute } from '../shared/opencode-routes'
 
 const clients = new Map<string, OpencodeClient>()
 
@@ -15,7 +17,7 @@ export function clientFor(directory: string): OpencodeClient {
   const key = `${base}\n${directory}`
   let client = clients.get(key)
   if (!client) {
-    client = createOpencodeClient({ baseUrl: base, directory })
+    client = createOpencodeClient({ baseUrl: base, directory, fetch: routeCheckedFetch })
     clients.set(key, client)
   }
   return client
@@ -24,4 +26,18 @@ export function clientFor(directory: string): OpencodeClient {
 /** The URL of the directory's event stream, same origin so CSP `connect-src 'self'` allows it. */
 export function eventStreamUrl(directory: string): string {
   return `${opencodeBaseUrl()}/event?directory=${encodeURIComponent(directory)}`
+}
+
+/**
+ * The proxy forwards only the routes in src/shared/opencode-routes.ts; a call outside them fails
+ * here, by name, before it leaves the page (global fetch is looked up per call: tests replace it).
+ */
+function routeCheckedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const req = new Request(input, init)
+  const path = new URL(req.url).pathname
+  const below = path.startsWith(OPENCODE_PROXY_PATH) ? path.slice(OPENCODE_PROXY_PATH.length) : path
+  if (!isAllowedOpencodeRoute(req.method, below)) {
+    return Promise.reject(new Error(`${req.method} ${below} is not an opencode route Retake forwards (src/shared/opencode-routes.ts)`))
+  }
+  return fetch(req)
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
@@ -65,11 +66,46 @@ describe('browser-mode host', () => {
   it('exchanges the URL’s token for an HttpOnly SameSite=Strict cookie', async () => {
     const res = await fetch(host.url, { redirect: 'manual' })
     expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toBe('/')
+    expect(res.headers.get('location')).toBe(`${host.origin}/`)
     const setCookie = res.headers.get('set-cookie')!
     expect(setCookie).toMatch(/HttpOnly/)
     expect(setCookie).toMatch(/SameSite=Strict/)
     cookie = setCookie.split(';')[0]
+  })
+
+  it('never redirects off its own origin, whatever path carries the token', async () => {
+    const token = new URL(host.url).searchParams.get('token')!
+    // Sent as written (fetch would normalise the path first; a hand-made request does not).
+    const rawGet = (path: string) =>
+      new Promise<{ status: number; location: string }>((resolve, reject) => {
+        const u = new URL(host.origin)
+        http
+          .get({ host: u.hostname, port: u.port, path, headers: { host: u.host } }, (res) => {
+            res.resume()
+            resolve({ status: res.statusCode!, location: String(res.headers.location) })
+          })
+          .on('error', reject)
+      })
+    for (const path of ['/.//evil.example/', '//evil.example/', '/./\\evil.example', '/..//evil.example', '/%2F%2Fevil.example']) {
+      const res = await rawGet(`${path}?token=${token}`)
+      expect(res.status, path).toBe(303)
+      const location = new URL(res.location, `${host.origin}/`)
+      expect(location.origin, path).toBe(host.origin)
+    }
+  })
+
+  it('forwards only the API routes Retake uses, and opencode content never as a page', async () => {
+    const q = `directory=${encodeURIComponent(project)}`
+    const list = await call(`/opencode/session?${q}`)
+    expect(list.status).toBe(200)
+    expect(list.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(list.headers.get('content-disposition')).toBeNull()
+    // opencode's own web app and its file routes are not reachable on Retake's origin.
+    for (const path of ['/opencode/', `/opencode/file/content?path=evil.html&${q}`, `/opencode/file?path=.&${q}`, '/opencode/global/config']) {
+      const res = await call(path)
+      expect(res.status, path).toBe(403)
+      expect(res.headers.get('content-type'), path).toMatch(/application\/json/)
+    }
   })
 
   it('serves the renderer with a strict CSP', async () => {

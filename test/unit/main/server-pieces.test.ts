@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { backoffDelay, parseListeningLine } from '../../../electron/server/server-logic'
 import { candidatePaths, resolveOpencodeBinary } from '../../../electron/server/opencode-binary'
 import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../electron/server/opencode-proxy'
+import { isAllowedOpencodeRoute } from '../../../src/shared/opencode-routes'
 
 describe('parseListeningLine', () => {
   it('waits for the line, then gives the URL', () => {
@@ -42,7 +43,43 @@ describe('proxy header and path rules', () => {
     expect(h).toEqual({ 'content-type': 'application/json', 'x-opencode-directory': '/p', authorization: 'Basic real' })
   })
   it('drops www-authenticate so no browser login prompt can appear', () => {
-    expect(downstreamHeaders({ 'www-authenticate': 'Basic realm="Secure Area"', 'content-type': 'application/json', 'set-cookie': ['a=b'] })).toEqual({ 'content-type': 'application/json' })
+    expect(downstreamHeaders({ 'www-authenticate': 'Basic realm="Secure Area"', 'content-type': 'application/json', 'set-cookie': ['a=b'] })).toEqual({ 'content-type': 'application/json', 'x-content-type-options': 'nosniff' })
+  })
+  it('serves anything that is not JSON or an event stream as a sandboxed download, never as a page', () => {
+    for (const type of ['text/html; charset=utf-8', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'text/plain', undefined]) {
+      expect(downstreamHeaders(type ? { 'content-type': type } : {})).toEqual({
+        'content-type': 'application/octet-stream',
+        'content-disposition': 'attachment',
+        'content-security-policy': "sandbox; default-src 'none'",
+        'x-content-type-options': 'nosniff',
+      })
+    }
+    expect(downstreamHeaders({ 'content-type': 'text/event-stream' })).toEqual({ 'content-type': 'text/event-stream', 'x-content-type-options': 'nosniff' })
+    expect(downstreamHeaders({ 'content-type': 'application/json;charset=utf-8' })['content-disposition']).toBeUndefined()
+    expect(downstreamHeaders({ 'content-type': 'application/jsonx' })['content-disposition']).toBe('attachment')
+  })
+  it('forwards only the API routes the renderer uses', () => {
+    expect(isAllowedOpencodeRoute('GET', '/session?directory=%2Fp')).toBe(true)
+    expect(isAllowedOpencodeRoute('POST', '/session/ses_1/prompt_async')).toBe(true)
+    expect(isAllowedOpencodeRoute('DELETE', '/session/ses_1/message/msg_1/part/prt_1')).toBe(true)
+    expect(isAllowedOpencodeRoute('PUT', '/auth/openai')).toBe(true)
+    // opencode's web app, files, shells and anything unknown stay out of reach.
+    for (const [m, p] of [
+      ['GET', '/'],
+      ['GET', '/index.html'],
+      ['GET', '/file/content?path=evil.html'],
+      ['GET', '/file?path=.'],
+      ['POST', '/session/ses_1/shell'],
+      ['POST', '/session/ses_1/command'],
+      ['GET', '/session/../config'],
+      ['GET', '/session/ses_1/message/..'],
+      ['DELETE', '/session'],
+      ['GET', '/global/config'],
+      ['POST', '/global/dispose'],
+      ['TRACE', '/session'],
+    ] as const) {
+      expect(isAllowedOpencodeRoute(m, p), `${m} ${p}`).toBe(false)
+    }
   })
   it('stays on the server’s origin', () => {
     expect(upstreamUrl('http://127.0.0.1:4096', '/session?directory=/p')?.href).toBe('http://127.0.0.1:4096/session?directory=/p')

@@ -1,0 +1,56 @@
+/**
+ * The opencode API routes Retake uses, as method + path shapes. The host's proxy forwards these and
+ * nothing else (so opencode's own web app, file downloads and any route a page could abuse are not
+ * reachable on Retake's origin), and the renderer's client checks its own requests against the same
+ * list, so a new call that was not added here fails loudly in tests instead of with a 403 for users.
+ * Imported by both sides; imports nothing.
+ */
+
+/** One path segment: an id or a name (never empty, never `.` or `..`, never a slash). */
+const SEG = '(?!\\.{1,2}(?:/|$))[A-Za-z0-9._~%-]+'
+
+const ROUTES: Record<string, string[]> = {
+  GET: [
+    '/event',
+    '/session',
+    '/session/status',
+    '/session/:id',
+    '/session/:id/message',
+    '/session/:id/message/:id',
+    '/provider',
+    '/provider/auth',
+    '/config',
+    '/config/providers',
+    '/agent',
+    '/question',
+    '/permission',
+  ],
+  POST: [
+    '/session',
+    '/session/:id/message',
+    '/session/:id/prompt_async',
+    '/session/:id/abort',
+    '/session/:id/revert',
+    '/session/:id/unrevert',
+    '/session/:id/summarize',
+    '/session/:id/fork',
+    '/session/:id/permissions/:id',
+    '/question/:id/reply',
+    '/question/:id/reject',
+    '/permission/:id/reply',
+  ],
+  PATCH: ['/session/:id', '/config'],
+  PUT: ['/auth/:id'],
+  DELETE: ['/session/:id', '/session/:id/message/:id/part/:id', '/auth/:id'],
+}
+
+const MATCHERS: Record<string, RegExp[]> = Object.fromEntries(
+  Object.entries(ROUTES).map(([method, shapes]) => [method, shapes.map((s) => new RegExp(`^${s.replace(/:id/g, SEG)}$`))]),
+)
+
+/** Is `method path` (path below the proxy mount, query allowed) one of the routes Retake uses? */
+export function isAllowedOpencodeRoute(method: string, pathAndQuery: string): boolean {
+  const q = pathAndQuery.indexOf('?')
+  const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q)
+  return (MATCHERS[method.toUpperCase()] ?? []).some((re) => re.test(path))
+}
