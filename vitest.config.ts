@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config'
 
-// One runner, six projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
+// One runner, seven projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
 // temporary workspaces (its behaviour tests twice: the second time every walk uses the stat
-// workers), integration against a real opencode server with the fake LLM, and end-to-end in
-// Chromium through browser mode. Groups run one after another (groupOrder), so the heavy ones
-// never compete with each other for the two cores.
+// workers), integration against a real opencode server with the fake LLM, end-to-end in
+// Chromium through browser mode, and the security attacks (also in Chromium). Groups run one after
+// another (groupOrder), so the heavy ones never compete with each other for the two cores.
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
@@ -66,6 +66,19 @@ export default defineConfig({
           hookTimeout: 90_000,
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // Attacks on Retake (model output, agent files, other pages), driven like the e2e tests.
+        extends: true,
+        test: {
+          name: 'security',
+          environment: 'node',
+          include: ['test/security/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 90_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -2,6 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
 import { AppShell } from './components/AppShell'
+import { ExternalLinkDialog } from './components/ExternalLinkDialog'
 
 export function App() {
   const [client] = useState(
@@ -16,6 +17,7 @@ export function App() {
   return (
     <QueryClientProvider client={client}>
       <AppShell />
+      <ExternalLinkDialog />
     </QueryClientProvider>
   )
 }

@@ -1,9 +1,21 @@
 /** Sanitized markdown with highlighted, copyable code blocks. */
 import { memo, useMemo, type MouseEvent } from 'react'
 import { renderMarkdown } from '../lib/markdown'
+import { useLinkPrompt } from '../state/link-prompt-store'
 import { copyText } from './CopyButton'
 
+/** Every link click (left, middle) is the app's: external links ask first, others do nothing. */
+function onLink(e: MouseEvent<HTMLDivElement>): boolean {
+  const a = (e.target as HTMLElement).closest('a')
+  if (!a) return false
+  e.preventDefault()
+  const href = a.getAttribute('href')
+  if (href && a.hasAttribute('data-external')) useLinkPrompt.getState().ask(href)
+  return true
+}
+
 function onClick(e: MouseEvent<HTMLDivElement>) {
+  if (onLink(e)) return
   const button = (e.target as HTMLElement).closest('button.copy-code')
   if (!button) return
   const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? ''
@@ -15,5 +27,5 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text])
-  return <div className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+  return <div className="markdown" onClick={onClick} onAuxClick={onLink} dangerouslySetInnerHTML={{ __html: html }} />
 })

@@ -7,6 +7,7 @@
 import { Marked } from 'marked'
 import hljs from 'highlight.js/lib/common'
 import DOMPurify from 'dompurify'
+import { classifyLink } from './link-policy'
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -39,11 +40,22 @@ const marked = new Marked({
 let hooked = false
 function purifier() {
   if (!hooked) {
-    // Links open outside the app (the host decides which schemes); never navigate the app window.
+    // A link never navigates the app window: external ones are opened by the Markdown component
+    // after a confirmation; the rest (relative, Retake's own origin, other schemes) lose their href.
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName === 'A') {
+      if (node.tagName !== 'A') return
+      const href = node.getAttribute('href')
+      const decision = classifyLink(href, window.location.origin)
+      if (decision.kind === 'external') {
+        node.setAttribute('href', decision.url)
         node.setAttribute('target', '_blank')
         node.setAttribute('rel', 'noopener noreferrer')
+        node.setAttribute('data-external', '')
+      } else {
+        node.removeAttribute('href')
+        node.removeAttribute('target')
+        node.setAttribute('class', 'link-inert')
+        node.setAttribute('title', `${href ?? ''} (not opened: ${decision.reason})`)
       }
     })
     hooked = true
