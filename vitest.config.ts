@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'checkpoints-pooled',
           environment: 'node',
-          include: ['test/checkpoints/{capture,restore,safety}.test.ts'],
+          include: ['test/checkpoints/{capture,restore,safety,data-loss}.test.ts'],
           env: { RETAKE_CK_POOLED: '1' },
           testTimeout: 120_000,
         },

@@ -8,6 +8,7 @@
 //   const plan = await store.plan({ turnKey: 'ses_1/msg_1' })
 //   const res = await store.apply(plan, { onConflict: 'restore-rest' })
 //   await store.undo(res.restoreId!)
+import type { RootCoverage } from './coverage'
 import { Engine } from './engine'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
@@ -72,7 +73,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       else {
         // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.
         const now = Date.now()
-        e.records.saveTurn({ format: 'retake-checkpoint-turn', version: 1, ...key, seq: e.records.nextSeq(), pre: out.snapshotId, post: null, status: 'open', createdAt: now })
+        e.records.saveTurn({ format: 'retake-checkpoint-turn', version: 1, ...key, seq: e.records.nextSeq(), pre: out.snapshotId, post: null, status: 'open', createdAt: now, coverage: coverageNow(e) })
       }
       return {
         turnKey: key,
@@ -136,4 +137,11 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
   }
   return store
+}
+
+/** The rules each walked root was captured under (stored with the turn; see coverage.ts). */
+function coverageNow(e: Engine): Record<string, RootCoverage> {
+  const out: Record<string, RootCoverage> = {}
+  for (const r of e.roots) if (!r.shared) out[r.id] = { excludes: [...(r.config.excludes ?? [])], gitignore: r.config.gitignore !== false }
+  return out
 }

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { BlobStore } from './blobs'
+import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
 import { assertParentInside, keyToAbs } from './paths'
@@ -29,6 +30,8 @@ export interface Candidate {
   expected: Entry | undefined
   /** A later, still-applied turn changed it too (out-of-order undo). */
   laterTurn?: TurnKey
+  /** Absent from the pre-image because the capture did not cover it (not because it did not exist). */
+  uncovered?: boolean
 }
 
 const DIFF_LIMIT = 1 << 20
@@ -46,6 +49,15 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
     return null
   }
   const byPath = new Map<string, Candidate>()
+  const coverage = new Map<string, CaptureCoverage | null>()
+  const covered = (root: RootRuntime, key: string, isDir: boolean): boolean => {
+    if (!coverage.has(root.id)) {
+      // Records from before coverage was kept: judged with the root's rules of today.
+      const rules = first.coverage ? first.coverage[root.id] : { excludes: root.config.excludes ?? [], gitignore: root.config.gitignore !== false }
+      coverage.set(root.id, rules ? new CaptureCoverage(rules, pre.get(root.id) ?? new Map(), p.blobs) : null)
+    }
+    return coverage.get(root.id)?.covers(key, isDir) ?? false
+  }
   for (const t of turns) {
     const before = p.snaps.state(t.pre)
     const after = t.post ? p.snaps.state(t.post) : null
@@ -64,7 +76,9 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
         if (!contentChanged(b.get(key), a.get(key))) continue
         const id = `${root.id}:${key}`
         const target = pre.get(root.id)?.get(key)
-        byPath.set(id, { root, key, target, expected: a.get(key) })
+        const expected = a.get(key)
+        const uncovered = !target && !covered(root, key, expected?.type === 'dir')
+        byPath.set(id, { root, key, target, expected, uncovered })
       }
     }
   }
@@ -113,6 +127,10 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
   if (notKept(c.target) || (!c.target && notKept(c.expected))) {
     // Never checkpointed: the engine cannot put it back, and never deletes what it did not keep.
     return { ...base, kind: 'not-checkpointed', reason: 'over the size cap or unreadable: not checkpointed' }
+  }
+  if (c.uncovered) {
+    // It may well have existed before the turn: the capture did not look (see coverage.ts).
+    return { ...base, kind: 'not-checkpointed', reason: 'not checkpointed before this turn (excluded by .gitignore or your exclude rules then, or outside the folders covered): left as it is' }
   }
   if (matches(actual, c.expected)) {
     const kind = !c.target ? 'delete' : !actual ? 'recreate' : 'restore'

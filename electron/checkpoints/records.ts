@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import { isSafeKey } from './paths'
+import type { RootCoverage } from './coverage'
 import type { TurnKey, TurnStatus } from './types'
 
 export const TURN_FORMAT = 'retake-checkpoint-turn'
@@ -24,6 +25,11 @@ export interface TurnRecord {
   restoredBy?: string
   /** Set on a fork: the session whose turn this copies (blobs are shared, not copied). */
   forkedFrom?: string
+  /**
+   * The roots the capture walked (id → their exclude rules then). A path outside them was not
+   * checkpointed, so a restore never deletes it. Absent on records from before it was kept.
+   */
+  coverage?: Record<string, RootCoverage>
 }
 
 export interface RestoreRecord {

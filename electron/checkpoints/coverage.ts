@@ -1,0 +1,78 @@
+// What a capture covered. A path the turn's pre-image does not hold was either absent before the
+// turn or not checkpointed at all (excluded by a .gitignore or the user's patterns then, or in a
+// folder that was not a root yet). Only the first may be deleted by a restore: a turn that rewrites
+// .gitignore, or a user who edits exclude rules mid-turn, must never make an untracked file look
+// "created by the turn". Judged with the rules in force at the capture: the user's patterns are
+// stored with the turn record, and each .gitignore is read from the pre-image itself.
+import ignore from 'ignore'
+import type { Ignore } from 'ignore'
+import type { BlobStore } from './blobs'
+import { BUILTIN_EXCLUDES } from './excludes'
+import type { RootState } from './scanner'
+
+/** The rules of one root at a capture (stored on the turn record). */
+export interface RootCoverage {
+  excludes: string[]
+  gitignore: boolean
+}
+
+interface Level {
+  base: string
+  ig: Ignore
+}
+
+/** Answers "did the capture cover this path?" for one root of one pre-image; caches per folder. */
+export class CaptureCoverage {
+  private readonly levels = new Map<string, Level | null>()
+  private readonly base: Level
+
+  constructor(
+    private readonly rules: RootCoverage,
+    private readonly pre: RootState,
+    private readonly blobs: Pick<BlobStore, 'read'>,
+  ) {
+    this.base = { base: '', ig: ignore().add(BUILTIN_EXCLUDES).add(rules.excludes) }
+  }
+
+  /** True when the capture would have recorded `key` had it existed (no rule excluded it or a parent). */
+  covers(key: string, isDir: boolean): boolean {
+    const parts = key.split('/')
+    const levels: Level[] = [this.base]
+    const root = this.gitignoreLevel('')
+    if (root) levels.push(root)
+    let dir = ''
+    for (let i = 0; i < parts.length; i++) {
+      const last = i === parts.length - 1
+      const k = dir ? `${dir}/${parts[i]}` : parts[i]!
+      if (excludedBy(levels, k, last ? isDir : true)) return false
+      if (last) break
+      dir = k
+      const own = this.gitignoreLevel(dir)
+      if (own) levels.push(own)
+    }
+    return true
+  }
+
+  private gitignoreLevel(dir: string): Level | null {
+    if (!this.rules.gitignore) return null
+    if (this.levels.has(dir)) return this.levels.get(dir)!
+    const entry = this.pre.get(dir ? `${dir}/.gitignore` : '.gitignore')
+    const text = entry?.type === 'file' && entry.hash ? this.blobs.read(entry.hash)?.toString('utf8') : undefined
+    const level = text === undefined ? null : { base: dir, ig: ignore().add(text) }
+    this.levels.set(dir, level)
+    return level
+  }
+}
+
+function excludedBy(levels: Level[], key: string, isDir: boolean): boolean {
+  let ignored = false
+  for (const level of levels) {
+    let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null
+    if (rel === null) continue
+    if (isDir) rel += '/'
+    const r = level.ig.test(rel)
+    if (r.ignored) ignored = true
+    else if (r.unignored) ignored = false
+  }
+  return ignored
+}

@@ -1,0 +1,84 @@
+// Issue "Nothing lost, ever": each case here deleted or overwrote a user's file before its fix.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { workspace } from './helpers'
+
+describe('coverage changes mid-turn (class 1)', () => {
+  it('a file the capture did not cover is never deleted when the turn un-ignores it', async () => {
+    const w = await workspace()
+    w.write('.gitignore', '.env\nbuild/\n')
+    w.write('.env', 'SECRET=mine')
+    w.write('build/out.js', 'built by the user')
+    w.write('src/a.ts', 'a0')
+    await w.store.capture('s/m1')
+    // The turn rewrites .gitignore (now .env and build/ are covered) and edits a source file.
+    w.write('.gitignore', 'node_modules/\n')
+    w.write('src/a.ts', 'a1')
+    w.write('src/new.ts', 'created by the turn')
+    await w.store.seal('s/m1')
+
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const byPath = Object.fromEntries(plan.actions.map((a) => [a.path, a]))
+    expect(byPath['.env']).toMatchObject({ kind: 'not-checkpointed', reason: expect.stringMatching(/not checkpointed before this turn/) })
+    expect(byPath['build/out.js']?.kind).toBe('not-checkpointed')
+    expect(byPath['src/new.ts']?.kind).toBe('delete')
+    const res = await w.store.apply(plan)
+    expect(res.failed).toEqual([])
+    expect(w.text('.env')).toBe('SECRET=mine')
+    expect(w.text('build/out.js')).toBe('built by the user')
+    expect(w.exists('src/new.ts')).toBe(false)
+    expect(w.text('src/a.ts')).toBe('a0')
+    expect(w.text('.gitignore')).toBe('.env\nbuild/\n')
+  })
+
+  it('a nested .gitignore and its re-includes are judged as they were at the capture', async () => {
+    const w = await workspace()
+    w.write('pkg/.gitignore', '*.log\n!keep.log\n')
+    w.write('pkg/debug.log', 'user log')
+    w.write('pkg/keep.log', 'k0')
+    await w.store.capture('s/m1')
+    fs.rmSync(w.p('pkg/.gitignore'))
+    w.write('pkg/keep.log', 'k1')
+    w.write('pkg/turn.log', 'made by the turn, excluded before: kept too')
+    await w.store.seal('s/m1')
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('pkg/debug.log')).toBe('user log')
+    expect(w.text('pkg/keep.log')).toBe('k0')
+    expect(w.text('pkg/.gitignore')).toBe('*.log\n!keep.log\n')
+    expect(w.exists('pkg/turn.log')).toBe(true)
+  })
+
+  it('exclude rules the user changes during a turn do not make untracked files look created', async () => {
+    const w = await workspace({ roots: (ws) => [{ path: ws, excludes: ['data/'] }] })
+    w.write('data/big.csv', 'user data')
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    // The user drops the pattern mid-turn (Settings reopen the store with the new rules).
+    await w.reopen({ roots: [{ path: w.ws }] })
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.find((a) => a.path === 'data/big.csv')?.kind).toBe('not-checkpointed')
+    await w.store.apply(plan)
+    expect(w.text('data/big.csv')).toBe('user data')
+    expect(w.text('a.txt')).toBe('a0')
+  })
+
+  it('an extra folder added during a turn is not emptied by its restore', async () => {
+    const w = await workspace()
+    const extra = path.join(w.dir, 'extra')
+    fs.mkdirSync(extra)
+    fs.writeFileSync(path.join(extra, 'notes.md'), 'the user’s notes')
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    await w.reopen({ roots: [{ path: w.ws }, { path: extra }] })
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.find((a) => a.path === 'notes.md')?.kind).toBe('not-checkpointed')
+    await w.store.apply(plan)
+    expect(fs.readFileSync(path.join(extra, 'notes.md'), 'utf8')).toBe('the user’s notes')
+    expect(w.text('a.txt')).toBe('a0')
+  })
+})
