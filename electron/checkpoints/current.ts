@@ -31,8 +31,13 @@ export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | nu
   return st
 }
 
-/** Current entry of a path, hashing files when metadata alone cannot tell. */
-export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFileBytes: number, hints: (Entry | undefined)[]): Entry | undefined {
+/**
+ * Current entry of a path. Files are always hashed: this is what a restore decides on before it
+ * overwrites or deletes, and an edit of equal size in the same timestamp tick (or with its mtime set
+ * back) has the same (size, mtime, inode) — the conflict guard is by content, never by stat. Only a
+ * file over the size cap is compared by stat (its content was never kept).
+ */
+export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFileBytes: number): Entry | undefined {
   const st = lstatExact(abs, ci)
   if (!st) return undefined
   const e = statToEntry(st)
@@ -41,10 +46,7 @@ export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFile
     e.hash = linkHash(e.link)
   } else if (e.type === 'file') {
     if (!st.isFile()) return { ...e, type: 'oversize' }
-    // Same (size, mtime, inode) as a recorded entry: trust its hash, like a capture does.
-    const hint = hints.find((h) => h && h.type === 'file' && h.hash && sameStat(h, e))
-    if (hint) e.hash = hint.hash
-    else if (e.size > maxFileBytes) e.type = 'oversize'
+    if (e.size > maxFileBytes) e.type = 'oversize'
     else {
       try {
         e.hash = blobs.hashFile(abs)

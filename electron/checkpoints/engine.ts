@@ -12,7 +12,7 @@ import { hashPending, walkRoot } from './scanner'
 import { walkRootPooled } from './pooled-walk'
 import { acquireStatPool, defaultPoolSize } from './stat-pool'
 import type { StatPool } from './stat-pool'
-import { ListingMemo, listingsTrustedOn } from './listing-memo'
+import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { toKey } from './paths'
@@ -126,7 +126,7 @@ export class Engine {
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
       const memo = this.memoFor(root.abs, root.id)
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), onProgress, stats, progress, onFolder, memo }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), trustStatBefore: this.racyLine(), onProgress, stats, progress, onFolder, memo }
       const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
       const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
       walked.set(root.id, delta)
@@ -201,12 +201,22 @@ export class Engine {
   }
 
   /** Targeted capture of a few paths (before and after a restore): cost ∝ those paths. */
+  /**
+   * The few paths a restore touches, read before and after it acts: always by content (never by
+   * stat), so the undo of a restore that overwrote a file puts back what was really there.
+   */
   async captureKeys(keys: Map<string, Set<string>>): Promise<string> {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-    return (await this.captureKeysWith(keys, stats)).id
+    return (await this.captureKeysWith(keys, stats, undefined, -Infinity)).id
   }
 
-  private async captureKeysWith(keys: Map<string, Set<string>>, stats: ScanStats, onProgress?: (p: ProgressEvent) => void): Promise<{ id: string; bytes: number }> {
+  /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
+  private racyLine(): number {
+    const created = this.snaps.headCreatedAt
+    return created === null ? -Infinity : created - RACY_MARGIN_MS
+  }
+
+  private async captureKeysWith(keys: Map<string, Set<string>>, stats: ScanStats, onProgress?: (p: ProgressEvent) => void, trustStatBefore = this.racyLine()): Promise<{ id: string; bytes: number }> {
     const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
@@ -215,7 +225,7 @@ export class Engine {
       const prior: RootState = head?.get(root.id) ?? new Map()
       const only = keys.get(root.id)
       if (!only || only.size === 0) continue
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, only, stats, progress, onProgress }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, trustStatBefore, only, stats, progress, onProgress }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       next.set(root.id, state)

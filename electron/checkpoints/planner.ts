@@ -120,7 +120,7 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
     // A parent folder replaced by a symlink leading out of the root: never read or write there.
     return { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason: (err as Error).message, expectedHash: c.expected?.hash ?? null, actualHash: null }
   }
-  const actual = currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, [c.expected, c.target])
+  const actual = currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes)
   const base: PlanAction = { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'nothing', target: c.target, expected: c.expected, actual }
   const notKept = (e: Entry | undefined) => e?.type === 'oversize'
   if (matches(actual, c.target) && !notKept(c.target)) return base

@@ -237,7 +237,7 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
   const root = e.rootById.get(s.root)
   if (!root) return false
   const abs = keyToAbs(root.abs, s.key)
-  const cur = currentEntry(abs, root.caseInsensitive, e.blobs, e.maxFileBytes, [pre, s.op === 'write' ? s.entry : undefined])
+  const cur = currentEntry(abs, root.caseInsensitive, e.blobs, e.maxFileBytes)
   if (!cur || matches(cur, pre)) return true
   if (s.op === 'write') return matches(cur, s.entry)
   if (s.op === 'symlink') return cur.type === 'symlink' && cur.link === s.link

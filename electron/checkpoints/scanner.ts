@@ -48,6 +48,12 @@ export interface ScanContext {
   blobs: BlobStore
   maxFileBytes: number
   prior: RootState | undefined
+  /**
+   * A recorded file's hash is reused on equal (size, mtime, inode) only if its mtime is before
+   * this time: an entry written just before the capture that recorded it is "racy" (another write
+   * in the same timestamp tick, or one with its mtime set back, looks identical) and is re-read.
+   */
+  trustStatBefore: number
   /** Restrict to these keys (and nothing else); used for quick targeted captures. */
   only?: Iterable<string>
   onProgress?: (p: ProgressEvent) => void
@@ -131,13 +137,14 @@ export class RootScan {
     const old = ctx.prior?.get(key)
     if (old) this.delta.known++
     if (type === 'file' && size <= ctx.maxFileBytes) {
-      if (old && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
+      const trusted = old !== undefined && old.mtimeMs < ctx.trustStatBefore
+      if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)
         return
       }
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
-      if (old && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
+      if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
         this.pending.push({ key, abs: dir + name, entry })
         ctx.progress.bytesTotal += size

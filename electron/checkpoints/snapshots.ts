@@ -120,6 +120,11 @@ export class SnapshotStore {
     }
   }
 
+  /** When the head snapshot was written (null: no snapshot yet). */
+  get headCreatedAt(): number | null {
+    return this.chain.length ? this.chain[this.chain.length - 1]!.createdAt : null
+  }
+
   get headId(): string | null {
     return this.chain.length ? this.chain[this.chain.length - 1]!.id : null
   }

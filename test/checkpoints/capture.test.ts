@@ -55,6 +55,7 @@ describe('capturing a turn', () => {
     const w = await workspace()
     for (let i = 0; i < 500; i++) w.write(`src/m${i % 20}/f${i}.ts`, `export const v${i} = ${i}\n`.repeat(50))
     w.write('assets/big.bin', seededBytes(9, 4 << 20))
+    w.settle()
     const first = await w.store.capture('s/m1')
     expect(first.filesHashed).toBe(501)
     w.write('src/m3/f3.ts', 'changed\n')

@@ -82,3 +82,60 @@ describe('coverage changes mid-turn (class 1)', () => {
     expect(w.text('a.txt')).toBe('a0')
   })
 })
+
+/** This second, whole: what a file system with 1 s timestamps records for writes within it. */
+const TICK = Math.floor(Date.now() / 1000)
+function coarse(file: string, seconds: number): void {
+  fs.utimesSync(file, seconds, seconds)
+}
+
+describe('change detection that trusts stat (class 4)', () => {
+  it('a user edit of equal size within the same timestamp tick is a conflict, never overwritten', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'aaaa')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'bbbb') // the turn
+    coarse(w.p('a.txt'), TICK)
+    await w.store.seal('s/m1')
+    // The user's editor writes the same number of bytes in place within the same (1 s) tick.
+    fs.writeFileSync(w.p('a.txt'), 'MINE')
+    coarse(w.p('a.txt'), TICK)
+
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions).toEqual([expect.objectContaining({ path: 'a.txt', kind: 'conflict', reason: 'edited since the turn' })])
+    const res = await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(res.applied).toEqual([])
+    expect(w.text('a.txt')).toBe('MINE')
+  })
+
+  it('overwriting a same-stat edit on the user’s say keeps it for undo, byte-exact', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'aaaa')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'bbbb')
+    coarse(w.p('a.txt'), TICK)
+    await w.store.seal('s/m1')
+    fs.writeFileSync(w.p('a.txt'), 'MINE')
+    coarse(w.p('a.txt'), TICK)
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const res = await w.store.apply(plan, { overwrite: [plan.actions[0]!.id] })
+    expect(w.text('a.txt')).toBe('aaaa')
+    await w.store.undo(res.restoreId!)
+    expect(w.text('a.txt')).toBe('MINE')
+  })
+
+  it('a turn’s equal-size write in the same timestamp tick as the capture is seen (racy entries are re-read)', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    coarse(w.p('a.txt'), TICK)
+    await w.store.capture('s/m1')
+    // Same size, same inode, and (coarse timestamps) the same mtime as at the capture.
+    fs.writeFileSync(w.p('a.txt'), 'a1')
+    coarse(w.p('a.txt'), TICK)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['a.txt', 'restore']])
+    await w.store.apply(plan)
+    expect(w.text('a.txt')).toBe('a0')
+  })
+})

@@ -36,6 +36,11 @@ export interface Ws {
   exists(rel: string): boolean
   sha(rel: string): string
   reopen(extra?: Partial<{ roots: RootConfig[]; maxFileBytes: number }>): Promise<InternalStore>
+  /**
+   * Ages every file's mtime by a minute, as files settled before a turn are: files written just
+   * before a capture are "racy" and re-read at the next one (tests that count reads settle first).
+   */
+  settle(): void
 }
 
 export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {}): Promise<Ws> {
@@ -67,6 +72,17 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
       }
     },
     sha: (rel) => sha(fs.readFileSync(path.join(ws, rel))),
+    settle() {
+      const t = new Date(Date.now() - 60_000)
+      const walk = (d: string): void => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, e.name)
+          if (e.isDirectory()) walk(p)
+          else if (e.isFile()) fs.utimesSync(p, t, t)
+        }
+      }
+      walk(ws)
+    },
     async reopen(extra = {}) {
       await w.store.close()
       w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes, watch: opts.watch ?? WATCH, statWorkers: opts.statWorkers, ...POOLED })

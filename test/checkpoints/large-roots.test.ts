@@ -49,6 +49,7 @@ function ctxFor(root: string, prior?: RootState, memo?: ListingMemo, levels?: Le
     blobs: null as never, // the walk never reads content; hashing is a later phase
     maxFileBytes: 1 << 30,
     prior,
+    trustStatBefore: Infinity, // compares the two walks, not the racy rule
     stats: { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] },
     progress: { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
   }
@@ -76,6 +77,7 @@ describe('walking a large root with stat workers', () => {
   it('a turn in a large folder: every edit, creation, deletion, chmod and file-to-folder swap is found and rolled back', async () => {
     const w = await workspace({ watch: false }) // walks, not watcher events, are under test
     bigTree(w)
+    w.settle()
     const first = await w.store.capture('s/m1')
     expect(first.statWorkers).toBe(0) // nothing recorded yet: the first walk stays on this thread
     await w.store.seal('s/m1')
@@ -154,6 +156,7 @@ describe('walking a large root with stat workers', () => {
   it('a reopened store walks with a fresh pool; a closed pool refuses work (its callers lstat on their own thread)', async () => {
     const w = await workspace({ watch: false }) // walks, not watcher events, are under test
     bigTree(w)
+    w.settle()
     await w.store.capture('s/m1')
     await w.store.seal('s/m1')
     await w.reopen() // closing the store closed its pool
