@@ -134,6 +134,10 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
   }
   if (matches(actual, c.expected)) {
     const kind = !c.target ? 'delete' : !actual ? 'recreate' : 'restore'
+    if (kind !== 'delete' && c.target?.type === 'file' && !p.blobs.has(c.target.hash ?? '')) {
+      // A damaged store: say so before anything is touched, instead of failing half-way.
+      return { ...base, kind: 'not-checkpointed', reason: 'cannot restore: the checkpoint’s copy of this file is missing from the store' }
+    }
     return withDiff ? addDiff(p, abs, { ...base, kind }) : { ...base, kind }
   }
   const reason = c.laterTurn ? `changed by a later turn (${c.laterTurn.messageID})` : describeMismatch(actual, c.expected)

@@ -26,6 +26,10 @@ export interface SnapshotFile {
   parent: string | null
   createdAt: number
   roots: Record<string, RootDelta>
+  /** Holds every entry (written with no state to diff against), not only the changes. */
+  full?: true
+  /** The oldest kept snapshot of a chain that was broken: its state is not known whole. */
+  partial?: true
 }
 
 export function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
@@ -72,6 +76,8 @@ export class SnapshotStore {
   private readonly cache = new Map<string, State>()
   readonly warnings: string[] = []
   readonly rootPaths = new Map<string, string>()
+  /** The chain's oldest snapshot lost its parent (see load). */
+  private brokenBase = false
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'snapshots')
@@ -109,11 +115,15 @@ export class SnapshotStore {
       chain.unshift(cur)
       cur = cur.parent ? files.get(cur.parent) : undefined
       if (chain[0]!.parent && !cur) {
+        // The oldest kept file is only a delta: states up to the next full snapshot are unknown,
+        // and reading them as complete would make every path missing from it look absent.
         this.warnings.push(`snapshot chain broken before ${chain[0]!.id}; older snapshots unusable`)
+        this.brokenBase = true
         chain[0]!.parent = null
       }
     }
     this.chain = chain
+    if (chain[0]?.partial) this.brokenBase = true
     for (const s of chain) {
       this.byId.set(s.id, s)
       for (const [rid, d] of Object.entries(s.roots)) this.rootPaths.set(rid, d.path)
@@ -141,10 +151,16 @@ export class SnapshotStore {
     if (hit) return hit
     const idx = this.chain.findIndex((s) => s.id === id)
     if (idx < 0) return null
-    // Start from the nearest cached state at or before idx.
+    // Start from the nearest cached state at or before idx (after a break: from a full snapshot).
     let start = 0
     let st: State = new Map()
-    for (let i = idx; i >= 0; i--) {
+    let floor = 0
+    if (this.brokenBase) {
+      floor = this.chain.findLastIndex((s, i) => i <= idx && s.full === true)
+      if (floor < 0) return null
+      start = floor
+    }
+    for (let i = idx; i >= floor; i--) {
       const c = this.cache.get(this.chain[i]!.id)
       if (c) {
         start = i + 1
@@ -179,7 +195,7 @@ export class SnapshotStore {
     const changed = !prev || Object.keys(delta).length > 0
     if (!changed && head) return { id: head, bytes: 0 }
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
-    const snap: SnapshotFile = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, id, parent: head, createdAt: Date.now(), roots: delta }
+    const snap: SnapshotFile = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, id, parent: head, createdAt: Date.now(), roots: delta, ...(prev ? {} : { full: true as const }) }
     const text = JSON.stringify(snap)
     writeJsonAtomic(this.file(id), snap)
     this.chain.push(snap)
@@ -221,7 +237,13 @@ export class SnapshotStore {
     const kept: SnapshotFile[] = []
     let dropped = 0
     let folded = false
+    // After a break, the running state is only whole from the first full snapshot on.
+    let whole = !this.brokenBase
     for (const s of this.chain) {
+      if (s.full) {
+        running.clear()
+        whole = true
+      }
       applyDelta(running, s)
       if (!keep.has(s.id)) {
         folded = true
@@ -230,7 +252,9 @@ export class SnapshotStore {
       }
       let out = s
       if (folded || (lastKeptId === null && s.parent !== null)) {
-        out = { ...s, parent: lastKeptId, roots: this.diff(lastKept, running) }
+        const { full: _full, partial: _partial, ...rest } = s
+        const base = lastKeptId === null ? (whole ? { full: true as const } : { partial: true as const }) : {}
+        out = { ...rest, ...base, parent: lastKeptId, roots: this.diff(lastKept, running) }
         writeJsonAtomic(this.file(s.id), out)
         this.byId.set(s.id, out)
       }
