@@ -32,6 +32,8 @@ export interface Candidate {
   laterTurn?: TurnKey
   /** Absent from the pre-image because the capture did not cover it (not because it did not exist). */
   uncovered?: boolean
+  /** Changed while another session's turn was running on the same folders: maybe not this turn's. */
+  otherTurn?: TurnKey
 }
 
 const DIFF_LIMIT = 1 << 20
@@ -93,7 +95,41 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
       if (contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) c.laterTurn ??= { sessionID: t.sessionID, messageID: t.messageID }
     }
   }
-  return [...byPath.values()]
+  const out = [...byPath.values()]
+  markOverlaps(p, turns, out)
+  return out
+}
+
+const snapNo = (id: string): number => Number(id)
+const snapId = (n: number): string => String(n).padStart(12, '0')
+
+/**
+ * A retake undoes only its own turn. Sessions of one project share the store, so a turn's
+ * capture→seal difference also holds what another session's turn did meanwhile. For every other
+ * session's turn whose window (its capture to its seal, or to now while it runs) overlaps this
+ * one's, a path that changed within the overlap cannot be told apart: it is marked with that turn,
+ * and planned as a conflict (kept unless the user chooses to roll it back). Snapshot ids grow with
+ * time, so windows are compared by id; a change before or after the overlap stays this turn's.
+ */
+function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[]): void {
+  if (cands.length === 0) return
+  const mine = new Set(turns.map((t) => t.sessionID))
+  const aStart = snapNo(turns[0]!.pre)
+  const aEnd = snapNo(turns[turns.length - 1]!.post!)
+  for (const b of p.records.allTurns()) {
+    if (mine.has(b.sessionID) || b.status === 'restored') continue
+    const start = Math.max(aStart, snapNo(b.pre))
+    const end = Math.min(aEnd, b.post ? snapNo(b.post) : Infinity)
+    if (start >= end) continue
+    const before = p.snaps.state(snapId(start))
+    const after = p.snaps.state(snapId(end))
+    const who = { sessionID: b.sessionID, messageID: b.messageID }
+    for (const c of cands) {
+      if (c.otherTurn) continue
+      // Unknown states (a damaged store): nothing tells the turns apart, so none is assumed.
+      if (!before || !after || contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) c.otherTurn = who
+    }
+  }
 }
 
 /** Candidates for undoing a restore: the touched paths back to the pre-restore snapshot. */
@@ -131,6 +167,12 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
   if (c.uncovered) {
     // It may well have existed before the turn: the capture did not look (see coverage.ts).
     return { ...base, kind: 'not-checkpointed', reason: 'not checkpointed before this turn (excluded by .gitignore or your exclude rules then, or outside the folders covered): left as it is' }
+  }
+  if (matches(actual, c.expected) && c.otherTurn) {
+    // Maybe the other session's work: never rolled back unless the user says so for this file.
+    const reason = `changed while session ${c.otherTurn.sessionID} was running: kept unless you roll it back`
+    const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
+    return withDiff ? addDiff(p, abs, conflict) : conflict
   }
   if (matches(actual, c.expected)) {
     const kind = !c.target ? 'delete' : !actual ? 'recreate' : 'restore'

@@ -82,13 +82,20 @@ export function RestoreSheet(props: {
             )}
             {groups.conflicts.length > 0 && (
               <section data-testid="restore-conflicts">
-                <h3>Changed since the turn ({groups.conflicts.length})</h3>
-                <p className="muted">These files were edited after the turn (by you or something else). They are kept unless you choose otherwise.</p>
+                <h3>Changed since the turn, or not only by it ({groups.conflicts.length})</h3>
+                <p className="muted">
+                  These files were edited after the turn, or while another session was working on this folder. They are kept unless you choose otherwise.
+                </p>
                 <ul>
                   {groups.conflicts.map((a) =>
                     row(
                       a,
                       <>
+                        {a.reason && (
+                          <span className="change-reason" data-testid="conflict-reason">
+                            {a.reason}
+                          </span>
+                        )}
                         <select
                           aria-label={`What to do with ${a.path}`}
                           data-testid="conflict-choice"

@@ -199,3 +199,63 @@ describe('a broken store never plans a delete it cannot prove (class 5)', () => 
     expect(w.exists('new.txt')).toBe(false)
   })
 })
+
+describe('overlapping turns of two sessions on one folder (class 9)', () => {
+  it('retaking A keeps what B did while A ran, and rolls back what A did outside that window', async () => {
+    const w = await workspace()
+    w.write('shared.txt', 's0')
+    w.write('a.txt', 'a0')
+    w.write('gone.txt', 'deleted by B')
+    await w.store.capture('sesA/m1') // A starts
+    w.write('early.txt', 'written by A before B started')
+    await w.store.capture('sesB/m1') // B starts while A runs
+    w.write('b-new.txt', 'created by B')
+    w.write('shared.txt', 's-by-B')
+    fs.rmSync(w.p('gone.txt'))
+    await w.store.seal('sesB/m1') // B ends
+    w.write('a.txt', 'a1') // A, after B ended
+    await w.store.seal('sesA/m1')
+
+    const plan = await w.store.plan({ turnKey: 'sesA/m1' })
+    const kinds = Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))
+    expect(kinds).toEqual({ 'a.txt': 'restore', 'early.txt': 'delete', 'b-new.txt': 'conflict', 'shared.txt': 'conflict', 'gone.txt': 'conflict' })
+    expect(plan.actions.find((a) => a.path === 'b-new.txt')!.reason).toMatch(/changed while session sesB was running/)
+    // The default keeps them: A's own changes are rolled back, B's work stays.
+    const res = await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(res.failed).toEqual([])
+    expect(w.text('a.txt')).toBe('a0')
+    expect(w.exists('early.txt')).toBe(false)
+    expect(w.text('b-new.txt')).toBe('created by B')
+    expect(w.text('shared.txt')).toBe('s-by-B')
+    expect(w.exists('gone.txt')).toBe(false)
+  })
+
+  it('a file the user chooses to roll back anyway is, and B still running counts as overlapping', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x0')
+    await w.store.capture('sesA/m1')
+    await w.store.capture('sesB/m1') // B is still running when A is retaken
+    w.write('x.txt', 'x1')
+    w.write('y.txt', 'new')
+    await w.store.seal('sesA/m1')
+    const plan = await w.store.plan({ turnKey: 'sesA/m1' })
+    expect(plan.actions.every((a) => a.kind === 'conflict')).toBe(true)
+    const x = plan.actions.find((a) => a.path === 'x.txt')!
+    await w.store.apply(plan, { onConflict: 'restore-rest', overwrite: [x.id] })
+    expect(w.text('x.txt')).toBe('x0')
+    expect(w.text('y.txt')).toBe('new')
+  })
+
+  it('turns that did not overlap are restored as before', async () => {
+    const w = await workspace()
+    w.write('b.txt', 'b0')
+    await w.store.capture('sesB/m1')
+    w.write('b.txt', 'b1')
+    await w.store.seal('sesB/m1')
+    await w.store.capture('sesA/m1')
+    w.write('a.txt', 'made by A')
+    await w.store.seal('sesA/m1')
+    const plan = await w.store.plan({ turnKey: 'sesA/m1' })
+    expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['a.txt', 'delete']])
+  })
+})
