@@ -8,7 +8,7 @@ import type { MessageWithParts } from '../api/types'
 import { modelKey } from '../lib/model-choice'
 import type { ModelRef } from '../shared/ipc-contract'
 import { useRetryContext } from '../retry/retry-context'
-import { laterTurns, retryTargetFor } from '../retry/retry-target'
+import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
 import { RETRY_STEP_LABEL, useRetryStore } from '../state/retry-store'
 
 export function RetryAction({ message }: { message: MessageWithParts }) {
@@ -23,11 +23,10 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
 
   const go = (model: ModelRef) => {
     setMenuOpen(false)
-    // A turn that changed files asks first, with what will be put back (the restore sheet);
-    // a turn that changed none retries at once (or after the "later turns" question).
-    if (ctx.changedFiles(target)) return ctx.openRestoreSheet(message.info.id, model)
     const later = laterTurns(ctx.getMessages(), target)
-    if (later > 0) setConfirm({ model, later })
+    const entry = retakeEntry(ctx.changedFiles(target), later)
+    if (entry === 'sheet') ctx.openRestoreSheet(message.info.id, model)
+    else if (entry === 'confirm') setConfirm({ model, later })
     else void ctx.retake(message.info.id, model)
   }
   const withModel = (ref: ModelRef) => {

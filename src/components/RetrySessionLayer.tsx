@@ -9,7 +9,7 @@ import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
 import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
 import { RetryError } from '../retry/retry-flow'
-import { laterTurns, retryTargetFor } from '../retry/retry-target'
+import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
 import { useAttempts, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
 import { useRetryStore } from '../state/retry-store'
 import { getBridge } from '../bridge'
@@ -129,7 +129,8 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     )
   }, [ctx, attempts.data, failed, checkpoints.data])
 
-  // R on a focused message retakes its turn, like the ↺ with the model chosen now.
+  // R on a focused message takes the ↺'s path with the model chosen now: the restore sheet for a
+  // turn that changed files, the question about later turns, or the retake at once.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!ctx || e.key.toLowerCase() !== 'r' || e.metaKey || e.ctrlKey || e.altKey) return
     const el = e.target as HTMLElement
@@ -139,11 +140,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     const target = retryTargetFor(messages, id)
     if (!target) return
     e.preventDefault()
-    if (laterTurns(messages, target) > 0) {
-      el.querySelector<HTMLButtonElement>('[data-testid="retry"]')?.click()
-      return
-    }
-    void ctx.retake(id, ctx.model)
+    const entry = retakeEntry(ctx.changedFiles(target), laterTurns(messages, target))
+    if (entry === 'sheet') ctx.openRestoreSheet(id, ctx.model)
+    else if (entry === 'confirm') el.querySelector<HTMLButtonElement>('[data-testid="retry"]')?.click()
+    else void ctx.retake(id, ctx.model)
   }
 
   return (

@@ -15,6 +15,17 @@ export function retryTargetFor(messages: readonly TimelineMessage[], messageID: 
   return parent && messages.some((x) => x.info.id === parent && x.info.role === 'user') ? parent : null
 }
 
+/**
+ * What every entry point (↺, R, Retry with…, the error block's retry) does first, so none of them
+ * can skip the files: a turn that changed files opens the restore sheet; otherwise an earlier turn
+ * asks about the later turns it discards; otherwise the retake starts at once.
+ */
+export type RetakeEntry = 'sheet' | 'confirm' | 'now'
+export function retakeEntry(changedFiles: boolean, laterTurnCount: number): RetakeEntry {
+  if (changedFiles) return 'sheet'
+  return laterTurnCount > 0 ? 'confirm' : 'now'
+}
+
 /** The user turns after the target that a retry will discard (list order, not id order). */
 export function laterTurns(messages: readonly TimelineMessage[], userMessageID: string): number {
   const i = messages.findIndex((x) => x.info.id === userMessageID)

@@ -86,4 +86,25 @@ describe('↺ with files', () => {
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('v1')
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
   })
+
+  it('R on a turn that changed files opens the same restore sheet as ↺, and the retake restores the files', async () => {
+    app = await startApp({ files: { 'README.md': '# demo\n' } })
+    const { page, fake, project } = app
+    await send('WRITE notes.txt from the agent', /done/)
+    expect(existsSync(join(project, 'notes.txt'))).toBe(true)
+    fake.script({ kind: 'text', text: 'retaken by keyboard' })
+    const asked = fake.chatRequests().length
+    await messages('assistant').last().focus()
+    await page.keyboard.press('r')
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
+    // Nothing happened yet: the sheet asks first.
+    expect(existsSync(join(project, 'notes.txt'))).toBe(true)
+    expect(fake.chatRequests()).toHaveLength(asked)
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken by keyboard').waitFor()
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    await waitForCount(messages('user'), 1)
+  })
 })
+

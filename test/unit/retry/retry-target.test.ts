@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answersTo, laterTurns, retryTargetFor } from '../../../src/retry/retry-target'
+import { answersTo, laterTurns, retakeEntry, retryTargetFor } from '../../../src/retry/retry-target'
 
 const m = (id: string, role: string, parentID?: string) => ({ info: { id, role, parentID } })
 // Client-supplied ids need not sort: list order is what counts.
@@ -22,5 +22,14 @@ describe('retry targets', () => {
   })
   it('collects every step of the answer being replaced', () => {
     expect(answersTo(list, 'msg_b').map((x) => x.info.id)).toEqual(['msg_a1', 'msg_a2'])
+  })
+})
+
+describe('retakeEntry: one decision for ↺, R and Retry with…', () => {
+  it('a turn that changed files always opens the restore sheet, whatever comes after it', () => {
+    expect(retakeEntry(true, 0)).toBe('sheet')
+    expect(retakeEntry(true, 3)).toBe('sheet')
+    expect(retakeEntry(false, 2)).toBe('confirm')
+    expect(retakeEntry(false, 0)).toBe('now')
   })
 })
