@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ServerStatus } from '../../src/shared/ipc-contract'
-import { backoffDelay, parseListeningLine } from './server-logic'
+import { agentSafeEnv, backoffDelay, parseListeningLine } from './server-logic'
 import { openRotatingLog, type RotatingLog } from './rotating-log'
 import { checkHealth, type OpencodeConnection } from './connection'
 
@@ -97,7 +97,7 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
   }
 
   private env(): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...process.env }
+    const env = agentSafeEnv(process.env)
     if (!this.opts.useUserHome) {
       const home = join(this.opts.dataDir, 'opencode-home')
       const dirs = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') }

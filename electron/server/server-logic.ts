@@ -10,3 +10,14 @@ export function parseListeningLine(stdout: string): string | null {
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1))
 }
+
+/**
+ * The environment the opencode server starts with, less Retake's own variables: the agent's tools
+ * inherit the server's environment (an `env` in a shell tool shows it), so the browser-mode token,
+ * a remote server's password and any other RETAKE_* setting must not be there.
+ */
+export function agentSafeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(env)) if (!/^RETAKE_/i.test(k)) out[k] = v
+  return out
+}
