@@ -63,7 +63,7 @@ function turnOp(g: Gen, t: Tree): string {
   if (kind === 7 && links(t).length) {
     const p = r.pick(links(t))
     fs.rmSync(g.abs(p))
-    fs.symlinkSync(g.symlinkTarget(), g.abs(p))
+    fs.symlinkSync(g.symlinkTarget(!g.flags.typeSwapToOutsideLink), g.abs(p))
     return `retarget ${p}`
   }
   if (kind === 8) {
@@ -95,7 +95,7 @@ function typeSwap(g: Gen, t: Tree): string {
   const to = g.r.pick(['f', 'd', 'l'].filter((k) => k !== was))
   if (to === 'f') g.writeFile(p, g.content())
   else if (to === 'd') g.writeFile(`${p}/inner.txt`, g.content())
-  else fs.symlinkSync(g.symlinkTarget(), g.abs(p))
+  else fs.symlinkSync(g.symlinkTarget(was === 'd' && !g.flags.typeSwapToOutsideLink), g.abs(p))
   return `type-swap ${p} ${was}→${to}`
 }
 
@@ -113,11 +113,13 @@ export function userDuringTurn(g: Gen): { log: string[]; writes: Map<string, Nod
 }
 
 /** The user's edits after the seal (or after a restore): edits, creates, deletes, maybe same-size same-mtime. */
-export function userAfter(g: Gen, changedByTurn: Set<string>): string[] {
+export function userAfter(g: Gen, changedByTurn: Set<string>, kindChanged: string[] = []): string[] {
   const log: string[] = []
   const n = g.r.int(4)
+  // Unless userTouchesTypeSwap is on, the user keeps off paths whose kind the turn changed.
+  const offLimits = (p: string): boolean => !g.flags.userTouchesTypeSwap && kindChanged.some((d) => p === d || p.startsWith(d + '/'))
   for (let i = 0; i < n; i++) {
-    const t = readTree(g.root)
+    const t = new Map([...readTree(g.root)].filter(([p]) => !offLimits(p)))
     const f = files(t)
     const hot = f.filter((p) => changedByTurn.has(p))
     const kind = g.r.int(g.flags.sameSizeSameMtime ? 5 : 4)
@@ -127,6 +129,7 @@ export function userAfter(g: Gen, changedByTurn: Set<string>): string[] {
       log.push(`user-edit ${p}`)
     } else if (kind === 1) {
       const p = g.freshPath(t)
+      if (offLimits(p)) continue
       g.writeFile(p, g.content())
       log.push(`user-create ${p}`)
     } else if (kind === 2 && f.length) {

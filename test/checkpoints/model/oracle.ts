@@ -77,7 +77,9 @@ export function judge(j: Judged): string[] {
     } else if (userDuring.has(p) && !nodeEq(after, userDuring.get(p)) && !(untouched && reported(p))) {
       say(p, 'was written by the user during the turn and is gone without a report')
     } else if (userChanged.has(p)) {
-      if (!untouched) say(p, 'was changed by the user after the turn and the apply changed it')
+      // A path the user deleted may get its pre-turn state back: nothing the user wrote is lost.
+      const refilled = before === undefined && nodeEq(after, j.back.get(p))
+      if (!untouched && !refilled) say(p, 'was changed by the user after the turn and the apply changed it')
       else if (turnChanged.has(p) && !nodeEq(before, j.back.get(p)) && !reported(p) && before?.t !== 'd') say(p, 'is a conflict that was not reported')
     } else if (turnChanged.has(p) && !userDuring.has(p)) {
       if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p))) say(p, 'was changed by the turn and is not back as it was')

@@ -10,7 +10,7 @@ import type { Flags } from './gen'
 import { ignoredBy, judge } from './oracle'
 import { turnOps, userAfter, userDuringTurn } from './ops'
 import { changedPaths, nodeEq, readTree } from './tree'
-import type { Node } from './tree'
+import type { Node, Tree } from './tree'
 
 export interface Outcome {
   seed: number
@@ -18,7 +18,7 @@ export interface Outcome {
   log: string[]
 }
 
-export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo']
+export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'typeSwapToOutsideLink']
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = []): Flags {
@@ -72,7 +72,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
       await store.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
-    log.push('after seal: ' + userAfter(g, changedPaths(back, expected)).join('; '))
+    log.push('after seal: ' + userAfter(g, changedPaths(back, expected), kindChanged(back, expected)).join('; '))
     const before = readTree(ws)
     const ignored = ignoredBy(back)
     const plan = await store.plan({ turnKey: `s/m${turns}` })
@@ -80,7 +80,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     const after = readTree(ws)
     violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring }))
     if (res.restoreId) {
-      if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after)).join('; '))
+      if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
       const beforeUndo = readTree(ws)
       const undo = await store.undo(res.restoreId, { onConflict: 'restore-rest' })
       violations.push(...judge({ label: 'undo', back: before, expected: after, before: beforeUndo, after: readTree(ws), result: undo, ignored: ignoredBy(before) }))
@@ -92,4 +92,9 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     await store.close()
   }
   return violations
+}
+
+/** Paths present in both trees with a different kind (file, folder, link). */
+function kindChanged(from: Tree, to: Tree): string[] {
+  return [...to].filter(([p, n]) => from.has(p) && from.get(p)!.t !== n.t).map(([p]) => p)
 }
