@@ -21,8 +21,8 @@ export interface Flags {
   userEditBeforeUndo: boolean
   /** The user edits, deletes or writes inside a path whose kind the turn changed (file ↔ folder ↔ link). */
   userTouchesTypeSwap: boolean
-  /** The turn replaces a folder by a symlink that points out of the root. */
-  typeSwapToOutsideLink: boolean
+  /** The turn replaces a folder by a symlink or a symlink by a folder (the restore must not follow the link). */
+  folderLinkSwap: boolean
 }
 
 export type Rng = { next(): number; int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean }
@@ -84,9 +84,8 @@ export class Gen {
     fs.chmodSync(this.abs(rel), mode)
   }
 
-  symlinkTarget(inside = false): string {
-    const inRoot = ['a', 'nowhere', '.']
-    return this.r.pick(inside ? inRoot : [...inRoot, `../outside/${OUTSIDE_FILE}`, `${this.outside}/${OUTSIDE_FILE}`, this.outside])
+  symlinkTarget(): string {
+    return this.r.pick(['a', 'nowhere', '.', `../outside/${OUTSIDE_FILE}`, `${this.outside}/${OUTSIDE_FILE}`, this.outside])
   }
 
   /** A fresh path: under an existing real folder of the tree (never through a symlink), not existing yet. */

@@ -63,7 +63,7 @@ function turnOp(g: Gen, t: Tree): string {
   if (kind === 7 && links(t).length) {
     const p = r.pick(links(t))
     fs.rmSync(g.abs(p))
-    fs.symlinkSync(g.symlinkTarget(!g.flags.typeSwapToOutsideLink), g.abs(p))
+    fs.symlinkSync(g.symlinkTarget(), g.abs(p))
     return `retarget ${p}`
   }
   if (kind === 8) {
@@ -91,11 +91,12 @@ function typeSwap(g: Gen, t: Tree): string {
   if (!keys.length) return 'nothing'
   const p = g.r.pick(keys)
   const was = t.get(p)!.t
+  const kinds = ['f', 'd', 'l'].filter((k) => k !== was && (g.flags.folderLinkSwap || !(was === 'd' && k === 'l') && !(was === 'l' && k === 'd')))
+  const to = g.r.pick(kinds)
   fs.rmSync(g.abs(p), { recursive: true, force: true })
-  const to = g.r.pick(['f', 'd', 'l'].filter((k) => k !== was))
   if (to === 'f') g.writeFile(p, g.content())
   else if (to === 'd') g.writeFile(`${p}/inner.txt`, g.content())
-  else fs.symlinkSync(g.symlinkTarget(was === 'd' && !g.flags.typeSwapToOutsideLink), g.abs(p))
+  else fs.symlinkSync(g.symlinkTarget(), g.abs(p))
   return `type-swap ${p} ${was}→${to}`
 }
 

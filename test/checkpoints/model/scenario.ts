@@ -18,7 +18,7 @@ export interface Outcome {
   log: string[]
 }
 
-export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'typeSwapToOutsideLink']
+export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap']
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = []): Flags {
