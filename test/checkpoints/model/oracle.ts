@@ -17,7 +17,18 @@ import type { Node, Tree } from './tree'
  * the answer changes with the path's kind (`cache/` ignores a folder, not a link of that name): such
  * a path is checkpointed in one state and not in the other, so the oracle asks nothing of it.
  */
-export function ignoredBy(tree: Tree): (rel: string) => boolean | 'depends' {
+export type Ignored = (rel: string) => boolean | 'depends'
+
+/** Ignored in both trees (a .gitignore the turn rewrote counts before and after); 'depends' when they differ. */
+export function ignoredIn(a: Tree, b: Tree): Ignored {
+  const [x, y] = [ignoredBy(a), ignoredBy(b)]
+  return (rel) => {
+    const [u, v] = [x(rel), y(rel)]
+    return u === v ? u : 'depends'
+  }
+}
+
+export function ignoredBy(tree: Tree): Ignored {
   const gi = tree.get('.gitignore')
   const m = ignore().add(gi && gi.t === 'f' ? gi.data.toString('latin1') : '')
   const under = (rel: string, lastIsDir: boolean): boolean => {
@@ -42,7 +53,7 @@ export interface Judged {
   after: Tree
   result: ApplyResult
   /** Paths ignored (never checkpointed): only asked to be left alone. */
-  ignored: (rel: string) => boolean | 'depends'
+  ignored: Ignored
   /** What the user wrote during the turn (path → node): must survive or be reported. */
   userWritesDuringTurn?: Map<string, Node>
 }
@@ -56,14 +67,16 @@ export function judge(j: Judged): string[] {
   const userChanged = changedPaths(j.expected, j.before)
   const userDuring = j.userWritesDuringTurn ?? new Map<string, Node>()
   const skipped = [...j.result.skipped.map((s) => s.path), ...j.result.failed.map((f) => f.path)]
-  const reported = (p: string): boolean => skipped.some((s) => related(s, engineName(p)))
+  // Reported names are compared in NFC and as written (the engine may keep a name's own form).
+  const names = (p: string): string[] => [engineName(p), Buffer.from(p, 'latin1').toString('utf8')]
+  const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
   const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
   const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)
   const userish = [...userChanged, ...userDuring.keys()]
 
   for (const f of j.result.failed) v.push(`${j.label}: apply failed on ${JSON.stringify(f.path)}: ${f.error}`)
   for (const s of j.result.skipped) {
-    const why = [...userish, ...ignoredPaths].some((p) => related(engineName(p), s.path))
+    const why = [...userish, ...ignoredPaths].some((p) => names(p).some((n) => related(n, s.path)))
     if (!why) v.push(`${j.label}: ${JSON.stringify(s.path)} skipped (${s.reason}) with no user change or ignored file there`)
   }
   for (const p of all) {
@@ -71,7 +84,11 @@ export function judge(j: Judged): string[] {
     const after = j.after.get(p)
     const untouched = nodeEq(before, after)
     const ignored = j.ignored(p)
-    if (ignored === 'depends') continue
+    if (ignored === 'depends') {
+      // Checkpointed in one state only: left alone or put back are both fair, unless it was the user's.
+      if (!untouched && (userChanged.has(p) || !nodeEq(after, j.back.get(p)))) say(p, 'is ignored in one state only and the apply changed it')
+      continue
+    }
     if (ignored) {
       if (!untouched) say(p, 'is ignored (never checkpointed) but the apply changed it')
     } else if (userDuring.has(p) && !nodeEq(after, userDuring.get(p)) && !(untouched && reported(p))) {
