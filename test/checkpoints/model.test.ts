@@ -11,7 +11,7 @@ import { parseFlags, runScenario } from './model/scenario'
 
 const flags = parseFlags(process.env.RETAKE_CK_MODEL_FLAGS)
 const FIRST = 1
-const COUNT = 100
+const COUNT = 70
 const seeds = process.env.RETAKE_CK_MODEL_SEEDS ? process.env.RETAKE_CK_MODEL_SEEDS.split(',').map(Number) : Array.from({ length: COUNT }, (_, i) => FIRST + i)
 
 describe('the checkpoint engine against its model', () => {
@@ -19,7 +19,7 @@ describe('the checkpoint engine against its model', () => {
     const failures: string[] = []
     for (const seed of seeds) {
       const o = await runScenario(seed, flags)
-      if (o.violations.length) failures.push(`seed ${seed} (replay: SEED=${seed} npm run soak:checkpoints)\n  ${o.log.join('\n  ')}\n  ${o.violations.join('\n  ')}`)
+      if (o.violations.length) failures.push(`seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.log.join('\n  ')}\n  ${o.violations.join('\n  ')}`)
     }
     expect(failures, failures.join('\n\n')).toEqual([])
   }, 300_000)
