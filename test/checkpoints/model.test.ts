@@ -11,7 +11,7 @@ import { parseFlags, runScenario } from './model/scenario'
 
 const flags = parseFlags(process.env.RETAKE_CK_MODEL_FLAGS)
 const FIRST = 1
-const COUNT = 70
+const COUNT = 50
 const seeds = process.env.RETAKE_CK_MODEL_SEEDS ? process.env.RETAKE_CK_MODEL_SEEDS.split(',').map(Number) : Array.from({ length: COUNT }, (_, i) => FIRST + i)
 
 describe('the checkpoint engine against its model', () => {
