@@ -1,0 +1,106 @@
+// The oracle: what a user may expect after a restore (or an undo), as a pure function of the trees
+// seen before the turn ("back": what the restore puts back), after it ("expected": what the engine
+// recorded at the seal), on disk just before the apply ("before") and after it ("after").
+//   - every path the turn changed is back byte-exact (content, mode, link text, kind);
+//   - every other path is untouched;
+//   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state,
+//     and a user write during the turn survives — or either is reported as skipped, never silently;
+//   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
+//     file next to it (a skip with no reason a user can see is a failure too).
+import ignore from 'ignore'
+import type { ApplyResult } from '../../../electron/checkpoints/types'
+import { changedPaths, engineName, nodeEq, related, showNode, showPath } from './tree'
+import type { Node, Tree } from './tree'
+
+/**
+ * Is a path ignored by the root .gitignore of a tree (or inside an ignored folder)? 'depends' when
+ * the answer changes with the path's kind (`cache/` ignores a folder, not a link of that name): such
+ * a path is checkpointed in one state and not in the other, so the oracle asks nothing of it.
+ */
+export type Ignored = (rel: string) => boolean | 'depends'
+
+/** Ignored in both trees (a .gitignore the turn rewrote counts before and after); 'depends' when they differ. */
+export function ignoredIn(a: Tree, b: Tree): Ignored {
+  const [x, y] = [ignoredBy(a), ignoredBy(b)]
+  return (rel) => {
+    const [u, v] = [x(rel), y(rel)]
+    return u === v ? u : 'depends'
+  }
+}
+
+export function ignoredBy(tree: Tree): Ignored {
+  const gi = tree.get('.gitignore')
+  const m = ignore().add(gi && gi.t === 'f' ? gi.data.toString('latin1') : '')
+  const under = (rel: string, lastIsDir: boolean): boolean => {
+    const parts = rel.split('/')
+    for (let i = 1; i <= parts.length; i++) {
+      const sub = parts.slice(0, i).join('/')
+      if (m.ignores(i < parts.length || lastIsDir ? sub + '/' : sub)) return true
+    }
+    return false
+  }
+  return (rel) => {
+    const asDir = under(rel, true)
+    return asDir === under(rel, false) ? asDir : 'depends'
+  }
+}
+
+export interface Judged {
+  label: string
+  back: Tree
+  expected: Tree
+  before: Tree
+  after: Tree
+  result: ApplyResult
+  /** Paths ignored (never checkpointed): only asked to be left alone. */
+  ignored: Ignored
+  /** What the user wrote during the turn (path → node): must survive or be reported. */
+  userWritesDuringTurn?: Map<string, Node>
+}
+
+export function judge(j: Judged): string[] {
+  const v: string[] = []
+  const say = (p: string, what: string): void => {
+    v.push(`${j.label}: ${showPath(p)} ${what} [back ${showNode(j.back.get(p))}, turn ${showNode(j.expected.get(p))}, before ${showNode(j.before.get(p))}, after ${showNode(j.after.get(p))}]`)
+  }
+  const turnChanged = changedPaths(j.back, j.expected)
+  const userChanged = changedPaths(j.expected, j.before)
+  const userDuring = j.userWritesDuringTurn ?? new Map<string, Node>()
+  const skipped = [...j.result.skipped.map((s) => s.path), ...j.result.failed.map((f) => f.path)]
+  // Reported names are compared in NFC and as written (the engine may keep a name's own form).
+  const names = (p: string): string[] => [engineName(p), Buffer.from(p, 'latin1').toString('utf8')]
+  const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
+  const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
+  const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)
+  const userish = [...userChanged, ...userDuring.keys()]
+
+  for (const f of j.result.failed) v.push(`${j.label}: apply failed on ${JSON.stringify(f.path)}: ${f.error}`)
+  for (const s of j.result.skipped) {
+    const why = [...userish, ...ignoredPaths].some((p) => names(p).some((n) => related(n, s.path)))
+    if (!why) v.push(`${j.label}: ${JSON.stringify(s.path)} skipped (${s.reason}) with no user change or ignored file there`)
+  }
+  for (const p of all) {
+    const before = j.before.get(p)
+    const after = j.after.get(p)
+    const untouched = nodeEq(before, after)
+    const ignored = j.ignored(p)
+    if (ignored === 'depends') {
+      // Checkpointed in one state only: left alone or put back are both fair, unless it was the user's.
+      if (!untouched && (userChanged.has(p) || !nodeEq(after, j.back.get(p)))) say(p, 'is ignored in one state only and the apply changed it')
+      continue
+    }
+    if (ignored) {
+      if (!untouched) say(p, 'is ignored (never checkpointed) but the apply changed it')
+    } else if (userDuring.has(p) && !nodeEq(after, userDuring.get(p)) && !(untouched && reported(p))) {
+      say(p, 'was written by the user during the turn and is gone without a report')
+    } else if (userChanged.has(p)) {
+      // A path the user deleted may get its pre-turn state back: nothing the user wrote is lost.
+      const refilled = before === undefined && nodeEq(after, j.back.get(p))
+      if (!untouched && !refilled) say(p, 'was changed by the user after the turn and the apply changed it')
+      else if (turnChanged.has(p) && !nodeEq(before, j.back.get(p)) && !reported(p) && before?.t !== 'd') say(p, 'is a conflict that was not reported')
+    } else if (turnChanged.has(p) && !userDuring.has(p)) {
+      if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p))) say(p, 'was changed by the turn and is not back as it was')
+    } else if (!turnChanged.has(p) && !untouched) say(p, 'was not part of the turn and the apply changed it')
+  }
+  return v
+}

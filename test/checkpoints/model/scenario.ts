@@ -1,0 +1,104 @@
+// One seeded scenario against the real engine: a random tree, 1–3 turns, user edits, a restore of the
+// last turn judged by the oracle, then its undo judged the same way. Returns the violations found
+// (empty = the engine kept every promise) and the log of what happened, for a replay.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { Gen, OUTSIDE_FILE, rng } from './gen'
+import type { Flags } from './gen'
+import { ignoredIn, judge } from './oracle'
+import { turnOps, userAfter, userDuringTurn } from './ops'
+import { changedPaths, nodeEq, readTree } from './tree'
+import type { Node, Tree } from './tree'
+
+export interface Outcome {
+  seed: number
+  violations: string[]
+  log: string[]
+}
+
+export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap']
+
+/** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
+export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo']
+
+/** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
+export function parseFlags(list: string | undefined, base: (keyof Flags)[] = DEFAULT_ON): Flags {
+  const on = new Set<string>(base)
+  for (const f of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (f === 'all') ALL_FLAGS.forEach((k) => on.add(k))
+    else if (f.startsWith('-') && (ALL_FLAGS as string[]).includes(f.slice(1))) on.delete(f.slice(1))
+    else if ((ALL_FLAGS as string[]).includes(f)) on.add(f)
+    else throw new Error(`unknown model flag ${f} (known: ${ALL_FLAGS.join(', ')}, all)`)
+  }
+  return Object.fromEntries(ALL_FLAGS.map((k) => [k, on.has(k)])) as unknown as Flags
+}
+
+export async function runScenario(seed: number, flags: Flags, base = os.tmpdir()): Promise<Outcome> {
+  const dir = fs.mkdtempSync(path.join(base, 'retake-model-'))
+  const log: string[] = []
+  try {
+    return { seed, log, violations: await scenario(seed, flags, dir, log) }
+  } catch (err) {
+    return { seed, log, violations: [`threw: ${(err as Error).stack ?? String(err)}`] }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function scenario(seed: number, flags: Flags, dir: string, log: string[]): Promise<string[]> {
+  const r = rng(seed)
+  const ws = path.join(dir, 'ws')
+  const outside = path.join(dir, 'outside')
+  fs.mkdirSync(ws)
+  fs.mkdirSync(outside)
+  fs.writeFileSync(path.join(outside, OUTSIDE_FILE), 'outside the root\n')
+  const g = new Gen(r, ws, outside, flags)
+  g.initialTree()
+  const outsideBefore = readTree(outside)
+  const pooled = r.chance(0.3) ? { pooledWalkMinEntries: 0, statWorkers: 2 } : { statWorkers: 0 }
+  const store = await openCheckpointStore({ storeDir: path.join(dir, 'store'), roots: [{ path: ws }], ...pooled })
+  const violations: string[] = []
+  try {
+    const turns = 1 + r.int(3)
+    let back = readTree(ws)
+    let userDuring = new Map<string, Node>()
+    for (let i = 1; i <= turns; i++) {
+      back = readTree(ws)
+      await store.capture(`s/m${i}`)
+      log.push(`turn m${i}: ` + turnOps(g).join('; '))
+      if (flags.userEditDuringTurn && i === turns && r.chance(0.5)) {
+        const u = userDuringTurn(g)
+        userDuring = u.writes
+        log.push(...u.log)
+      }
+      await store.seal(`s/m${i}`)
+    }
+    const expected = readTree(ws)
+    log.push('after seal: ' + userAfter(g, changedPaths(back, expected), kindChanged(back, expected)).join('; '))
+    const before = readTree(ws)
+    const ignored = ignoredIn(back, expected)
+    const plan = await store.plan({ turnKey: `s/m${turns}` })
+    const res = await store.apply(plan, { onConflict: 'restore-rest' })
+    const after = readTree(ws)
+    violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring }))
+    if (res.restoreId) {
+      if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
+      const beforeUndo = readTree(ws)
+      const undo = await store.undo(res.restoreId, { onConflict: 'restore-rest' })
+      violations.push(...judge({ label: 'undo', back: before, expected: after, before: beforeUndo, after: readTree(ws), result: undo, ignored: ignoredIn(before, after) }))
+    }
+    const outsideAfter = readTree(outside)
+    for (const p of new Set([...outsideBefore.keys(), ...outsideAfter.keys()]))
+      if (!nodeEq(outsideBefore.get(p), outsideAfter.get(p))) violations.push(`outside the root: ${p} changed`)
+  } finally {
+    await store.close()
+  }
+  return violations
+}
+
+/** Paths present in both trees with a different kind (file, folder, link). */
+function kindChanged(from: Tree, to: Tree): string[] {
+  return [...to].filter(([p, n]) => from.has(p) && from.get(p)!.t !== n.t).map(([p]) => p)
+}

@@ -1,0 +1,64 @@
+// The model's view of a folder: every path (raw bytes kept as a latin1 string, so non-UTF-8 names
+// round-trip) mapped to what a user would see there. Pure comparisons plus one thin disk reader.
+import fs from 'node:fs'
+
+export type Node = { t: 'f'; data: Buffer; mode: number } | { t: 'd' } | { t: 'l'; target: string }
+export type Tree = Map<string, Node>
+
+/** Absolute path bytes of a model path (raw bytes, latin1-keyed) under a root. */
+export function absBytes(root: string, rel: string): Buffer {
+  return rel === '' ? Buffer.from(root) : Buffer.concat([Buffer.from(root + '/'), Buffer.from(rel, 'latin1')])
+}
+
+/** How the engine names a model path in plans and results (UTF-8, NFC). */
+export const engineName = (rel: string): string => Buffer.from(rel, 'latin1').toString('utf8').normalize('NFC')
+
+/** Human-readable form of a model path for messages (hex for bytes that are not UTF-8). */
+export function showPath(rel: string): string {
+  const b = Buffer.from(rel, 'latin1')
+  const s = b.toString('utf8')
+  return Buffer.from(s, 'utf8').equals(b) ? JSON.stringify(s) : `hex:${b.toString('hex')}`
+}
+
+export function readTree(root: string): Tree {
+  const out: Tree = new Map()
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(absBytes(root, rel), { withFileTypes: true, encoding: 'buffer' })) {
+      const r = rel ? `${rel}/${e.name.toString('latin1')}` : e.name.toString('latin1')
+      const abs = absBytes(root, r)
+      if (e.isDirectory()) {
+        out.set(r, { t: 'd' })
+        walk(r)
+      } else if (e.isSymbolicLink()) out.set(r, { t: 'l', target: fs.readlinkSync(abs, { encoding: 'buffer' }).toString('latin1') })
+      else out.set(r, { t: 'f', data: fs.readFileSync(abs), mode: fs.lstatSync(abs).mode & 0o7777 })
+    }
+  }
+  walk('')
+  return out
+}
+
+export function nodeEq(a: Node | undefined, b: Node | undefined): boolean {
+  if (!a || !b) return a === b
+  if (a.t !== b.t) return false
+  if (a.t === 'f' && b.t === 'f') return a.mode === b.mode && a.data.equals(b.data)
+  if (a.t === 'l' && b.t === 'l') return a.target === b.target
+  return true
+}
+
+export function showNode(n: Node | undefined): string {
+  if (!n) return 'absent'
+  if (n.t === 'd') return 'dir'
+  if (n.t === 'l') return `link→${showPath(n.target)}`
+  const head = n.data.subarray(0, 24).toString('latin1').replace(/[^\x20-\x7e]/g, '.')
+  return `file(${n.data.length}B mode ${n.mode.toString(8)} "${head}")`
+}
+
+/** Paths whose node differs between two trees. */
+export function changedPaths(a: Tree, b: Tree): Set<string> {
+  const out = new Set<string>()
+  for (const k of new Set([...a.keys(), ...b.keys()])) if (!nodeEq(a.get(k), b.get(k))) out.add(k)
+  return out
+}
+
+export const isAncestor = (anc: string, p: string): boolean => p.startsWith(anc + '/')
+export const related = (a: string, b: string): boolean => a === b || isAncestor(a, b) || isAncestor(b, a)
