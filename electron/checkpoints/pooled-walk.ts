@@ -1,7 +1,7 @@
 // The walk of a large root with the lstat of its files done by worker threads (stat-pool.ts) while
 // this thread goes on listing folders. It records exactly what walkRoot (scanner.ts) records.
 import fs from 'node:fs'
-import { RootScan, lstatOrNull } from './scanner'
+import { RootScan, lstatOrNull, rootStat } from './scanner'
 import type { Defer, ScanContext, WalkResult } from './scanner'
 import { STAT_FIELDS } from './stat-pool'
 import type { StatBatch, StatPool } from './stat-pool'
@@ -39,7 +39,7 @@ export async function walkRootPooled(ctx: ScanContext, pool: Pick<StatPool, 'sta
     keys.push(key)
     if (keys.length >= POOL_BATCH) send()
   }
-  scan.walk(ctx.rootAbs, '', defer, lstatOrNull(ctx.rootAbs) ?? undefined)
+  scan.walk(ctx.rootAbs, '', defer, rootStat(ctx.rootAbs))
   send()
   for (const { batch: b, keys: bk, rows: pending } of sent) {
     const rows = await pending

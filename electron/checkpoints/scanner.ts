@@ -101,6 +101,19 @@ export interface WalkResult {
   delta: WalkDelta
 }
 
+/**
+ * The root folder's own stat, following a symlink: a project opened through a link (or under a
+ * linked parent) is the folder behind it. lstat would give the link's times, which never move, so
+ * a remembered listing of the root would hide every entry added at its top level.
+ */
+export function rootStat(abs: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(abs)
+  } catch {
+    return undefined
+  }
+}
+
 /** One root's new state, built from lstat results (fs.Stats on this thread, or pool rows). */
 export class RootScan {
   readonly state: RootState = new Map()
@@ -245,7 +258,7 @@ export function walkRoot(ctx: ScanContext): WalkResult {
     }
   } else {
     ctx.memo?.begin()
-    scan.walk(ctx.rootAbs, '', null, lstatOrNull(ctx.rootAbs) ?? undefined)
+    scan.walk(ctx.rootAbs, '', null, rootStat(ctx.rootAbs))
     ctx.memo?.end()
   }
   ctx.progress.filesTotal += scan.pending.length

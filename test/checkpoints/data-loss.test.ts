@@ -1,7 +1,7 @@
 // Issue "Nothing lost, ever": each case here deleted or overwrote a user's file before its fix.
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { workspace } from './helpers'
 
 describe('coverage changes mid-turn (class 1)', () => {
@@ -257,5 +257,42 @@ describe('overlapping turns of two sessions on one folder (class 9)', () => {
     await w.store.seal('sesA/m1')
     const plan = await w.store.plan({ turnKey: 'sesA/m1' })
     expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['a.txt', 'delete']])
+  })
+})
+
+describe('a project opened through a symlink (class 2)', () => {
+  /** Date.now() an hour ahead: the walk trusts remembered folder listings (their times are old). */
+  async function anHourLater<T>(fn: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 3_600_000)
+    try {
+      return await fn()
+    } finally {
+      vi.useRealTimers()
+    }
+  }
+
+  it('new files at the top of a linked root are seen, so the restore removes them', async () => {
+    const w = await workspace({
+      roots: (ws, dir) => {
+        fs.symlinkSync(ws, path.join(dir, 'linked'))
+        return [{ path: path.join(dir, 'linked') }]
+      },
+    })
+    w.write('a.txt', 'a0')
+    w.write('src/b.txt', 'b0')
+    w.settle()
+    await anHourLater(() => w.store.capture('s/m0'))
+    await anHourLater(() => w.store.seal('s/m0'))
+    await anHourLater(() => w.store.capture('s/m1'))
+    w.write('new-at-top.txt', 'created by the turn')
+    w.write('a.txt', 'a1')
+    const sealed = await anHourLater(() => w.store.seal('s/m1'))
+    expect(sealed.filesHashed).toBeGreaterThan(0)
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))).toEqual({ 'a.txt': 'restore', 'new-at-top.txt': 'delete' })
+    await w.store.apply(plan)
+    expect(w.exists('new-at-top.txt')).toBe(false)
+    expect(w.text('a.txt')).toBe('a0')
   })
 })
