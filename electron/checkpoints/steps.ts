@@ -102,7 +102,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
     case 'symlink': {
       const tmp = tempNameFor(abs, env.tag)
       fs.symlinkSync(s.link, tmp)
-      fs.renameSync(tmp, abs)
+      renameOrDrop(tmp, abs)
       fsyncDir(path.dirname(abs))
       return
     }
@@ -152,8 +152,21 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
   }
   fs.closeSync(out)
   env.hooks?.beforeRename?.(tmp, abs)
-  fs.renameSync(tmp, abs)
+  renameOrDrop(tmp, abs)
   fsyncDir(path.dirname(abs))
+}
+
+/**
+ * The last move of a write: a rename that fails (the path became a folder, a permission changed)
+ * takes its temp file with it, so no `.retake-….tmp` is left in the user's folder.
+ */
+function renameOrDrop(tmp: string, abs: string): void {
+  try {
+    fs.renameSync(tmp, abs)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
 }
 
 /** Remove temp files a crashed restore left next to its targets. */

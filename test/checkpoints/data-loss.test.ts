@@ -296,3 +296,27 @@ describe('a project opened through a symlink (class 2)', () => {
     expect(w.text('a.txt')).toBe('a0')
   })
 })
+
+describe('robustness', () => {
+  it('a rename that fails because the path became a folder leaves no temp file, and the user’s folder is intact', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const res = await w.store.apply(plan, {}, {
+      // The user's tool replaces the file by a folder between the re-check and the rename.
+      beforeRename: (_tmp, target) => {
+        fs.rmSync(target)
+        fs.mkdirSync(target)
+        fs.writeFileSync(path.join(target, 'user.txt'), 'mine')
+      },
+    })
+    expect(res.status).toBe('partial')
+    expect(res.failed).toEqual([expect.objectContaining({ path: 'a.txt' })])
+    expect(res.turnsMarkedRestored).toBe(false)
+    expect(fs.readdirSync(w.ws).sort()).toEqual(['a.txt'])
+    expect(w.text('a.txt/user.txt')).toBe('mine')
+  })
+})
