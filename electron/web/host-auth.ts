@@ -7,7 +7,13 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 
-export const SESSION_COOKIE = 'retake_session'
+/**
+ * The session cookie's name, one per host port: cookies are shared by every port of 127.0.0.1, so
+ * two browser-mode instances with one name would overwrite each other's login.
+ */
+export function sessionCookieName(port: number): string {
+  return `retake_session_${port}`
+}
 
 export function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a)
@@ -38,7 +44,7 @@ export interface GuardDecision {
 
 export function checkRequest(
   req: { method?: string; headers: IncomingHttpHeaders },
-  opts: { secret: string; hosts: Set<string>; origin: string; needsSession: boolean },
+  opts: { secret: string; hosts: Set<string>; origin: string; needsSession: boolean; cookieName: string },
 ): GuardDecision {
   const host = req.headers.host ?? ''
   if (!opts.hosts.has(host)) return { ok: false, status: 421, reason: 'unexpected Host header' }
@@ -48,7 +54,7 @@ export function checkRequest(
     return { ok: false, status: 403, reason: 'cross-origin request refused' }
   }
   if (opts.needsSession) {
-    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE)
+    const cookie = readCookie(req.headers.cookie, opts.cookieName)
     if (!cookie || !safeEqual(cookie, opts.secret)) return { ok: false, status: 401, reason: 'open the URL Retake printed (it carries the access token)' }
   }
   return { ok: true }
@@ -62,6 +68,6 @@ function originHost(origin: string): string {
   }
 }
 
-export function sessionCookie(secret: string): string {
-  return `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`
+export function sessionCookie(name: string, secret: string): string {
+  return `${name}=${secret}; HttpOnly; SameSite=Strict; Path=/`
 }

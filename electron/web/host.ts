@@ -10,7 +10,7 @@ import { OPENCODE_PROXY_PATH } from '../../src/shared/ipc-contract'
 import type { RetakeCore } from '../retake-core'
 import { SECURITY_HEADERS } from '../security/csp'
 import { contentTypeFor, resolveStaticPath } from '../security/static-path'
-import { allowedHosts, checkRequest, safeEqual, sessionCookie } from './host-auth'
+import { allowedHosts, checkRequest, safeEqual, sessionCookie, sessionCookieName } from './host-auth'
 
 export interface WebHostOptions {
   core: RetakeCore
@@ -36,6 +36,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const sseClients = new Set<ServerResponse>()
   let hosts = new Set<string>()
   let origin = ''
+  let cookieName = ''
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -50,15 +51,15 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     // The token in the printed URL buys a session cookie, then the token leaves the address bar.
     const token = url.searchParams.get('token')
     if (req.method === 'GET' && token !== null && !path.startsWith('/api/') && !path.startsWith(OPENCODE_PROXY_PATH)) {
-      const guard = checkRequest(req, { secret, hosts, origin, needsSession: false })
+      const guard = checkRequest(req, { secret, hosts, origin, needsSession: false, cookieName })
       if (!guard.ok) return sendText(res, guard.status!, guard.reason!)
       if (!safeEqual(token, secret)) return sendText(res, 401, 'This link’s access token is not valid for this Retake host.')
       url.searchParams.delete('token')
-      res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(secret), 'cache-control': 'no-store' })
+      res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(cookieName, secret), 'cache-control': 'no-store' })
       return res.end()
     }
     const isApi = path.startsWith('/api/') || path === OPENCODE_PROXY_PATH || path.startsWith(`${OPENCODE_PROXY_PATH}/`)
-    const guard = checkRequest(req, { secret, hosts, origin, needsSession: isApi || path.endsWith('.html') || !/\.[a-z0-9]+$/i.test(path) })
+    const guard = checkRequest(req, { secret, hosts, origin, cookieName, needsSession: isApi || path.endsWith('.html') || !/\.[a-z0-9]+$/i.test(path) })
     if (!guard.ok) return isApi ? send(res, guard.status!, { ok: false, error: { code: 'forbidden', message: guard.reason! } }) : sendText(res, guard.status!, guard.reason!)
 
     if (path.startsWith('/api/rpc/')) return rpc(req, res, decodeURIComponent(path.slice('/api/rpc/'.length)))
@@ -133,6 +134,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   })
   const port = (server.address() as AddressInfo).port
   hosts = allowedHosts(bindHost.includes(':') ? `[${bindHost}]` : bindHost, port)
+  cookieName = sessionCookieName(port)
   const shownHost = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost
   origin = `http://${shownHost}:${port}`
 

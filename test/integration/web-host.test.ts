@@ -73,6 +73,24 @@ describe('browser-mode host', () => {
     cookie = setCookie.split(';')[0]
   })
 
+  it('two instances on one machine keep their own logins (cookies are per port)', async () => {
+    const other = await startWebHost({ core, staticDir, port: 0 })
+    try {
+      // One browser, one cookie jar for 127.0.0.1: log in to both, in either order.
+      const login = async (url: string) => (await fetch(url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!
+      const mine = await login(host.url)
+      const theirs = await login(other.url)
+      expect(mine.split('=')[0]).not.toBe(theirs.split('=')[0])
+      const jar = `${mine}; ${theirs}`
+      for (const h of [host, other]) {
+        const res = await fetch(`${h.origin}/`, { headers: { cookie: jar } })
+        expect(res.status, h.origin).toBe(200)
+      }
+    } finally {
+      await other.close()
+    }
+  })
+
   it('never redirects off its own origin, whatever path carries the token', async () => {
     const token = new URL(host.url).searchParams.get('token')!
     // Sent as written (fetch would normalise the path first; a hand-made request does not).

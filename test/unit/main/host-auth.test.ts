@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { allowedHosts, checkRequest, readCookie, SESSION_COOKIE } from '../../../electron/web/host-auth'
+import { allowedHosts, checkRequest, readCookie, sessionCookieName } from '../../../electron/web/host-auth'
 
 const hosts = allowedHosts('127.0.0.1', 4000)
-const opts = { secret: 's3cret', hosts, origin: 'http://127.0.0.1:4000', needsSession: true }
+const SESSION_COOKIE = sessionCookieName(4000)
+const opts = { secret: 's3cret', hosts, origin: 'http://127.0.0.1:4000', needsSession: true, cookieName: SESSION_COOKIE }
 const cookie = `${SESSION_COOKIE}=s3cret`
 
 describe('browser-mode guard', () => {
@@ -17,6 +18,12 @@ describe('browser-mode guard', () => {
   it('refuses a rebound host name even with the cookie', () => {
     expect(checkRequest({ method: 'GET', headers: { host: 'attacker.example:4000', cookie } }, opts)).toMatchObject({ ok: false, status: 421 })
     expect(checkRequest({ method: 'GET', headers: { host: '127.0.0.1:4001', cookie } }, opts)).toMatchObject({ ok: false, status: 421 })
+  })
+  it('reads only its own instance’s cookie: another port’s login is not this one’s', () => {
+    expect(sessionCookieName(4000)).not.toBe(sessionCookieName(4001))
+    const both = `${sessionCookieName(4001)}=other; ${SESSION_COOKIE}=s3cret`
+    expect(checkRequest({ method: 'GET', headers: { host: '127.0.0.1:4000', cookie: both } }, opts).ok).toBe(true)
+    expect(checkRequest({ method: 'GET', headers: { host: '127.0.0.1:4000', cookie: `${sessionCookieName(4001)}=s3cret` } }, opts)).toMatchObject({ ok: false, status: 401 })
   })
   it('refuses state-changing requests from another origin', () => {
     expect(checkRequest({ method: 'POST', headers: { host: '127.0.0.1:4000', cookie, origin: 'https://evil.example' } }, opts)).toMatchObject({ ok: false, status: 403 })
