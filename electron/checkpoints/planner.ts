@@ -162,7 +162,8 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanA
   if (matches(actual, c.target) && !notKept(c.target)) return base
   if (notKept(c.target) || (!c.target && notKept(c.expected))) {
     // Never checkpointed: the engine cannot put it back, and never deletes what it did not keep.
-    return { ...base, kind: 'not-checkpointed', reason: 'over the size cap or unreadable: not checkpointed' }
+    const e = notKept(c.target) ? c.target! : c.expected!
+    return { ...base, kind: 'not-checkpointed', reason: e.size > p.maxFileBytes ? `not restorable: over the ${sizeLabel(p.maxFileBytes)} limit, never checkpointed` : 'not restorable: it could not be read when checkpointed' }
   }
   if (c.uncovered) {
     // It may well have existed before the turn: the capture did not look (see coverage.ts).
@@ -203,4 +204,11 @@ function readOr(file: string): Buffer | undefined {
   } catch {
     return undefined
   }
+}
+
+function sizeLabel(bytes: number): string {
+  if (bytes >= 1 << 30) return `${+(bytes / (1 << 30)).toFixed(1)} GB`
+  if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toFixed(1)} MB`
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`
+  return `${bytes} bytes`
 }

@@ -121,6 +121,8 @@ describe('capturing a turn', () => {
     const plan = await w.store.plan({ turnKey: 's/m1' })
     const kinds = Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))
     expect(kinds).toEqual({ 'new-big.bin': 'not-checkpointed', 'old-big.log': 'not-checkpointed', 'small.txt': 'restore' })
+    // The sheet says why, with the limit: the deleted big file cannot come back.
+    expect(plan.actions.find((a) => a.path === 'old-big.log')!.reason).toBe('not restorable: over the 1000 bytes limit, never checkpointed')
     const r = await w.store.apply(plan)
     expect(r.status).toBe('done')
     expect(w.exists('new-big.bin')).toBe(true)
