@@ -7,7 +7,7 @@
 import ignore from 'ignore'
 import type { Ignore } from 'ignore'
 import type { BlobStore } from './blobs'
-import { BUILTIN_EXCLUDES } from './excludes'
+import { BUILTIN_EXCLUDES, excludedByLevels } from './excludes'
 import type { RootState } from './scanner'
 
 /** The rules of one root at a capture (stored on the turn record). */
@@ -44,7 +44,7 @@ export class CaptureCoverage {
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1
       const k = dir ? `${dir}/${parts[i]}` : parts[i]!
-      if (excludedBy(levels, k, last ? isDir : true)) return false
+      if (excludedByLevels(levels, k, last ? isDir : true)) return false
       if (last) break
       dir = k
       const own = this.gitignoreLevel(dir)
@@ -62,17 +62,4 @@ export class CaptureCoverage {
     this.levels.set(dir, level)
     return level
   }
-}
-
-function excludedBy(levels: Level[], key: string, isDir: boolean): boolean {
-  let ignored = false
-  for (const level of levels) {
-    let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null
-    if (rel === null) continue
-    if (isDir) rel += '/'
-    const r = level.ig.test(rel)
-    if (r.ignored) ignored = true
-    else if (r.unignored) ignored = false
-  }
-  return ignored
 }

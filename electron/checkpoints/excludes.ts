@@ -133,15 +133,24 @@ export class ExcludeRules {
     if (TEMP_RE.test(name)) return true
     if (isDir && this.extraAbs.some((p) => p === abs)) return true
     if (this.onlyBuiltins && this.levels.length === 1) return isDir ? BUILTIN_DIRS.has(name) : BUILTIN_FILES.has(name)
-    let ignored = false
-    for (const level of this.levels) {
-      let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null
-      if (rel === null) continue
-      if (isDir) rel += '/'
-      const r = level.ig.test(rel)
-      if (r.ignored) ignored = true
-      else if (r.unignored) ignored = false
-    }
-    return ignored
+    return excludedByLevels(this.levels, key, isDir)
   }
+}
+
+/**
+ * gitignore semantics over stacked rule levels (outermost first): each level judges the path
+ * relative to its folder, a deeper `!pattern` re-includes. Also used to judge a past capture's
+ * rules (coverage.ts).
+ */
+export function excludedByLevels(levels: readonly { base: string; ig: Ignore }[], key: string, isDir: boolean): boolean {
+  let ignored = false
+  for (const level of levels) {
+    let rel = level.base === '' ? key : key.startsWith(level.base + '/') ? key.slice(level.base.length + 1) : null
+    if (rel === null) continue
+    if (isDir) rel += '/'
+    const r = level.ig.test(rel)
+    if (r.ignored) ignored = true
+    else if (r.unignored) ignored = false
+  }
+  return ignored
 }

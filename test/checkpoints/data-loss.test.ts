@@ -1,8 +1,8 @@
 // Issue "Nothing lost, ever": each case here deleted or overwrote a user's file before its fix.
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
-import { workspace } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { anHourLater, workspace } from './helpers'
 
 describe('coverage changes mid-turn (class 1)', () => {
   it('a file the capture did not cover is never deleted when the turn un-ignores it', async () => {
@@ -261,16 +261,6 @@ describe('overlapping turns of two sessions on one folder (class 9)', () => {
 })
 
 describe('a project opened through a symlink (class 2)', () => {
-  /** Date.now() an hour ahead: the walk trusts remembered folder listings (their times are old). */
-  async function anHourLater<T>(fn: () => Promise<T>): Promise<T> {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + 3_600_000)
-    try {
-      return await fn()
-    } finally {
-      vi.useRealTimers()
-    }
-  }
 
   it('new files at the top of a linked root are seen, so the restore removes them', async () => {
     const w = await workspace({

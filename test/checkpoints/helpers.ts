@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import { openCheckpointStore } from '../../electron/checkpoints/index'
 import type { InternalStore } from '../../electron/checkpoints/index'
 import type { RootConfig } from '../../electron/checkpoints/types'
@@ -174,4 +174,18 @@ export function treeSnapshot(root: string): Record<string, string> {
   }
   walk(root, '')
   return out
+}
+
+/**
+ * Runs `fn` with Date.now() an hour ahead, as a walk long after the tree last changed would see
+ * it (folders' ctimes cannot be set back, so the clock moves forward instead). Timers stay real.
+ */
+export async function anHourLater<T>(fn: () => T | Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(Date.now() + 3_600_000)
+  try {
+    return await fn()
+  } finally {
+    vi.useRealTimers()
+  }
 }

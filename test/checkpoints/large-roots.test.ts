@@ -14,7 +14,7 @@ import { walkRoot } from '../../electron/checkpoints/scanner'
 import type { RootState, ScanContext } from '../../electron/checkpoints/scanner'
 import { StatPool, acquireStatPool, releaseStatPool } from '../../electron/checkpoints/stat-pool'
 import type { StatBatch } from '../../electron/checkpoints/stat-pool'
-import { workspace } from './helpers'
+import { anHourLater, workspace } from './helpers'
 import type { Ws } from './helpers'
 
 const pools: StatPool[] = []
@@ -200,19 +200,6 @@ describe('one stat pool for the whole process', () => {
   })
 })
 
-/**
- * Runs `fn` with Date.now() an hour ahead, as a walk long after the tree last changed would see
- * it (folders' ctimes cannot be set back, so the clock moves forward instead). Timers stay real.
- */
-async function anHourLater<T>(fn: () => T | Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ['Date'] })
-  vi.setSystemTime(Date.now() + 3_600_000)
-  try {
-    return await fn()
-  } finally {
-    vi.useRealTimers()
-  }
-}
 
 describe('folder listings reused between walks', () => {
   it('a listing stands only for the same folder (inode) with the same mtime and ctime, both well before it was listed', () => {
