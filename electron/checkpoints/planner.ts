@@ -116,8 +116,13 @@ function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[]): 
   const mine = new Set(turns.map((t) => t.sessionID))
   const aStart = snapNo(turns[0]!.pre)
   const aEnd = snapNo(turns[turns.length - 1]!.post!)
-  for (const b of p.records.allTurns()) {
-    if (mine.has(b.sessionID) || b.status === 'restored') continue
+  const all = p.records.allTurns()
+  // A forked session's turns are copies of the original's records (same snapshots): the same work,
+  // not another session's. A copy counts only when its original is gone.
+  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.pre === y.pre && x.post === y.post
+  const copy = (b: TurnRecord) => turns.some((t) => sameWork(b, t)) || (b.forkedFrom !== undefined && all.some((r) => !r.forkedFrom && sameWork(b, r)))
+  for (const b of all) {
+    if (mine.has(b.sessionID) || b.status === 'restored' || copy(b)) continue
     const start = Math.max(aStart, snapNo(b.pre))
     const end = Math.min(aEnd, b.post ? snapNo(b.post) : Infinity)
     if (start >= end) continue

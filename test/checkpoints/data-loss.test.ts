@@ -310,3 +310,19 @@ describe('robustness', () => {
     expect(w.text('a.txt/user.txt')).toBe('mine')
   })
 })
+
+describe('forked sessions are not other sessions', () => {
+  it('retaking a turn after its session was forked restores it as before (the fork’s copies did no work of their own)', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    await w.store.capture('sesA/m1')
+    w.write('a.txt', 'a1')
+    w.write('new.txt', 'made by the turn')
+    await w.store.seal('sesA/m1')
+    expect(await w.store.forkSession('sesA', 'sesF')).toBe(1)
+    for (const key of ['sesA/m1', 'sesF/m1']) {
+      const plan = await w.store.plan({ turnKey: key })
+      expect(Object.fromEntries(plan.actions.map((a) => [a.path, a.kind])), key).toEqual({ 'a.txt': 'restore', 'new.txt': 'delete' })
+    }
+  })
+})
