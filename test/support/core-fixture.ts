@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import { sessionCookieName } from '../../electron/web/host-auth'
 import type { ChannelInput, ChannelName, ChannelOutput, Settings } from '../../src/shared/ipc-contract'
 import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
 import { startWebHost, type WebHost } from '../../electron/web/host'
@@ -48,7 +49,8 @@ export async function startCoreApp(opts: { git?: boolean; files?: Record<string,
   mkdirSync(staticDir, { recursive: true })
   const host = await startWebHost({ core, staticDir, token: 'test-token' })
   await core.start()
-  const client = createOpencodeClient({ baseUrl: `${host.origin}/opencode`, directory: project, headers: { cookie: 'retake_session=test-token' } })
+  const cookie = `${sessionCookieName(Number(new URL(host.origin).port))}=test-token`
+  const client = createOpencodeClient({ baseUrl: `${host.origin}/opencode`, directory: project, headers: { cookie } })
   return {
     fake,
     root,
