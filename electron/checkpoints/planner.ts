@@ -117,9 +117,11 @@ function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[]): 
   const aStart = snapNo(turns[0]!.pre)
   const aEnd = snapNo(turns[turns.length - 1]!.post!)
   const all = p.records.allTurns()
-  // A forked session's turns are copies of the original's records (same snapshots): the same work,
-  // not another session's. A copy counts only when its original is gone.
-  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.pre === y.pre && x.post === y.post
+  // A forked session's turns are copies of the original's records (same message id, same
+  // snapshots): the same work, not another session's. A copy counts only when its original is gone.
+  // (Another session's turn may have the very same snapshots — both captured and sealed with
+  // nothing in between — but never the same message id.)
+  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.messageID === y.messageID && x.pre === y.pre && x.post === y.post
   const copy = (b: TurnRecord) => turns.some((t) => sameWork(b, t)) || (b.forkedFrom !== undefined && all.some((r) => !r.forkedFrom && sameWork(b, r)))
   for (const b of all) {
     if (mine.has(b.sessionID) || b.status === 'restored' || copy(b)) continue

@@ -246,6 +246,20 @@ describe('overlapping turns of two sessions on one folder (class 9)', () => {
     expect(w.text('y.txt')).toBe('new')
   })
 
+  it('B inside A with no change around it: the same snapshots for both, still told apart', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x0')
+    await w.store.capture('sesA/m1')
+    await w.store.capture('sesB/m2') // nothing changed: the same pre-image id as A's
+    w.write('b.txt', 'made by B')
+    await w.store.seal('sesB/m2')
+    await w.store.seal('sesA/m1') // nothing changed since B's seal: the same id again
+    const plan = await w.store.plan({ turnKey: 'sesA/m1' })
+    expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['b.txt', 'conflict']])
+    await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(w.text('b.txt')).toBe('made by B')
+  })
+
   it('turns that did not overlap are restored as before', async () => {
     const w = await workspace()
     w.write('b.txt', 'b0')
