@@ -25,6 +25,8 @@ export class CheckpointService {
   private stores = new Map<string, Promise<InternalStore>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
   private kept = new KeptFiles()
+  /** Stores being closed by reset(): a store is owned by one engine at a time, so reopening waits. */
+  private closing: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly opts: CheckpointServiceOptions) {}
 
@@ -37,13 +39,15 @@ export class CheckpointService {
     if (!s) {
       const settings = this.opts.settings()
       const excludes = settings.excludes
-      s = openCheckpointStore({
-        storeDir: this.storeDir(directory),
-        roots: [
-          { path: directory, excludes },
-          ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes })),
-        ],
-      })
+      s = this.closing.then(() =>
+        openCheckpointStore({
+          storeDir: this.storeDir(directory),
+          roots: [
+            { path: directory, excludes },
+            ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes })),
+          ],
+        }),
+      )
       s.then(
         (store) => store.recovered.forEach((m) => this.opts.log?.(`[checkpoints] recovered: ${m}`)),
         () => this.stores.delete(directory),
@@ -58,7 +62,8 @@ export class CheckpointService {
     const open = [...this.stores.values()]
     this.stores.clear()
     this.plans.clear()
-    await Promise.all(open.map((p) => p.then((s) => s.close()).catch(() => {})))
+    this.closing = Promise.all([this.closing, ...open.map((p) => p.then((s) => s.close()).catch(() => {}))])
+    await this.closing
   }
 
   async capture(directory: string, sessionID: string, messageID: string): Promise<CaptureResult> {

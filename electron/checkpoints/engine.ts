@@ -5,6 +5,7 @@ import path from 'node:path'
 import { BlobStore } from './blobs'
 import { dirSize, mkdirPrivate } from './fsutil'
 import { StoreLock } from './lock'
+import { StoreOwner } from './owner'
 import { Records } from './records'
 import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
@@ -43,6 +44,8 @@ export class Engine {
   readonly snaps: SnapshotStore
   readonly records: Records
   readonly lock: StoreLock
+  /** Held from open to close: no other engine, in this process or another, uses the store meanwhile. */
+  readonly owner: StoreOwner
   readonly maxFileBytes: number
   readonly warnings: string[] = []
   readonly watchers = new Map<string, RootWatcher>()
@@ -58,19 +61,28 @@ export class Engine {
   constructor(opts: OpenOptions) {
     this.storeDir = path.resolve(opts.storeDir)
     mkdirPrivate(this.storeDir)
-    const fmtFile = path.join(this.storeDir, 'format.json')
-    const fmt = readJson<{ format: string; version: number }>(fmtFile)
-    if (fmt && (fmt.format !== STORE_FORMAT.format || fmt.version !== STORE_FORMAT.version))
-      throw new CheckpointError('EFORMAT', `unsupported checkpoint store format ${JSON.stringify(fmt)} in ${this.storeDir}`)
-    if (!fmt) writeJsonAtomic(fmtFile, STORE_FORMAT)
-    this.roots = resolveRoots(opts.roots, this.storeDir, this.warnings)
-    this.rootById = new Map(this.roots.map((r) => [r.id, r]))
-    this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
-    this.blobs = new BlobStore(this.storeDir)
-    this.snaps = new SnapshotStore(this.storeDir)
-    this.records = new Records(this.storeDir)
-    this.lock = new StoreLock(this.storeDir)
-    this.lock.clearStale()
+    this.owner = new StoreOwner(this.storeDir)
+    this.owner.claim()
+    try {
+      const fmtFile = path.join(this.storeDir, 'format.json')
+      const fmt = readJson<{ format: string; version: number }>(fmtFile)
+      if (fmt && (fmt.format !== STORE_FORMAT.format || fmt.version !== STORE_FORMAT.version))
+        throw new CheckpointError('EFORMAT', `unsupported checkpoint store format ${JSON.stringify(fmt)} in ${this.storeDir}`)
+      if (!fmt) writeJsonAtomic(fmtFile, STORE_FORMAT)
+      this.roots = resolveRoots(opts.roots, this.storeDir, this.warnings)
+      this.rootById = new Map(this.roots.map((r) => [r.id, r]))
+      this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+      this.blobs = new BlobStore(this.storeDir)
+      this.snaps = new SnapshotStore(this.storeDir)
+      this.records = new Records(this.storeDir)
+      this.lock = new StoreLock(this.storeDir)
+      // We own the store: an operation lock on file is a dead process's (a crash mid-restore is
+      // completed from the journal by recover()), whatever process now has its pid.
+      this.lock.clearStale()
+    } catch (err) {
+      this.owner.release()
+      throw err
+    }
     const workers = opts.statWorkers ?? defaultPoolSize()
     this.statPool = workers > 0 ? acquireStatPool(workers) : null
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES

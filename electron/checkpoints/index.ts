@@ -50,6 +50,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     await e.stopWatchers()
     if (e.statPool) await releaseStatPool(e.statPool)
     e.lock.release()
+    e.owner.release()
     throw err
   }
 
@@ -134,6 +135,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       if (e.statPool) await releaseStatPool(e.statPool)
       e.blobs.packs.closeCurrent()
       e.lock.release()
+      e.owner.release()
     },
   }
   return store

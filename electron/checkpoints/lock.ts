@@ -1,6 +1,7 @@
-// One writer per workspace store: a lock file created with O_EXCL holding the owner's pid. It is
-// held by a restore from its conflict check to its last step, and by captures, so a new turn
-// cannot start writing while files are being put back. A lock left by a dead process is stale.
+// One operation at a time inside the store's owning engine (owner.ts keeps other engines out): held
+// by a restore from its conflict check to its last step, and by captures, so a new turn cannot
+// start writing while files are being put back. The lock file says which operation runs, for
+// anyone looking at the store; one left on disk is a crash's and is cleared at open.
 import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from './types'
@@ -42,14 +43,8 @@ export class StoreLock {
       return true
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      return false
     }
-    // Stale lock: its owner died (a crash mid-restore is completed on the next open).
-    const owner = this.readOwner()
-    if (owner && owner.pid !== process.pid && !alive(owner.pid)) {
-      fs.rmSync(this.file, { force: true })
-      return this.tryCreate(purpose)
-    }
-    return false
   }
 
   private readOwner(): { pid: number; purpose: string } | null {
@@ -71,18 +66,8 @@ export class StoreLock {
     fs.rmSync(this.file, { force: true })
   }
 
-  /** On open: a lock file of a dead process is left from a crash. */
+  /** On open, by the store's owner (owner.ts): any operation lock on file is left from a crash. */
   clearStale(): void {
-    const o = this.readOwner()
-    if (o && o.pid !== process.pid && !alive(o.pid)) fs.rmSync(this.file, { force: true })
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+    fs.rmSync(this.file, { force: true })
   }
 }

@@ -205,7 +205,7 @@ export interface CheckpointStore {
 
 export class CheckpointError extends Error {
   constructor(
-    readonly code: 'ELOCKED' | 'EUNKNOWN_TURN' | 'EBAD_KEY' | 'EBAD_PATH' | 'ECLOSED' | 'EFORMAT',
+    readonly code: 'ELOCKED' | 'EUNKNOWN_TURN' | 'EBAD_KEY' | 'EBAD_PATH' | 'ECLOSED' | 'EFORMAT' | 'EOWNED',
     message: string,
   ) {
     super(message)

@@ -139,6 +139,34 @@ export function runChild(script: string, args: string[], opts: { killAfterMs?: n
   })
 }
 
+/** A child TypeScript script left running: wait for a line of its output, then kill it. */
+export function startChild(script: string, args: string[]): { waitFor(text: string): Promise<void>; kill(): Promise<void>; pid: number } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+  let out = ''
+  const waiters: { text: string; resolve(): void }[] = []
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  const onData = (d: Buffer) => {
+    out += d
+    for (const w of waiters.filter((x) => out.includes(x.text))) w.resolve()
+  }
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
+  return {
+    pid: child.pid!,
+    waitFor: (text) =>
+      Promise.race([
+        new Promise<void>((resolve) => (out.includes(text) ? resolve() : waiters.push({ text, resolve }))),
+        exited.then(() => {
+          if (!out.includes(text)) throw new Error(`child exited before "${text}": ${out}`)
+        }),
+      ]),
+    kill: () => {
+      child.kill('SIGKILL')
+      return exited
+    },
+  }
+}
+
 /** Can we run code as an unprivileged user here (root ignores file modes)? */
 export function unprivilegedUid(): number | null {
   if (process.getuid?.() !== 0) return process.getuid ? process.getuid() : null

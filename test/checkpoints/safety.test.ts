@@ -3,7 +3,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openCheckpointStore } from '../../electron/checkpoints/index'
 import { compareKey, isSafeKey, toKey } from '../../electron/checkpoints/paths'
 import { lstatExact } from '../../electron/checkpoints/current'
 import { runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
@@ -114,25 +113,20 @@ describe('safety', () => {
     const plan = await w.store.plan({ turnKey: 's/m1' })
     let refused: Promise<unknown> | null = null
     let waited: Promise<{ snapshotId: string }> | null = null
-    const other = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }] })
-    let otherRefused: Promise<unknown> | null = null
     const r = await w.store.apply(plan, {}, {
       onStep: (i) => {
         if (i !== 2) return
         refused = w.store.capture('s/m2').catch((e) => e)
         waited = w.store.capture('s/m3', { waitMs: 10_000 })
-        otherRefused = other.capture('s/m4').catch((e) => e) // another process/instance on the same store
       },
     })
     expect(r.status).toBe('done')
     expect(await refused).toMatchObject({ code: 'ELOCKED' })
-    expect(await otherRefused).toMatchObject({ code: 'ELOCKED' })
     await waited!
     // The waiting turn started after the restore: its pre-image is the restored state.
     await w.store.seal('s/m3')
     expect((await w.store.changes('s/m3')).length).toBe(0)
     expect(w.text('f0.txt')).toBe('v0-0')
-    await other.close()
 
     // A file edited between plan and apply is caught by the re-check under the lock.
     await w.store.capture('s/m5')
