@@ -8,6 +8,7 @@ import type { BlobStore } from './blobs'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
+import { LinkProbe } from './link-probe'
 import { assertParentInside, keyToAbs } from './paths'
 import type { Records, TurnRecord } from './records'
 import type { RootRuntime } from './roots'
@@ -79,7 +80,9 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
         const id = `${root.id}:${key}`
         const target = pre.get(root.id)?.get(key)
         const expected = a.get(key)
-        const uncovered = !target && !covered(root, key, expected?.type === 'dir')
+        // What stood there at the capture is unknown (an excluded folder is not recorded): a path
+        // counts as covered only if it would have been recorded as a file and as a folder alike.
+        const uncovered = !target && !(covered(root, key, false) && covered(root, key, true))
         byPath.set(id, { root, key, target, expected, uncovered })
       }
     }
@@ -154,16 +157,48 @@ function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {
   return s
 }
 
-/** Classify one candidate against the disk now. */
-export function classify(p: EngineParts, c: Candidate, withDiff: boolean): PlanAction {
-  const abs = keyToAbs(c.root.abs, c.key)
-  try {
-    assertParentInside(c.root.real, abs)
-  } catch (err) {
-    // A parent folder replaced by a symlink leading out of the root: never read or write there.
-    return { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason: (err as Error).message, expectedHash: c.expected?.hash ?? null, actualHash: null }
+/**
+ * What one plan's candidates know about each other: a folder the turn replaced by a symlink comes
+ * back as a folder before its old contents are written (steps.ts: links are removed first), so a
+ * path below such a link is judged as the empty folder will hold it, not through the link.
+ */
+export class PlanContext {
+  private readonly probes = new Map<string, LinkProbe>()
+  private readonly folders = new Set<string>()
+
+  constructor(cands: Iterable<Candidate>) {
+    for (const c of cands) if (c.target?.type === 'dir') this.folders.add(`${c.root.id}:${c.key}`)
   }
-  const actual = currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes)
+
+  probe(root: RootRuntime): LinkProbe {
+    let p = this.probes.get(root.id)
+    if (!p) this.probes.set(root.id, (p = new LinkProbe(root.abs)))
+    return p
+  }
+
+  becomesFolder(root: RootRuntime, key: string): boolean {
+    return this.folders.has(`${root.id}:${key}`)
+  }
+}
+
+/** Classify one candidate against the disk now. */
+export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: PlanContext): PlanAction {
+  const abs = keyToAbs(c.root.abs, c.key)
+  const refuse = (reason: string): PlanAction => ({ id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason, expectedHash: c.expected?.hash ?? null, actualHash: null })
+  const link = ctx.probe(c.root).linkedAncestor(c.key)
+  const replaced = link !== null && ctx.becomesFolder(c.root, link)
+  if (!replaced) {
+    try {
+      assertParentInside(c.root.real, abs)
+    } catch (err) {
+      // A parent folder replaced by a symlink leading out of the root: never read or write there.
+      return refuse((err as Error).message)
+    }
+    // A link to elsewhere in the project: reading through it would judge another folder's file.
+    if (link !== null) return refuse(`the folder ${link} above it is a link now; nothing is read or written through it`)
+  }
+  // Below a link that the plan turns back into a folder, nothing exists yet.
+  const actual = link === null ? currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes) : undefined
   const base: PlanAction = { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'nothing', target: c.target, expected: c.expected, actual }
   const notKept = (e: Entry | undefined) => e?.type === 'oversize'
   if (matches(actual, c.target) && !notKept(c.target)) return base

@@ -7,14 +7,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
+import { LinkProbe } from './link-probe'
 import { Journal, journalDir, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
-import { classify, emptyPlan, turnCandidates, undoCandidates } from './planner'
+import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
 import type { Candidate } from './planner'
 import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
 import type { RestoreRecord, TurnRecord } from './records'
-import { buildSteps, cleanTemps, KeptFolder, runStep } from './steps'
+import { buildSteps, cleanTemps, KeptInPlace, runStep } from './steps'
 import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
@@ -101,8 +102,9 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
   const byId = new Map<string, Candidate>()
+  const ctx = new PlanContext(cands)
   for (const c of cands) {
-    const a = classify(e, c, true)
+    const a = classify(e, c, true, ctx)
     plan.actions.push(a)
     byId.set(a.id, c)
   }
@@ -135,10 +137,11 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   try {
     // Re-check every path under the lock: the plan may be stale.
     const todo: PlanAction[] = []
+    const ctx = new PlanContext(cands.values())
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
-      const now = classify(e, c, false)
+      const now = classify(e, c, false, ctx)
       if (a.kind === 'conflict' && overwrite.has(a.id)) {
         if (now.kind === 'nothing') continue
         if (now.kind === 'conflict' && now.actualHash === (a.actualHash ?? null) && now.actual?.type === a.actual?.type) todo.push({ ...now, kind: 'restore' })
@@ -165,6 +168,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       if (!touched.has(rid)) touched.set(rid, new Set())
       touched.get(rid)!.add(a.path)
     }
+    addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(touched)
     const intent: Intent = {
       type: 'intent',
@@ -194,8 +198,26 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   }
 }
 
+/**
+ * Folders a write will create on its way (they are absent now and no step makes them: the path
+ * above was kept as the user left it) are touched too, so the restore's undo removes them again.
+ */
+function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, Set<string>>): void {
+  for (const a of todo) {
+    if (!a.target) continue
+    const rid = e.rootIdOf(a.root)
+    const keys = touched.get(rid)!
+    for (let at = a.path.lastIndexOf('/'); at > 0; at = a.path.lastIndexOf('/', at - 1)) {
+      const dir = a.path.slice(0, at)
+      if (keys.has(dir) || fs.existsSync(keyToAbs(a.root, dir))) break
+      keys.add(dir)
+    }
+  }
+}
+
 function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
-  return { roots: e.rootById, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks }
+  const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
+  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks }
 }
 
 interface StepRun {
@@ -218,7 +240,7 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
       await runStep(env, s)
       journal.done(i)
     } catch (err) {
-      if (err instanceof KeptFolder) {
+      if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })
         journal.done(i)
         continue

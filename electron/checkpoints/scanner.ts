@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { LinkProbe } from './link-probe'
 import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
@@ -251,9 +252,12 @@ export function walkRoot(ctx: ScanContext): WalkResult {
   if (ctx.only) {
     // Targeted capture: the state holds only the refreshed keys (absent = deleted); the snapshot
     // store diffs exactly those keys against the head, so nothing else is copied.
+    // A key below a folder that is a symlink now does not exist in this tree (a walk never
+    // follows links): reading it would record what the link points at under the key.
+    const links = new LinkProbe(ctx.rootAbs)
     for (const key of ctx.only) {
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
-      const st = lstatOrNull(abs)
+      const st = links.linkedAncestor(key) === null ? lstatOrNull(abs) : null
       if (st) scan.addStat(key, abs, st)
     }
   } else {

@@ -5,13 +5,41 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BlobStore } from './blobs'
+import type { LinkProbe } from './link-probe'
 import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
 import { assertParentInside, keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
 
-export class KeptFolder extends Error {}
+/**
+ * A step that would have to destroy something the restore must keep: a folder still holding files
+ * the turn did not create (or the user kept), or a file the user kept where a folder must return.
+ * The path is left as it is and reported as kept, never as a failure half-way.
+ */
+export class KeptInPlace extends Error {}
+
+/** A file or link goes back at `abs` only if no folder stands there now. */
+function assertNotFolder(abs: string, what: string): void {
+  let st: fs.Stats
+  try {
+    st = fs.lstatSync(abs)
+  } catch {
+    return
+  }
+  if (st.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
+}
+
+/** The folders above `abs` exist as folders, or one of them is a file that is kept. */
+function ensureParent(abs: string): void {
+  try {
+    fs.mkdirSync(path.dirname(abs), { recursive: true })
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw new KeptInPlace('its folder is a file now, and that file is kept; not put back')
+    throw err
+  }
+}
 
 const depth = (k: string) => k.split('/').length
 
@@ -47,6 +75,8 @@ export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => str
 
 export interface StepEnv {
   roots: Map<string, RootRuntime>
+  /** Per root: which folders above a step's path are links now (see link-probe.ts). */
+  probes: Map<string, LinkProbe>
   blobs: BlobStore
   /** Temp-file tag of this restore, so recovery can find its leftovers. */
   tag: string
@@ -62,6 +92,8 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   if (root.shared) throw new Error('shared folders are never rolled back')
   const abs = keyToAbs(root.abs, s.key)
   assertParentInside(root.real, abs)
+  const link = env.probes.get(s.root)?.linkedAncestor(s.key)
+  if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
   return { root, abs }
 }
 
@@ -71,7 +103,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
     case 'unlink':
       try {
         const st = fs.lstatSync(abs)
-        if (st.isDirectory()) throw new Error('is a folder now; not removed')
+        if (st.isDirectory()) throw new KeptInPlace('is a folder now; kept')
         fs.unlinkSync(abs)
         fsyncDir(path.dirname(abs))
       } catch (err) {
@@ -81,18 +113,22 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
     case 'rmdir':
       try {
         fs.rmdirSync(abs)
+        env.probes.get(s.root)?.forget(s.key)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
         if (code === 'ENOENT') return
-        if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new KeptFolder('folder is not empty (holds files the turn did not create); kept')
+        if (code === 'ENOTDIR') throw new KeptInPlace('is a file now; kept')
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new KeptInPlace('folder is not empty (holds files the turn did not create); kept')
         throw err
       }
       return
     case 'mkdir':
+      ensureParent(abs)
       try {
         fs.mkdirSync(abs)
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.lstatSync(abs).isDirectory()) throw err
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+        if (!fs.lstatSync(abs).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
       }
       fs.chmodSync(abs, s.mode)
       return
@@ -100,6 +136,8 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
       fs.chmodSync(abs, s.mode)
       return
     case 'symlink': {
+      assertNotFolder(abs, 'link')
+      ensureParent(abs)
       const tmp = tempNameFor(abs, env.tag)
       fs.symlinkSync(s.link, tmp)
       renameOrDrop(tmp, abs)
@@ -107,6 +145,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
       return
     }
     case 'write':
+      assertNotFolder(abs, 'file')
       await restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
       return
   }
@@ -117,7 +156,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
  * is never installed), fchmod, set mtime, fsync, rename over the target, fsync the folder.
  */
 async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number): Promise<void> {
-  fs.mkdirSync(path.dirname(abs), { recursive: true })
+  ensureParent(abs)
   const src = env.blobs.locate(hash)
   if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
   const tmp = tempNameFor(abs, env.tag)

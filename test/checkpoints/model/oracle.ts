@@ -85,8 +85,10 @@ export function judge(j: Judged): string[] {
     const untouched = nodeEq(before, after)
     const ignored = j.ignored(p)
     if (ignored === 'depends') {
-      // Checkpointed in one state only: left alone or put back are both fair, unless it was the user's.
-      if (!untouched && (userChanged.has(p) || !nodeEq(after, j.back.get(p)))) say(p, 'is ignored in one state only and the apply changed it')
+      // Checkpointed in one state only: left alone or put back are both fair, unless it was the user's
+      // (a file the user deleted may get its pre-turn state back, as below: nothing they wrote is lost).
+      const refilled = before === undefined && nodeEq(after, j.back.get(p))
+      if (!untouched && !refilled && (userChanged.has(p) || !nodeEq(after, j.back.get(p)))) say(p, 'is ignored in one state only and the apply changed it')
       continue
     }
     if (ignored) {

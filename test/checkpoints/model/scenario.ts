@@ -21,7 +21,7 @@ export interface Outcome {
 export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap']
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
-export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite']
+export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite', 'userTouchesTypeSwap', 'folderLinkSwap']
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = DEFAULT_ON): Flags {

@@ -1,0 +1,48 @@
+// Which folder above a path is a symlink now. A capture never walks into a symlink, so every path
+// a checkpoint knows had real folders above it; if one of them is a link today, reading or writing
+// the path would go wherever that link points — out of the root, or (worse, since no root check
+// catches it) to another place inside the project. Plans and steps ask this probe first.
+import fs from 'node:fs'
+import path from 'node:path'
+
+type DirState = 'dir' | 'link' | 'none'
+
+export class LinkProbe {
+  /** Per folder key: what it is now. Only folders proven real are kept across calls. */
+  private readonly seen = new Map<string, DirState>()
+
+  constructor(private readonly rootAbs: string) {}
+
+  /** The key of the topmost folder above `key` that is a symlink now, or null. */
+  linkedAncestor(key: string): string | null {
+    let at = key.indexOf('/')
+    while (at !== -1) {
+      const dir = key.slice(0, at)
+      const state = this.state(dir)
+      if (state === 'link') return dir
+      if (state === 'none') return null // nothing below exists: writes create real folders
+      at = key.indexOf('/', at + 1)
+    }
+    return null
+  }
+
+  /** A folder was removed (or replaced): forget what it was. */
+  forget(key: string): void {
+    this.seen.delete(key)
+  }
+
+  private state(dir: string): DirState {
+    const hit = this.seen.get(dir)
+    if (hit) return hit
+    let st: fs.Stats
+    try {
+      st = fs.lstatSync(path.join(this.rootAbs, ...dir.split('/')))
+    } catch {
+      return 'none'
+    }
+    const s: DirState = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'none'
+    // Only real folders are remembered: a link or a missing folder may be replaced by the steps.
+    if (s === 'dir') this.seen.set(dir, s)
+    return s
+  }
+}
