@@ -10,6 +10,7 @@ import { BLOB_ID_RE } from './paths'
 import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
 import type { PackLoc } from './packs'
+import { os } from './os-names'
 
 const SMALL = 1 << 20
 const CHUNK = 1 << 20
@@ -83,7 +84,7 @@ export class BlobStore {
   /** Store the content of a file; small files in one read, large ones streamed. */
   async putFile(abs: string, size: number, onBytes?: (n: number) => void): Promise<PutResult> {
     if (size < SMALL) {
-      const data = fs.readFileSync(abs)
+      const data = fs.readFileSync(os(abs))
       const hash = crypto.createHash('sha256').update(data).digest('hex')
       onBytes?.(data.length)
       if (this.has(hash)) return { hash, size: data.length, written: 0 }
@@ -96,7 +97,7 @@ export class BlobStore {
   private async putLarge(abs: string, onBytes?: (n: number) => void): Promise<PutResult> {
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.tmp`)
     const hasher = crypto.createHash('sha256')
-    const src = await fs.promises.open(abs, 'r')
+    const src = await fs.promises.open(os(abs), 'r')
     const out = await fs.promises.open(tmp, 'wx', FILE_MODE)
     let size = 0
     try {
@@ -126,10 +127,10 @@ export class BlobStore {
 
   /** Hash a file without storing it (plans compare disk content with recorded hashes). */
   hashFile(abs: string): string {
-    const st = fs.statSync(abs)
-    if (st.size < SMALL) return crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex')
+    const st = fs.statSync(os(abs))
+    if (st.size < SMALL) return crypto.createHash('sha256').update(fs.readFileSync(os(abs))).digest('hex')
     const hasher = crypto.createHash('sha256')
-    const fd = fs.openSync(abs, 'r')
+    const fd = fs.openSync(os(abs), 'r')
     try {
       for (;;) {
         const n = fs.readSync(fd, this.buf, 0, CHUNK, null)

@@ -7,6 +7,7 @@ import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import { linkHash, sameStat, statToEntry } from './scanner'
 import type { Entry } from './types'
+import { os, readdirNames, readLink } from './os-names'
 
 /**
  * lstat that, on a case-insensitive root, only accepts the exact on-disk name: `A.txt` and
@@ -15,14 +16,14 @@ import type { Entry } from './types'
 export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | null {
   let st: fs.Stats
   try {
-    st = fs.lstatSync(abs)
+    st = fs.lstatSync(os(abs))
   } catch {
     return null
   }
   if (caseInsensitive) {
     const name = nameKey(path.basename(abs))
     try {
-      const names = fs.readdirSync(path.dirname(abs)).map((n) => nameKey(n))
+      const names = readdirNames(path.dirname(abs)).map((n) => nameKey(n))
       if (!names.includes(name)) return null
     } catch {
       return null
@@ -42,7 +43,7 @@ export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFile
   if (!st) return undefined
   const e = statToEntry(st)
   if (e.type === 'symlink') {
-    e.link = fs.readlinkSync(abs)
+    e.link = readLink(abs)
     e.hash = linkHash(e.link)
   } else if (e.type === 'file') {
     if (!st.isFile()) return { ...e, type: 'oversize' }

@@ -6,6 +6,7 @@ import path from 'node:path'
 import ignore from 'ignore'
 import type { Ignore } from 'ignore'
 import { TEMP_RE } from './fsutil'
+import { os } from './os-names'
 
 export const BUILTIN_EXCLUDES = ['.git/', '.hg/', '.svn/', '.DS_Store']
 // The same built-ins as plain names: with no other rules in force, a Set lookup replaces the
@@ -93,7 +94,7 @@ export class ExcludeRules {
     const file = path.join(this.rootAbs, ...dirKey.split('/').filter(Boolean), '.gitignore')
     let text: string
     try {
-      text = fs.readFileSync(file, 'utf8')
+      text = fs.readFileSync(os(file), 'utf8')
     } catch {
       return false
     }
@@ -116,7 +117,7 @@ export class ExcludeRules {
         dirKey = dirKey ? `${dirKey}/${parts[i]}` : parts[i]!
         const abs = path.join(this.rootAbs, ...dirKey.split('/'))
         if (this.excluded(dirKey, true, abs)) return fn(true)
-        pushed += this.enter(dirKey, fs.existsSync(path.join(abs, '.gitignore')))
+        pushed += this.enter(dirKey, fs.existsSync(os(path.join(abs, '.gitignore'))))
       }
       return fn(this.excluded(key, isDir, path.join(this.rootAbs, ...parts)))
     } finally {

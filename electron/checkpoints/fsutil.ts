@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { os } from './os-names'
 
 export const DIR_MODE = 0o700
 export const FILE_MODE = 0o600
@@ -17,7 +18,7 @@ export function mkdirPrivate(dir: string): void {
 export function fsyncDir(dir: string): void {
   let fd: number | null = null
   try {
-    fd = fs.openSync(dir, 'r')
+    fd = fs.openSync(os(dir), 'r')
     fs.fsyncSync(fd)
   } catch (err) {
     // Some file systems (and Windows) refuse fsync on a directory; the rename itself still holds.

@@ -4,6 +4,7 @@
 // catches it) to another place inside the project. Plans and steps ask this probe first.
 import fs from 'node:fs'
 import path from 'node:path'
+import { os } from './os-names'
 
 type DirState = 'dir' | 'link' | 'none'
 
@@ -36,7 +37,7 @@ export class LinkProbe {
     if (hit) return hit
     let st: fs.Stats
     try {
-      st = fs.lstatSync(path.join(this.rootAbs, ...dir.split('/')))
+      st = fs.lstatSync(os(path.join(this.rootAbs, ...dir.split('/'))))
     } catch {
       return 'none'
     }

@@ -1,10 +1,10 @@
 // Path keys and the checks that keep every restore inside its root. Manifests are data read back
 // from disk, so nothing in them is trusted: a key with `..`, an absolute path or a backslash is
 // rejected, and at restore time the real path of each target's parent must stay inside the root.
-import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from './types'
 import type { TurnKey, TurnKeyInput } from './types'
+import { realpathOf } from './os-names'
 
 const ID_RE = /^[A-Za-z0-9_.:-]{1,200}$/
 
@@ -76,7 +76,7 @@ export function assertParentInside(rootReal: string, abs: string): void {
   for (;;) {
     let real: string | null = null
     try {
-      real = fs.realpathSync(dir)
+      real = realpathOf(dir)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err
     }

@@ -14,6 +14,7 @@ import type { Records, TurnRecord } from './records'
 import type { RootRuntime } from './roots'
 import type { SnapshotStore, State } from './snapshots'
 import type { Entry, Plan, PlanAction, TurnKey } from './types'
+import { os } from './os-names'
 
 export interface EngineParts {
   roots: RootRuntime[]
@@ -242,7 +243,7 @@ function addDiff(p: EngineParts, abs: string, a: PlanAction): PlanAction {
 
 function readOr(file: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file)
+    return fs.readFileSync(os(file))
   } catch {
     return undefined
   }

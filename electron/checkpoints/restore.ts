@@ -19,6 +19,7 @@ import { buildSteps, cleanTemps, KeptInPlace, runStep } from './steps'
 import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
+import { os } from './os-names'
 
 export interface ApplyHooks {
   /** Called before step i runs (crash tests kill the process here). */
@@ -209,7 +210,7 @@ function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, S
     const keys = touched.get(rid)!
     for (let at = a.path.lastIndexOf('/'); at > 0; at = a.path.lastIndexOf('/', at - 1)) {
       const dir = a.path.slice(0, at)
-      if (keys.has(dir) || fs.existsSync(keyToAbs(a.root, dir))) break
+      if (keys.has(dir) || fs.existsSync(os(keyToAbs(a.root, dir)))) break
       keys.add(dir)
     }
   }

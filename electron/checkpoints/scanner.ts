@@ -11,6 +11,7 @@ import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
 import type { Listing, ListingMemo } from './listing-memo'
+import { hasRawBytes, os, readdirTyped, readLink, toBytes } from './os-names'
 
 export type RootState = Map<string, Entry>
 
@@ -34,7 +35,8 @@ export function sameStat(a: Entry, b: Entry): boolean {
 }
 
 export function linkHash(link: string): string {
-  return crypto.createHash('sha256').update('symlink:' + link).digest('hex')
+  // Bytes, not the string: two link texts that differ only in bytes that are not UTF-8 differ.
+  return crypto.createHash('sha256').update(Buffer.concat([Buffer.from('symlink:'), toBytes(link)])).digest('hex')
 }
 
 export interface Pending {
@@ -77,7 +79,7 @@ export type Defer = (prefix: string, name: string, key: string) => void
 /** lstat, or null for a path that is gone or no longer reachable (ENOENT, ENOTDIR, …). */
 export function lstatOrNull(abs: string): fs.Stats | null {
   try {
-    return fs.lstatSync(abs)
+    return fs.lstatSync(os(abs))
   } catch {
     return null
   }
@@ -173,7 +175,7 @@ export class RootScan {
     const entry: Entry = { type, mode: perm, size: type === 'dir' ? 0 : size, mtimeMs, ino }
     if (type === 'symlink') {
       try {
-        entry.link = fs.readlinkSync(dir + name)
+        entry.link = readLink(dir + name)
         entry.hash = linkHash(entry.link)
       } catch (err) {
         ctx.stats.warnings.push(`cannot read link ${key}: ${(err as Error).message}`)
@@ -198,6 +200,7 @@ export class RootScan {
     if (!listing) return
     const { names, dirs, keys } = listing
     const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
+    const rawDir = defer !== null && hasRawBytes(prefix)
     const pushed = ctx.rules.enter(dirKey, names.includes('.gitignore'))
     // The same entries under the same rules as last time: the same decisions (see LevelCache).
     const rules = ctx.rules.signature()
@@ -209,7 +212,8 @@ export class RootScan {
       const isDir = dirs[i]!
       if (!known) flags[i] = ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw) ? 1 : 0
       if (flags[i]) continue
-      if (defer && !isDir) {
+      // Names that are not UTF-8 are lstat-ed here: the workers take string paths only.
+      if (defer && !isDir && !rawDir && !hasRawBytes(raw)) {
         defer(prefix, raw, key)
         continue
       }
@@ -225,9 +229,9 @@ export class RootScan {
 
   /** Lists a folder (remembering the listing when its stat is known), or null if unreadable. */
   private list(dirAbs: string, dirKey: string, st: fs.Stats | undefined): Listing | null {
-    let entries: fs.Dirent[]
+    let entries: { name: string; isDirectory: boolean }[]
     try {
-      entries = fs.readdirSync(dirAbs, { withFileTypes: true })
+      entries = readdirTyped(dirAbs)
     } catch (err) {
       this.ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
       return null
@@ -235,7 +239,7 @@ export class RootScan {
     const keyPrefix = dirKey ? dirKey + '/' : ''
     const names = entries.map((d) => d.name)
     const keys = names.map((n) => keyPrefix + (NFC ? n.normalize('NFC') : n))
-    const listing: Listing = { names, dirs: entries.map((d) => d.isDirectory()), keys }
+    const listing: Listing = { names, dirs: entries.map((d) => d.isDirectory), keys }
     if (st) this.ctx.memo?.put(dirKey, st, listing)
     return listing
   }

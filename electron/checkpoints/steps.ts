@@ -11,6 +11,7 @@ import type { Step } from './journal'
 import { assertParentInside, keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
+import { os, readdirNames } from './os-names'
 
 /**
  * A step that would have to destroy something the restore must keep: a folder still holding files
@@ -23,7 +24,7 @@ export class KeptInPlace extends Error {}
 function assertNotFolder(abs: string, what: string): void {
   let st: fs.Stats
   try {
-    st = fs.lstatSync(abs)
+    st = fs.lstatSync(os(abs))
   } catch {
     return
   }
@@ -33,7 +34,7 @@ function assertNotFolder(abs: string, what: string): void {
 /** The folders above `abs` exist as folders, or one of them is a file that is kept. */
 function ensureParent(abs: string): void {
   try {
-    fs.mkdirSync(path.dirname(abs), { recursive: true })
+    fs.mkdirSync(os(path.dirname(abs)), { recursive: true })
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOTDIR' || code === 'EEXIST') throw new KeptInPlace('its folder is a file now, and that file is kept; not put back')
@@ -102,9 +103,9 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
   switch (s.op) {
     case 'unlink':
       try {
-        const st = fs.lstatSync(abs)
+        const st = fs.lstatSync(os(abs))
         if (st.isDirectory()) throw new KeptInPlace('is a folder now; kept')
-        fs.unlinkSync(abs)
+        fs.unlinkSync(os(abs))
         fsyncDir(path.dirname(abs))
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
@@ -112,7 +113,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
       return
     case 'rmdir':
       try {
-        fs.rmdirSync(abs)
+        fs.rmdirSync(os(abs))
         env.probes.get(s.root)?.forget(s.key)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
@@ -125,21 +126,21 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
     case 'mkdir':
       ensureParent(abs)
       try {
-        fs.mkdirSync(abs)
+        fs.mkdirSync(os(abs))
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-        if (!fs.lstatSync(abs).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
+        if (!fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
       }
-      fs.chmodSync(abs, s.mode)
+      fs.chmodSync(os(abs), s.mode)
       return
     case 'chmod':
-      fs.chmodSync(abs, s.mode)
+      fs.chmodSync(os(abs), s.mode)
       return
     case 'symlink': {
       assertNotFolder(abs, 'link')
       ensureParent(abs)
       const tmp = tempNameFor(abs, env.tag)
-      fs.symlinkSync(s.link, tmp)
+      fs.symlinkSync(os(s.link), os(tmp))
       renameOrDrop(tmp, abs)
       fsyncDir(path.dirname(abs))
       return
@@ -161,7 +162,7 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
   if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
   const tmp = tempNameFor(abs, env.tag)
   const hasher = crypto.createHash('sha256')
-  const out = fs.openSync(tmp, 'wx', 0o600)
+  const out = fs.openSync(os(tmp), 'wx', 0o600)
   try {
     const input = fs.openSync(src.file, 'r')
     try {
@@ -186,7 +187,7 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
     fs.fsyncSync(out)
   } catch (err) {
     fs.closeSync(out)
-    fs.rmSync(tmp, { force: true })
+    fs.rmSync(os(tmp), { force: true })
     throw err
   }
   fs.closeSync(out)
@@ -201,9 +202,9 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
  */
 function renameOrDrop(tmp: string, abs: string): void {
   try {
-    fs.renameSync(tmp, abs)
+    fs.renameSync(os(tmp), os(abs))
   } catch (err) {
-    fs.rmSync(tmp, { force: true })
+    fs.rmSync(os(tmp), { force: true })
     throw err
   }
 }
@@ -221,10 +222,10 @@ export function cleanTemps(env: StepEnv, steps: Step[]): void {
   for (const d of dirs) {
     let names: string[] = []
     try {
-      names = fs.readdirSync(d)
+      names = readdirNames(d)
     } catch {
       continue
     }
-    for (const n of names) if (n.includes(`.retake-${env.tag}-`) && n.endsWith('.tmp')) fs.rmSync(path.join(d, n), { force: true })
+    for (const n of names) if (n.includes(`.retake-${env.tag}-`) && n.endsWith('.tmp')) fs.rmSync(os(path.join(d, n)), { force: true })
   }
 }

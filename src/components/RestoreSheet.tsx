@@ -11,6 +11,7 @@ import { groupPlan, overwriteList, type ConflictChoice } from '../lib/restore-sh
 import type { RestorePlan } from '../shared/ipc-contract'
 import { DiffLines } from './TurnChanges'
 import { useEscape } from '../lib/use-escape'
+import { displayPath } from '../shared/display-path'
 
 export type RestoreMode = 'both' | 'conversation' | 'files'
 
@@ -44,7 +45,7 @@ export function RestoreSheet(props: {
   const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: overwriteList(choices) })
   const row = (a: RestorePlan['actions'][number], extra?: React.ReactNode) => (
     <li key={a.id} data-kind={a.kind}>
-      <span className="change-path" title={`${a.root}/${a.path}`}>{a.path}</span>
+      <span className="change-path" title={`${a.root}/${displayPath(a.path)}`}>{displayPath(a.path)}</span>
       {extra}
     </li>
   )
@@ -97,7 +98,7 @@ export function RestoreSheet(props: {
                           </span>
                         )}
                         <select
-                          aria-label={`What to do with ${a.path}`}
+                          aria-label={`What to do with ${displayPath(a.path)}`}
                           data-testid="conflict-choice"
                           value={choices[a.id] ?? 'keep'}
                           onChange={(e) => setChoices((c) => ({ ...c, [a.id]: e.target.value as ConflictChoice }))}

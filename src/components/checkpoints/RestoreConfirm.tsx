@@ -79,7 +79,7 @@ export function RestoreConfirm({
                   <span className="ckpt-path">{pathOf(c, projectRoot)}</span>
                   {c.reason && <div className="muted small">{c.reason}</div>}
                 </div>
-                <div className="ckpt-choice" role="radiogroup" aria-label={`Choice for ${c.path}`}>
+                <div className="ckpt-choice" role="radiogroup" aria-label={`Choice for ${pathOf(c, projectRoot)}`}>
                   {(['keep', 'take'] as const).map((v) => (
                     <label key={v}>
                       <input

@@ -6,6 +6,7 @@
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../shared/ipc-contract'
 import { messageText } from '../../lib/message-text'
+import { displayPath } from '../../shared/display-path'
 
 export interface ChangeSummary {
   added: number
@@ -101,7 +102,8 @@ export function overwriteIds(conflicts: PlanAction[], choices: Record<string, Co
 
 export function pathOf(x: { root: string; path: string }, projectRoot: string): string {
   // Files in extra folders are shown with their folder so two `notes.txt` are told apart.
-  return x.root === projectRoot || x.root === '' ? x.path : `${x.root.replace(/\/+$/, '')}/${x.path}`
+  const shown = displayPath(x.path)
+  return x.root === projectRoot || x.root === '' ? shown : `${x.root.replace(/\/+$/, '')}/${shown}`
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

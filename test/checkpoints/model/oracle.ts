@@ -9,7 +9,7 @@
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
 import type { ApplyResult } from '../../../electron/checkpoints/types'
-import { changedPaths, engineName, nodeEq, related, showNode, showPath } from './tree'
+import { changedPaths, engineName, keyName, nodeEq, related, showNode, showPath } from './tree'
 import type { Node, Tree } from './tree'
 
 /**
@@ -68,7 +68,7 @@ export function judge(j: Judged): string[] {
   const userDuring = j.userWritesDuringTurn ?? new Map<string, Node>()
   const skipped = [...j.result.skipped.map((s) => s.path), ...j.result.failed.map((f) => f.path)]
   // Reported names are compared in NFC and as written (the engine may keep a name's own form).
-  const names = (p: string): string[] => [engineName(p), Buffer.from(p, 'latin1').toString('utf8')]
+  const names = (p: string): string[] => [engineName(p), keyName(p)]
   const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
   const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
   const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)

@@ -18,10 +18,10 @@ export interface Outcome {
   log: string[]
 }
 
-export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap']
+export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap', 'nonUtf8Names']
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
-export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite', 'userTouchesTypeSwap', 'folderLinkSwap']
+export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite', 'userTouchesTypeSwap', 'folderLinkSwap', 'nonUtf8Names']
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = DEFAULT_ON): Flags {

@@ -1,6 +1,7 @@
 // The model's view of a folder: every path (raw bytes kept as a latin1 string, so non-UTF-8 names
 // round-trip) mapped to what a user would see there. Pure comparisons plus one thin disk reader.
 import fs from 'node:fs'
+import { fromBytes } from '../../../electron/checkpoints/os-names'
 
 export type Node = { t: 'f'; data: Buffer; mode: number } | { t: 'd' } | { t: 'l'; target: string }
 export type Tree = Map<string, Node>
@@ -11,7 +12,9 @@ export function absBytes(root: string, rel: string): Buffer {
 }
 
 /** How the engine names a model path in plans and results (UTF-8, NFC). */
-export const engineName = (rel: string): string => Buffer.from(rel, 'latin1').toString('utf8').normalize('NFC')
+/** A model path (latin1 of its bytes) in the engine's key form (bytes that are not UTF-8 escaped; see os-names.ts). */
+export const keyName = (rel: string): string => fromBytes(Buffer.from(rel, 'latin1'))
+export const engineName = (rel: string): string => keyName(rel).normalize('NFC')
 
 /** Human-readable form of a model path for messages (hex for bytes that are not UTF-8). */
 export function showPath(rel: string): string {
