@@ -16,6 +16,7 @@ import { applyPlan, makePlan, makeUndoPlan, recover } from './restore'
 import type { ApplyHooks } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
+import { verifyStore } from './verify'
 import { releaseStatPool } from './stat-pool'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
@@ -129,6 +130,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         storeBytes: e.storeBytes(),
       }
     },
+    verify: (o) => verifyStore(e, o?.repair === true),
     close: async () => {
       e.closed = true
       await e.stopWatchers()

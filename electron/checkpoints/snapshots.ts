@@ -215,6 +215,15 @@ export class SnapshotStore {
   }
 
   /** Every blob id referenced by any kept snapshot. */
+  /** Each blob the chain refers to, with the first path that refers to it (for verify's report). */
+  blobRefs(): Map<string, { rootPath: string; key: string }> {
+    const out = new Map<string, { rootPath: string; key: string }>()
+    for (const s of this.chain)
+      for (const d of Object.values(s.roots))
+        for (const [key, e] of Object.entries(d.set)) if (e.hash && e.type === 'file' && !out.has(e.hash)) out.set(e.hash, { rootPath: d.path, key })
+    return out
+  }
+
   referencedBlobs(): Set<string> {
     const out = new Set<string>()
     for (const s of this.chain) for (const d of Object.values(s.roots)) for (const e of Object.values(d.set)) if (e.hash && e.type === 'file') out.add(e.hash)

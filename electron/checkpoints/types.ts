@@ -184,6 +184,29 @@ export interface StoreStats {
   storeBytes: number
 }
 
+/** A blob the checkpoints need that is missing or does not hash to its name, with a path that uses it. */
+export interface BlobProblem {
+  hash: string
+  root: string
+  path: string
+}
+
+/** What `verify` found (and, with repair, did). */
+export interface VerifyReport {
+  ok: boolean
+  blobsChecked: number
+  missing: BlobProblem[]
+  damaged: BlobProblem[]
+  /** Turns whose checkpoint (before or after) is gone from the store: they cannot be restored. */
+  brokenTurns: string[]
+  /** Blobs no checkpoint refers to: safe to drop. */
+  unreachableBlobs: number
+  unreachableBytes: number
+  /** Records that could not be read when the store was opened (ignored, never acted on). */
+  warnings: string[]
+  repaired: { blobsSwept: number; bytesFreed: number; damagedMovedAside: number } | null
+}
+
 export interface CheckpointStore {
   capture(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
@@ -198,6 +221,8 @@ export interface CheckpointStore {
   retention(policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }>
   sweep(): Promise<{ blobsSwept: number; bytesFreed: number }>
   stats(): Promise<StoreStats>
+  /** Check every checkpoint's content (fsck); `repair` drops only what is provably unreachable. */
+  verify(opts?: { repair?: boolean }): Promise<VerifyReport>
   /** Recovery messages from the last open (interrupted restores completed). */
   readonly recovered: string[]
   close(): Promise<void>

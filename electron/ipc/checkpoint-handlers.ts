@@ -11,6 +11,7 @@ type CheckpointHandlers = Pick<
   | 'checkpoints.apply'
   | 'checkpoints.undo'
   | 'checkpoints.stats'
+  | 'checkpoints.verify'
   | 'checkpoints.cleanup'
   | 'checkpoints.holdKept'
   | 'checkpoints.putBackKept'
@@ -61,6 +62,11 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
     'checkpoints.apply': ({ directory, planId, onConflict, overwrite }) => service.apply(directory, planId, { onConflict, overwrite }),
     'checkpoints.undo': ({ directory, restoreId }) => service.undo(directory, restoreId),
     'checkpoints.stats': async ({ directory }) => (await service.store(directory)).stats(),
+    'checkpoints.verify': async ({ directory, repair }) => {
+      const r = await (await service.store(directory)).verify({ repair })
+      const place = (p: { root: string; path: string }) => ({ root: p.root, path: p.path })
+      return { ok: r.ok, blobsChecked: r.blobsChecked, missing: r.missing.map(place), damaged: r.damaged.map(place), brokenTurns: r.brokenTurns, unreachableBlobs: r.unreachableBlobs, unreachableBytes: r.unreachableBytes, repaired: r.repaired }
+    },
     'checkpoints.cleanup': async ({ directory, maxAgeDays, maxTurnsPerSession }) => {
       const store = await service.store(directory)
       const r = await store.retention({

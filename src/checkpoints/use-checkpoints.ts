@@ -62,6 +62,16 @@ export function useUndoRestore() {
   })
 }
 
+/** fsck of this project's checkpoints; `repair` also drops what nothing refers to. */
+export function useVerifyCheckpoints() {
+  const { directory } = useScope()
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (repair: boolean) => getBridge().invoke('checkpoints.verify', { directory, repair }),
+    onSettled: () => qc.invalidateQueries({ queryKey: checkpointKeys.all(directory) }),
+  })
+}
+
 export function useCleanupCheckpoints() {
   const { directory } = useScope()
   const qc = useQueryClient()

@@ -166,6 +166,18 @@ export const CheckpointStatsSchema = z.object({
   storeBytes: z.number(),
 })
 
+const BlobProblemSchema = z.object({ root: z.string(), path: z.string() })
+export const CheckpointVerifySchema = z.object({
+  ok: z.boolean(),
+  blobsChecked: z.number(),
+  missing: z.array(BlobProblemSchema),
+  damaged: z.array(BlobProblemSchema),
+  brokenTurns: z.array(z.string()),
+  unreachableBlobs: z.number(),
+  unreachableBytes: z.number(),
+  repaired: z.object({ blobsSwept: z.number(), bytesFreed: z.number(), damagedMovedAside: z.number() }).nullable(),
+})
+
 export const CheckpointProgressSchema = z.object({
   directory: z.string(),
   sessionID: z.string(),
@@ -217,6 +229,8 @@ export const channels = {
   /** Puts the folder back as it was just before a restore. */
   'checkpoints.undo': { input: z.object({ directory, restoreId: z.string().min(1) }), output: ApplyResultSchema },
   'checkpoints.stats': { input: z.object({ directory }), output: CheckpointStatsSchema },
+  /** Reads every checkpoint file and checks it (fsck); repair drops only what nothing refers to. */
+  'checkpoints.verify': { input: z.object({ directory, repair: z.boolean().default(false) }), output: CheckpointVerifySchema },
   /** Retention (age/count/bytes) then a sweep of unreferenced blobs. */
   'checkpoints.cleanup': {
     input: z.object({ directory, maxAgeDays: z.number().positive().optional(), maxTurnsPerSession: z.number().int().positive().optional() }),

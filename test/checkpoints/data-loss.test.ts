@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { anHourLater, workspace } from './helpers'
+import { anHourLater, seededBytes, sha, workspace } from './helpers'
 
 describe('coverage changes mid-turn (class 1)', () => {
   it('a file the capture did not cover is never deleted when the turn un-ignores it', async () => {
@@ -197,6 +197,52 @@ describe('a broken store never plans a delete it cannot prove (class 5)', () => 
     expect(res.failed).toEqual([])
     expect(w.text('a.txt')).toBe('a1')
     expect(w.exists('new.txt')).toBe(false)
+  })
+
+  it('verify names every damaged or missing checkpoint file; repair moves damaged content aside and drops only what nothing needs', async () => {
+    const w = await workspace()
+    const big = (seed: number) => seededBytes(seed, (1 << 20) + 17) // stored as its own file, not packed
+    w.write('big.bin', big(1))
+    w.write('lost.bin', big(2))
+    w.write('small.txt', 's0')
+    await w.store.capture('s/m1')
+    w.write('big.bin', big(3))
+    w.write('lost.bin', big(4))
+    w.write('small.txt', 's1')
+    await w.store.seal('s/m1')
+    expect(await w.store.verify()).toMatchObject({ ok: true, missing: [], damaged: [], brokenTurns: [], unreachableBlobs: 0 })
+
+    // One blob flipped on disk, one deleted, and one that nothing refers to.
+    const blobFile = (content: Buffer) => {
+      const h = sha(content)
+      return path.join(w.storeDir, 'blobs', h.slice(0, 2), h)
+    }
+    const flipped = fs.readFileSync(blobFile(big(1)))
+    flipped[1000] = flipped[1000]! ^ 0xff
+    fs.writeFileSync(blobFile(big(1)), flipped)
+    fs.rmSync(blobFile(big(2)))
+    fs.writeFileSync(path.join(path.dirname(blobFile(big(3))), sha('nothing refers to this')), 'nothing refers to this')
+
+    const report = await w.store.verify()
+    expect(report.ok).toBe(false)
+    expect(report.damaged).toEqual([expect.objectContaining({ path: 'big.bin', hash: sha(big(1)) })])
+    expect(report.missing).toEqual([expect.objectContaining({ path: 'lost.bin', hash: sha(big(2)) })])
+    expect(report.unreachableBlobs).toBe(1)
+    expect(report.repaired).toBeNull()
+
+    const fixed = await w.store.verify({ repair: true })
+    expect(fixed.repaired).toMatchObject({ blobsSwept: 1, damagedMovedAside: 1 })
+    expect(fs.existsSync(path.join(w.storeDir, 'damaged', sha(big(1))))).toBe(true) // kept for a human, not deleted
+    // Every turn is still there; the plan now says up front what cannot come back.
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const byPath = Object.fromEntries(plan.actions.map((a) => [a.path, a]))
+    expect(byPath['big.bin']).toMatchObject({ kind: 'not-checkpointed', reason: expect.stringMatching(/cannot restore/) })
+    expect(byPath['lost.bin']).toMatchObject({ kind: 'not-checkpointed', reason: expect.stringMatching(/cannot restore/) })
+    expect(byPath['small.txt']?.kind).toBe('restore')
+    const res = await w.store.apply(plan)
+    expect(res.failed).toEqual([])
+    expect(w.text('small.txt')).toBe('s0')
+    expect(w.sha('big.bin')).toBe(sha(big(3)))
   })
 })
 

@@ -95,6 +95,10 @@ describe('checkpoints panel', () => {
     await waitForText(panel.getByTestId('cleanup-result'), /dropped, .* freed/)
     await panel.getByTestId('storage-stats').waitFor()
 
+    // The store's own check: every file the checkpoints hold reads back intact.
+    await panel.getByTestId('run-verify').click()
+    await waitForText(panel.getByTestId('verify-result'), /All \d+ checkpoint files? (is|are) intact/)
+
     await panel.getByTestId('close-checkpoints').click()
     await waitForCount(page.getByTestId('checkpoints-panel'), 0)
   })

@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/unwrap'
 import { formatBytes } from '../../lib/attachments'
 import { useCheckpointStats, useCleanupCheckpoints } from '../../checkpoints/use-checkpoints'
 import { parseCleanup } from './checkpoint-logic'
+import { VerifyStore } from './VerifyStore'
 
 export function StorageSection() {
   const stats = useCheckpointStats(true)
@@ -57,6 +58,7 @@ export function StorageSection() {
           {cleanup.isPending ? 'Cleaning up…' : 'Clean up'}
         </button>
       </form>
+      <VerifyStore />
       <p className="muted small">Turns still running are never dropped. Dropped turns can no longer be restored.</p>
       {invalid && <div className="inline-error">{invalid}</div>}
       {cleanup.error && <div className="inline-error">{errorMessage(cleanup.error)}</div>}

@@ -88,6 +88,10 @@ function fakeHost(overrides: Record<string, unknown> = {}) {
           return { turns: 2, sessions: 1, snapshots: 3, blobs: 4, blobBytes: 2048, storeBytes: 8192 }
         case 'checkpoints.cleanup':
           return { turnsDropped: 1, bytesFreed: 1536 }
+        case 'checkpoints.verify':
+          return input.repair
+            ? { ok: false, blobsChecked: 3, missing: [{ root: DIR, path: 'gone.bin' }], damaged: [], brokenTurns: [], unreachableBlobs: 0, unreachableBytes: 0, repaired: { blobsSwept: 1, bytesFreed: 100, damagedMovedAside: 1 } }
+            : { ok: false, blobsChecked: 3, missing: [{ root: DIR, path: 'gone.bin' }], damaged: [{ root: DIR, path: 'bad\udcff.bin' }], brokenTurns: [], unreachableBlobs: 1, unreachableBytes: 100, repaired: null }
         default:
           throw new Error(`unexpected ${channel}`)
       }
@@ -176,6 +180,22 @@ describe('CheckpointsPanel', () => {
     await userEvent.click(screen.getByTestId('run-cleanup'))
     expect(await screen.findByTestId('cleanup-result')).toHaveTextContent('1 turn dropped, 1.5 KB freed')
     expect(calls.find((c) => c.channel === 'checkpoints.cleanup')!.input).toEqual({ directory: DIR, maxAgeDays: 7, maxTurnsPerSession: 20 })
+  })
+
+  it('checks the checkpoints on demand, names the files that can no longer come back, and repairs on a second click', async () => {
+    const calls = fakeHost()
+    renderPanel()
+    await userEvent.click(await screen.findByTestId('run-verify'))
+    const result = await screen.findByTestId('verify-result')
+    expect(result).toHaveAttribute('data-ok', 'false')
+    expect(result).toHaveTextContent('2 files can no longer be restored')
+    expect(screen.getAllByTestId('verify-problem').map((li) => li.textContent)).toEqual(['bad\\xff.bin damaged', 'gone.bin missing'])
+    await userEvent.click(screen.getByTestId('run-repair'))
+    expect(await screen.findByTestId('verify-repaired')).toHaveTextContent('1 damaged moved aside, 1 unused dropped')
+    expect(calls.filter((c) => c.channel === 'checkpoints.verify').map((c) => c.input)).toEqual([
+      { directory: DIR, repair: false },
+      { directory: DIR, repair: true },
+    ])
   })
 
   it('says when there is nothing to restore and offers no confirm then', async () => {
