@@ -20,7 +20,7 @@ import { toKey } from './paths'
 import { RootWatcher } from './watch'
 import type { PlanRegistry } from './restore'
 import type { State } from './snapshots'
-import { writeJsonAtomic, readJson } from './fsutil'
+import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
 import { CheckpointError } from './types'
 import type { OpenOptions, ProgressEvent } from './types'
 
@@ -34,6 +34,25 @@ export interface CaptureOutcome extends ScanStats {
   /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
   mode: 'full' | 'watched'
   statWorkers: number
+}
+
+/** The store's own half-written files (`.x.retake-….tmp` beside records, blobs in tmp/). */
+function removeStoreTemps(storeDir: string): void {
+  const visit = (dir: string, depth: number): void => {
+    let names: fs.Dirent[]
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const d of names) {
+      const p = path.join(dir, d.name)
+      if (d.isDirectory()) {
+        if (depth < 3 && d.name !== 'blobs' && d.name !== 'damaged') visit(p, depth + 1)
+      } else if (TEMP_RE.test(d.name) || (depth === 1 && path.basename(dir) === 'tmp')) fs.rmSync(p, { force: true })
+    }
+  }
+  visit(storeDir, 0)
 }
 
 export class Engine {
@@ -76,6 +95,8 @@ export class Engine {
       this.snaps = new SnapshotStore(this.storeDir)
       this.records = new Records(this.storeDir)
       this.lock = new StoreLock(this.storeDir)
+      // Temp files of writes a crash cut short: nobody else uses the store, so none is in use.
+      removeStoreTemps(this.storeDir)
       // We own the store: an operation lock on file is a dead process's (a crash mid-restore is
       // completed from the journal by recover()), whatever process now has its pid.
       this.lock.clearStale()

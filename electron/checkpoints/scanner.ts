@@ -6,7 +6,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { LinkProbe } from './link-probe'
-import type { BlobStore } from './blobs'
+import type { BlobStore, PutResult } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
@@ -273,6 +273,37 @@ export function walkRoot(ctx: ScanContext): WalkResult {
   return scan.result()
 }
 
+/** Reads a file again when it changed while it was read (a torn read); this many reads at most. */
+const STABLE_READS = 3
+
+/**
+ * Store a file's content, making sure it is one version of it: the file's stat after the read
+ * must equal the stat before it (size, mtime, ctime, inode), else the read may mix two writes and
+ * is done again from a fresh stat. Null when the file kept changing.
+ */
+async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => void): Promise<PutResult | null> {
+  let before: fs.Stats = fs.lstatSync(os(p.abs))
+  // The entry's stat came from the walk; the stat just taken is what this read is judged against.
+  for (let i = 0; i < STABLE_READS; i++) {
+    const r = await ctx.blobs.putFile(p.abs, before.size, onBytes)
+    const after = fs.lstatSync(os(p.abs))
+    if (sameVersion(before, after) && r.size === after.size) {
+      // Record the stat the content belongs to: the next capture compares against it.
+      p.entry.size = after.size
+      p.entry.mtimeMs = after.mtimeMs
+      p.entry.ino = after.ino
+      p.entry.mode = after.mode & 0o7777
+      return r
+    }
+    before = after
+  }
+  return null
+}
+
+function sameVersion(a: fs.Stats, b: fs.Stats): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
+}
+
 /** Hash phase: read changed files once, storing their bytes while hashing. */
 export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise<void> {
   let lastEmit = 0
@@ -286,17 +317,23 @@ export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise
   let sinceYield = 0
   for (const p of pending) {
     try {
-      const r = await ctx.blobs.putFile(p.abs, p.entry.size, (n) => {
+      const r = await readStable(ctx, p, (n) => {
         ctx.progress.bytesDone += n
         emit()
       })
-      // The recorded stat stays the one taken before the read: if the file changed while it was
-      // read, the next capture sees a different stat and reads it again.
-      p.entry.hash = r.hash
-      if (r.size !== p.entry.size) p.entry.mtimeMs = -1
-      ctx.stats.filesHashed++
-      ctx.stats.bytesHashed += r.size
-      ctx.stats.bytesWritten += r.written
+      if (r) {
+        p.entry.hash = r.hash
+        ctx.stats.filesHashed++
+        ctx.stats.bytesHashed += r.size
+        ctx.stats.bytesWritten += r.written
+      } else {
+        // Written to all through the capture: what was read is a mix of versions, never a state
+        // to put back. Recorded without content (not restorable, never restored over).
+        p.entry.type = 'oversize'
+        p.entry.mtimeMs = -1
+        ctx.stats.notCheckpointed.push(p.key)
+        ctx.stats.warnings.push(`${p.key} was being written during the checkpoint; its content is not kept`)
+      }
     } catch (err) {
       // Unreadable (EACCES) or vanished: recorded without content, listed as not restorable.
       p.entry.type = 'oversize'

@@ -348,6 +348,60 @@ describe('a project opened through a symlink (class 2)', () => {
 })
 
 describe('robustness', () => {
+  it('a file rewritten while the capture reads it is read again: the checkpoint holds one whole version, never a mix', async () => {
+    const w = await workspace()
+    const v1 = seededBytes(1, 5 << 20)
+    const v2 = seededBytes(2, 5 << 20)
+    w.write('data.bin', v1)
+    let rewritten = false
+    await w.store.capture('s/m1', {
+      onProgress: (p) => {
+        // Mid-read (the first MB is in): the user's tool saves a new version of the file.
+        if (!rewritten && p.phase === 'hash' && p.bytesDone > 0 && p.bytesDone < p.bytesTotal) {
+          rewritten = true
+          fs.writeFileSync(w.p('data.bin'), v2)
+        }
+      },
+    })
+    expect(rewritten).toBe(true)
+    w.write('data.bin', 'the turn replaced it')
+    await w.store.seal('s/m1')
+    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(res.failed).toEqual([])
+    expect(w.sha('data.bin')).toBe(sha(v2))
+  })
+
+  it('a file written to all through the capture is not kept (never a torn copy to restore) and is reported', async () => {
+    const w = await workspace()
+    w.write('app.log', seededBytes(3, 3 << 20))
+    const writer = setInterval(() => fs.appendFileSync(w.p('app.log'), 'another line\n'), 0)
+    let cap
+    try {
+      cap = await w.store.capture('s/m1')
+    } finally {
+      clearInterval(writer)
+    }
+    expect(cap.notCheckpointed).toEqual(['app.log'])
+    expect(cap.warnings.join('\n')).toMatch(/app.log was being written during the checkpoint/)
+    fs.writeFileSync(w.p('app.log'), 'the turn truncated it')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions).toEqual([expect.objectContaining({ path: 'app.log', kind: 'not-checkpointed' })])
+    await w.store.apply(plan)
+    expect(w.text('app.log')).toBe('the turn truncated it')
+  })
+
+  it('temp files a crash left in the store are removed when it is opened', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    await w.store.close()
+    const leftovers = [path.join(w.storeDir, 'tmp', 'abc.tmp'), path.join(w.storeDir, 'snapshots', '.000000000002.json.retake-j-99-1.tmp')]
+    for (const f of leftovers) fs.writeFileSync(f, Buffer.alloc(4096))
+    await w.reopen()
+    for (const f of leftovers) expect(fs.existsSync(f), f).toBe(false)
+    expect(w.store.listTurns()).toHaveLength(1)
+  })
+
   it('a rename that fails because the path became a folder leaves no temp file, and the user’s folder is intact', async () => {
     const w = await workspace()
     w.write('a.txt', 'a0')
