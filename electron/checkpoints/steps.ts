@@ -71,7 +71,11 @@ export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => str
   }
   rmdirs.sort((a, b) => depth(b.key) - depth(a.key))
   mkdirs.sort((a, b) => depth(a.key) - depth(b.key))
-  return [...unlinks, ...rmdirs, ...mkdirs, ...writes]
+  // A folder comes back writable by its owner and gets its recorded mode only after its contents
+  // are in (deepest first): a read-only folder could not receive its own files otherwise.
+  const modes: Step[] = []
+  for (const m of mkdirs) if (m.op === 'mkdir' && (m.mode & 0o700) !== 0o700) modes.unshift({ op: 'chmod', root: m.root, key: m.key, mode: m.mode })
+  return [...unlinks, ...rmdirs, ...mkdirs, ...writes, ...modes]
 }
 
 export interface StepEnv {
@@ -131,7 +135,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
         if (!fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
       }
-      fs.chmodSync(os(abs), s.mode)
+      fs.chmodSync(os(abs), s.mode | 0o700)
       return
     case 'chmod':
       fs.chmodSync(os(abs), s.mode)

@@ -20,7 +20,7 @@ function caseInsensitiveTmp(): boolean {
 }
 
 describe('safety', () => {
-  it.skipIf(uid === null)('B6: a partial failure (EACCES) is reported, the turn is not marked undone, and a retry after the fix succeeds', async () => {
+  it.skipIf(uid === null)('B6: a partial failure (EACCES) is reported, the turn is not marked undone, and a retry after the fix succeeds; a read-only folder the turn deleted comes back with its files', async () => {
     // Runs as an unprivileged user in a child (root ignores file modes).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-'))
     fs.chmodSync(dir, 0o777)
@@ -38,6 +38,9 @@ describe('safety', () => {
       expect(out.second.status).toBe('done')
       expect(out.second.turnsMarkedRestored).toBe(true)
       expect(out.afterSecond).toEqual({ a: 'a0', b: 'b0', status: 'restored' })
+      // A read-only folder tree the turn deleted comes back whole, then read-only again.
+      expect(out.third.failed).toEqual([])
+      expect(out.afterThird).toEqual({ c: 'c0', d: 'd0', locked: '555', inner: '555' })
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
       fs.rmSync(bin, { recursive: true, force: true })
