@@ -92,7 +92,7 @@ async function start() {
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))
 
   createWindow()
-  core.onEvent('server.status', (status) => mainWindow?.webContents.send('retake:event', 'server.status', status))
+  core.onAnyEvent((event, payload) => mainWindow?.webContents.send('retake:event', event, payload))
   core.start().catch((err) => log(`[server] opencode server failed to start: ${(err as Error).message}`))
 }
 

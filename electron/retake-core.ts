@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventName, EventPayload, ServerStatus, Settings } from '../src/shared/ipc-contract'
+import { events as eventSchemas } from '../src/shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
 import { AppStores } from './store/app-stores'
 import { readJson, writeJson } from './store/json-file'
@@ -47,6 +48,8 @@ export interface RetakeCore {
   dispatch: Dispatch<unknown>
   proxy(req: ProxyRequest): Promise<ProxyResponse>
   onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+  /** Every event of the contract (server status, capture progress …), for the shells to forward. */
+  onAnyEvent(listener: (event: EventName, payload: unknown) => void): () => void
   start(): Promise<void>
   stop(): Promise<void>
 }
@@ -185,6 +188,14 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     onEvent(event, listener) {
       events.on(event, listener as (p: unknown) => void)
       return () => events.off(event, listener as (p: unknown) => void)
+    },
+    onAnyEvent(listener) {
+      const offs = (Object.keys(eventSchemas) as EventName[]).map((name) => {
+        const l = (p: unknown) => listener(name, p)
+        events.on(name, l)
+        return () => events.off(name, l)
+      })
+      return () => offs.forEach((off) => off())
     },
     checkpoints,
     start: startConnection,

@@ -85,8 +85,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
     const push = (event: string, payload: unknown) => res.write(`data: ${JSON.stringify({ event, payload })}\n\n`)
     push('server.status', opts.core.connection.status)
-    const off = opts.core.onEvent('server.status', (s) => push('server.status', s))
-    const beat = setInterval(() => res.write(': heartbeat\n\n'), 15_000)
+    const off = opts.core.onAnyEvent(push)
+    // A dead connection (sleep, a proxy dropping idle streams) shows within seconds, not minutes.
+    const beat = setInterval(() => res.write(': heartbeat\n\n'), 5_000)
     sseClients.add(res)
     req.on('close', () => {
       off()

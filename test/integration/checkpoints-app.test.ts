@@ -14,6 +14,7 @@ import { runRetry } from '../../src/retry/retry-flow'
 import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
 import { answersTo } from '../../src/retry/retry-target'
 import { startCoreApp, type CoreApp } from '../support/core-fixture'
+import { sessionCookieName } from '../../electron/web/host-auth'
 
 let app: CoreApp | undefined
 afterEach(async () => {
@@ -192,5 +193,42 @@ describe('when no checkpoint can be recorded', () => {
     )
     expect(sent.response?.status).toBe(200)
     expect(app.fake.chatRequests()[0].lastUserText()).toBe('hello without a checkpoint')
+  })
+})
+
+describe('capture progress reaches the window', () => {
+  it('the host pushes checkpoint progress on its event stream, ending with done, for the prompt’s folder', async () => {
+    app = await startCoreApp({ files: FILES })
+    const port = Number(new URL(app.host.origin).port)
+    const abort = new AbortController()
+    const res = await fetch(`${app.host.origin}/api/events`, { headers: { cookie: `${sessionCookieName(port)}=test-token` }, signal: abort.signal })
+    expect(res.status).toBe(200)
+    const seen: { event: string; payload: { directory?: string; phase?: string } }[] = []
+    const reading = (async () => {
+      const decoder = new TextDecoder()
+      let buf = ''
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buf += decoder.decode(chunk, { stream: true })
+        for (let at = buf.indexOf('\n\n'); at !== -1; at = buf.indexOf('\n\n')) {
+          const frame = buf.slice(0, at)
+          buf = buf.slice(at + 2)
+          if (frame.startsWith('data: ')) seen.push(JSON.parse(frame.slice(6)))
+        }
+      }
+    })().catch(() => {})
+    try {
+      await prompt('hello')
+      const deadline = Date.now() + 10_000
+      while (!seen.some((e) => e.event === 'checkpoint.progress' && e.payload.phase === 'done')) {
+        if (Date.now() > deadline) throw new Error(`no progress done event; saw ${JSON.stringify(seen.map((e) => e.event))}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const progress = seen.filter((e) => e.event === 'checkpoint.progress')
+      expect(progress.every((e) => e.payload.directory === app!.project)).toBe(true)
+      expect(progress.map((e) => e.payload.phase)).toContain('scan')
+    } finally {
+      abort.abort()
+      await reading
+    }
   })
 })
