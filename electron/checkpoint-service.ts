@@ -9,12 +9,18 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { Settings } from '../src/shared/ipc-contract'
 import { openCheckpointStore, type InternalStore } from './checkpoints'
+import { parseTurnKey } from './checkpoints/paths'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent } from './checkpoints'
 
 export interface CheckpointServiceOptions {
   dataDir: string
   settings(): Settings
+  /**
+   * Whether opencode is running a turn of the session now (null: cannot tell). A turn whose end was
+   * never seen — Retake or opencode stopped during it — is sealed from the disk when it is not.
+   */
+  sessionBusy?(directory: string, sessionID: string): Promise<boolean | null>
   onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
   log?(line: string): void
 }
@@ -100,11 +106,25 @@ export class CheckpointService {
 
   async plan(directory: string, target: PlanTarget): Promise<Plan> {
     const store = await this.store(directory)
+    const { sessionID } = parseTurnKey('backTo' in target ? target.backTo : target.turnKey)
+    const late = await this.sealUnseenEnds(directory, sessionID)
     const plan = await store.plan(target)
+    if (late > 0) {
+      const which = late === 1 ? 'one turn' : `${late} turns`
+      plan.warnings.push(`The end of ${which} of this session was never seen (Retake or opencode stopped during it): sealed now from the files as they are.`)
+    }
     const now = Date.now()
     for (const [id, p] of this.plans) if (now - p.at > PLAN_TTL_MS) this.plans.delete(id)
     this.plans.set(plan.planId, { directory, plan, at: now })
     return plan
+  }
+
+  /** Open turns of an idle session ended unseen (a crash, a killed server): seal them now. */
+  private async sealUnseenEnds(directory: string, sessionID: string): Promise<number> {
+    const store = await this.store(directory)
+    if (!store.listTurns(sessionID).some((t) => t.status === 'open')) return 0
+    if ((await this.opts.sessionBusy?.(directory, sessionID)) !== false) return 0
+    return this.sealSession(directory, sessionID)
   }
 
   async apply(directory: string, planId: string, choices: ApplyChoices): Promise<ApplyResult> {

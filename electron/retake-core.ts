@@ -12,7 +12,7 @@ import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/ro
 import { AppStores } from './store/app-stores'
 import { readJson, writeJson } from './store/json-file'
 import { z } from 'zod'
-import type { OpencodeConnection } from './server/connection'
+import { sessionBusy, type OpencodeConnection } from './server/connection'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
 import { RemoteOpencodeServer } from './server/remote-server'
 import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-binary'
@@ -67,6 +67,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     dataDir: opts.dataDir,
     settings: () => stores.getSettings(),
     onProgress: (p) => events.emit('checkpoint.progress', p),
+    sessionBusy: (directory, sessionID) => sessionBusy(connection, directory, sessionID),
     log,
   })
   const proxy = createCheckpointingProxy(() => connection, checkpoints, log)

@@ -232,3 +232,25 @@ describe('capture progress reaches the window', () => {
     }
   })
 })
+
+describe('a turn whose end was never seen', () => {
+  it('is sealed from the disk when its retake is planned (the session is idle), restores its files, and says so', async () => {
+    app = await startCoreApp({ files: FILES })
+    const s = await app.client.session.create({})
+    const sessionID = s.data!.id
+    // Retake captured before a prompt, then stopped before the session went idle (a crash): the
+    // turn is open in the store, and nothing will ever seal it.
+    await app.core.checkpoints.capture(app.project, sessionID, 'msg_unseen_end')
+    writeFileSync(join(app.project, 'a.txt'), 'written by the turn that was cut short\n')
+    writeFileSync(join(app.project, 'made.txt'), 'new\n')
+    expect((await app.call('checkpoints.list', { directory: app.project, sessionID }))[0]!.status).toBe('open')
+
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { turn: { sessionID, messageID: 'msg_unseen_end' } } })
+    expect(plan.warnings.join('\n')).toMatch(/never seen .* sealed now from the files as they are/)
+    expect(Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))).toEqual({ 'a.txt': 'restore', 'made.txt': 'delete' })
+    const res = await app.call('checkpoints.apply', { directory: app.project, planId: plan.planId, onConflict: 'restore-rest', overwrite: [] })
+    expect(res.status).toBe('done')
+    expect(readFileSync(join(app.project, 'a.txt'), 'utf8')).toBe(FILES['a.txt'])
+    expect(existsSync(join(app.project, 'made.txt'))).toBe(false)
+  })
+})
