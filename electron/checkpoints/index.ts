@@ -17,6 +17,7 @@ import type { ApplyHooks } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
 import { verifyStore } from './verify'
+import { lastRestoreOf } from './turn-status'
 import { releaseStatPool } from './stat-pool'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
@@ -131,6 +132,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       }
     },
     verify: (o) => verifyStore(e, o?.repair === true),
+    lastRestore: (sessionID) => lastRestoreOf(e, sessionID),
     close: async () => {
       e.closed = true
       await e.stopWatchers()

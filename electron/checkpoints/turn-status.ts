@@ -26,6 +26,23 @@ export function markUndone(e: Engine, restoreId: string): void {
   markRestoredBy(e, base, depth % 2 === 1)
 }
 
+/**
+ * The session's latest restore that can be undone now (the top of its undo chain), or null: kept
+ * in the store, so "Undo restore" outlives the window, the next prompt and a restart. `rolledBack`
+ * says whether the files are as the restore at the bottom of the chain left them (undo) or as
+ * before it (redo).
+ */
+export function lastRestoreOf(e: Engine, sessionID: string): { restoreId: string; turn: TurnKey; createdAt: number; rolledBack: boolean } | null {
+  let top: RestoreRecord | null = null
+  for (const r of e.records.restores.values()) {
+    if (r.status === 'undone' || !r.turns.some((k) => k.sessionID === sessionID)) continue
+    if (!top || r.createdAt > top.createdAt || (r.createdAt === top.createdAt && r.restoreId > top.restoreId)) top = r
+  }
+  if (!top) return null
+  const { base, depth } = undoChain(e, top)
+  return { restoreId: top.restoreId, turn: base.turns[0]!, createdAt: top.createdAt, rolledBack: depth % 2 === 0 }
+}
+
 /** The restore at the bottom of `r`'s undo chain, and how many undos `r` is above it. */
 function undoChain(e: Engine, r: RestoreRecord): { base: RestoreRecord; depth: number } {
   let base = r

@@ -221,6 +221,8 @@ export interface CheckpointStore {
   retention(policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }>
   sweep(): Promise<{ blobsSwept: number; bytesFreed: number }>
   stats(): Promise<StoreStats>
+  /** The session's latest restore that can be undone (top of its undo chain), across restarts. */
+  lastRestore(sessionID: string): { restoreId: string; turn: TurnKey; createdAt: number; rolledBack: boolean } | null
   /** Check every checkpoint's content (fsck); `repair` drops only what is provably unreachable. */
   verify(opts?: { repair?: boolean }): Promise<VerifyReport>
   /** Recovery messages from the last open (interrupted restores completed). */

@@ -11,6 +11,7 @@ type CheckpointHandlers = Pick<
   | 'checkpoints.apply'
   | 'checkpoints.undo'
   | 'checkpoints.stats'
+  | 'checkpoints.lastRestore'
   | 'checkpoints.verify'
   | 'checkpoints.cleanup'
   | 'checkpoints.holdKept'
@@ -62,6 +63,10 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
     'checkpoints.apply': ({ directory, planId, onConflict, overwrite }) => service.apply(directory, planId, { onConflict, overwrite }),
     'checkpoints.undo': ({ directory, restoreId }) => service.undo(directory, restoreId),
     'checkpoints.stats': async ({ directory }) => (await service.store(directory)).stats(),
+    'checkpoints.lastRestore': async ({ directory, sessionID }) => {
+      const r = (await service.store(directory)).lastRestore(sessionID)
+      return r && { restoreId: r.restoreId, messageID: r.turn.messageID, at: r.createdAt, rolledBack: r.rolledBack }
+    },
     'checkpoints.verify': async ({ directory, repair }) => {
       const r = await (await service.store(directory)).verify({ repair })
       const place = (p: { root: string; path: string }) => ({ root: p.root, path: p.path })

@@ -35,6 +35,15 @@ export function useCheckpointStats(enabled: boolean) {
   return useQuery({ queryKey: checkpointKeys.stats(directory), enabled, queryFn: () => getBridge().invoke('checkpoints.stats', { directory }) })
 }
 
+/** The session's latest restore that can be undone or redone: the host keeps it across restarts. */
+export function useLastRestore(sessionID: string) {
+  const { directory } = useScope()
+  return useQuery({
+    queryKey: [...checkpointKeys.all(directory), 'last-restore', sessionID] as const,
+    queryFn: () => getBridge().invoke('checkpoints.lastRestore', { directory, sessionID }),
+  })
+}
+
 export function usePlanRestore() {
   const { directory } = useScope()
   return useMutation({

@@ -8,10 +8,9 @@ import { useEffect, useState } from 'react'
 import { useMessages } from '../api/queries'
 import { useScope } from '../api/scope'
 import { errorMessage } from '../api/unwrap'
-import { useApplyRestore, useCaptureProgress, usePlanRestore, useTurnCheckpoints, useUndoRestore } from '../checkpoints/use-checkpoints'
+import { useApplyRestore, useCaptureProgress, useLastRestore, usePlanRestore, useTurnCheckpoints, useUndoRestore } from '../checkpoints/use-checkpoints'
 import type { RestorePlan, RestoreResult, TurnCheckpoint } from '../shared/ipc-contract'
-import { restoreKey, useRestoreStore } from '../state/restore-store'
-import { turnLabel, undoableRestoreId } from './checkpoints/checkpoint-logic'
+import { turnLabel } from './checkpoints/checkpoint-logic'
 import { RestoreConfirm, RestoreOutcome } from './checkpoints/RestoreConfirm'
 import { StorageSection } from './checkpoints/StorageSection'
 import { TurnList } from './checkpoints/TurnList'
@@ -25,11 +24,11 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
   const plan = usePlanRestore()
   const apply = useApplyRestore()
   const undo = useUndoRestore()
-  const key = restoreKey(directory, sessionID)
-  const last = useRestoreStore((s) => s.last[key])
+  // From the host's records: survives the next prompt, a reload and a restart.
+  const last = useLastRestore(sessionID).data ?? null
   const [target, setTarget] = useState<{ turn: TurnCheckpoint; plan: RestorePlan } | null>(null)
   const progress = useCaptureProgress()
-  const [outcome, setOutcome] = useState<{ verb: 'Restore' | 'Undo'; result: RestoreResult } | null>(null)
+  const [outcome, setOutcome] = useState<{ verb: 'Restore' | 'Undo' | 'Redo'; result: RestoreResult } | null>(null)
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
@@ -57,15 +56,12 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
 
   function confirm(overwrite: string[]) {
     if (!target) return
-    const messageID = target.turn.messageID
     apply.mutate(
       { planId: target.plan.planId, overwrite },
       {
         onSuccess: (result) => {
           setTarget(null)
           setOutcome({ verb: 'Restore', result })
-          const id = undoableRestoreId(result)
-          if (id) useRestoreStore.getState().setLast(key, { restoreId: id, messageID, at: Date.now() })
         },
       },
     )
@@ -75,11 +71,8 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
     if (!last) return
     setOutcome(null)
     undo.mutate(last.restoreId, {
-      onSuccess: (result) => {
-        setOutcome({ verb: 'Undo', result })
-        // Undone once; undoing the undo would be a restore of its own, not offered here.
-        if (result.status !== 'cancelled') useRestoreStore.getState().clear(key)
-      },
+      // The host's chain decides what the next click does (undo, then redo, …): refetched after.
+      onSuccess: (result) => setOutcome({ verb: last.rolledBack ? 'Undo' : 'Redo', result }),
     })
   }
 
@@ -110,9 +103,17 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
         )}
         {last && !target && (
           <div className="ckpt-undo">
-            <span className="muted small">Last restore: back to “{lastLabel}”</span>
-            <button type="button" className="button button-secondary small" data-testid="undo-restore" disabled={working} onClick={undoLast}>
-              {undo.isPending ? 'Undoing…' : 'Undo last restore'}
+            <span className="muted small">
+              Last restore: back to “{lastLabel}”{last.rolledBack ? '' : ' (undone)'}
+            </span>
+            <button
+              type="button"
+              className="button button-secondary small"
+              data-testid={last.rolledBack ? 'undo-restore' : 'redo-restore'}
+              disabled={working}
+              onClick={undoLast}
+            >
+              {undo.isPending ? 'Working…' : last.rolledBack ? 'Undo last restore' : 'Redo restore'}
             </button>
           </div>
         )}

@@ -229,6 +229,11 @@ export const channels = {
   /** Puts the folder back as it was just before a restore. */
   'checkpoints.undo': { input: z.object({ directory, restoreId: z.string().min(1) }), output: ApplyResultSchema },
   'checkpoints.stats': { input: z.object({ directory }), output: CheckpointStatsSchema },
+  /** The session's latest restore that can still be undone (or redone), kept by the host across restarts. */
+  'checkpoints.lastRestore': {
+    input: z.object({ directory, sessionID: SessionIdSchema }),
+    output: z.object({ restoreId: z.string(), messageID: z.string(), at: z.number(), rolledBack: z.boolean() }).nullable(),
+  },
   /** Reads every checkpoint file and checks it (fsck); repair drops only what nothing refers to. */
   'checkpoints.verify': { input: z.object({ directory, repair: z.boolean().default(false) }), output: CheckpointVerifySchema },
   /** Retention (age/count/bytes) then a sweep of unreferenced blobs. */

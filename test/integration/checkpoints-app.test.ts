@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import type { ModelRef } from '../../src/shared/ipc-contract'
@@ -252,5 +252,34 @@ describe('a turn whose end was never seen', () => {
     expect(res.status).toBe('done')
     expect(readFileSync(join(app.project, 'a.txt'), 'utf8')).toBe(FILES['a.txt'])
     expect(existsSync(join(app.project, 'made.txt'))).toBe(false)
+  })
+})
+
+describe('undo survives', () => {
+  it('a files-only restore can still be undone after the next prompt and after the app restarts', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'retake-undo-survives-'))
+    app = await startCoreApp({ files: FILES, root })
+    const { sessionID, userID } = await prompt('EDIT a.txt alpha ALPHA ; WRITE made.txt by the turn')
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    const res = await app.call('checkpoints.apply', { directory: app.project, planId: plan.planId, onConflict: 'restore-rest', overwrite: [] })
+    expect(res.status).toBe('done')
+    const restored = tree(app.project)
+    await turn(sessionID, 'just talking')
+    expect(await app.call('checkpoints.lastRestore', { directory: app.project, sessionID })).toMatchObject({ restoreId: res.restoreId, messageID: userID, rolledBack: true })
+
+    // Quit and start again on the same data: the restore is still there to undo.
+    await app.stop()
+    app = await startCoreApp({ root })
+    const last = await app.call('checkpoints.lastRestore', { directory: app.project, sessionID })
+    expect(last).toMatchObject({ restoreId: res.restoreId, rolledBack: true })
+    const undone = await app.call('checkpoints.undo', { directory: app.project, restoreId: last!.restoreId })
+    expect(undone.status).toBe('done')
+    expect(readFileSync(join(app.project, 'a.txt'), 'utf8')).not.toBe(FILES['a.txt'])
+    expect(tree(app.project)).not.toEqual(restored)
+    // The undo can be redone: the chain's top is now the undo.
+    expect(await app.call('checkpoints.lastRestore', { directory: app.project, sessionID })).toMatchObject({ restoreId: undone.restoreId, rolledBack: false })
+    await app.stop()
+    app = undefined
+    rmSync(root, { recursive: true, force: true })
   })
 })

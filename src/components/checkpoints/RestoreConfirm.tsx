@@ -128,7 +128,7 @@ export function RestoreConfirm({
 }
 
 /** The outcome of a restore or an undo: what was written, kept and what failed. */
-export function RestoreOutcome({ result, verb, projectRoot, onDismiss }: { result: RestoreResult; verb: 'Restore' | 'Undo'; projectRoot: string; onDismiss(): void }) {
+export function RestoreOutcome({ result, verb, projectRoot, onDismiss }: { result: RestoreResult; verb: 'Restore' | 'Undo' | 'Redo'; projectRoot: string; onDismiss(): void }) {
   return (
     <div className={`ckpt-outcome ckpt-outcome-${result.status}`} data-testid="restore-result" data-status={result.status} role="status">
       <div className="ckpt-outcome-head">

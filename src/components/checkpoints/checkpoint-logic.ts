@@ -109,7 +109,7 @@ export function pathOf(x: { root: string; path: string }, projectRoot: string): 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** One sentence for an apply result; lists come separately. */
-export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo'): string {
+export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo' | 'Redo'): string {
   if (r.status === 'noop') return `${verb}: nothing to change, the files already match.`
   if (r.status === 'cancelled') return `${verb} cancelled: nothing was changed.`
   // Counted per kind ("1 file removed, 1 file restored"): "2 files restored" read wrong when the

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -16,7 +16,6 @@ import {
   undoableRestoreId,
 } from '../../../src/components/checkpoints/checkpoint-logic'
 import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../src/shared/ipc-contract'
-import { restoreKey, useRestoreStore } from '../../../src/state/restore-store'
 import { SID, user } from './fixtures'
 
 const DIR = '/p'
@@ -71,6 +70,8 @@ const applied: RestoreResult = {
 
 function fakeHost(overrides: Record<string, unknown> = {}) {
   const calls: { channel: string; input: Record<string, unknown> }[] = []
+  // The host's restore records, as the engine keeps them: the latest that can be undone.
+  let last: { restoreId: string; messageID: string; at: number; rolledBack: boolean } | null = null
   const bridge = {
     async invoke(channel: string, input: Record<string, unknown>) {
       calls.push({ channel, input })
@@ -81,8 +82,12 @@ function fakeHost(overrides: Record<string, unknown> = {}) {
         case 'checkpoints.plan':
           return plan
         case 'checkpoints.apply':
+          last = { restoreId: 'rst_1', messageID: 'msg_one', at: 1, rolledBack: true }
           return applied
+        case 'checkpoints.lastRestore':
+          return last
         case 'checkpoints.undo':
+          last = { restoreId: 'rst_2', messageID: 'msg_one', at: 2, rolledBack: false }
           return { ...applied, restoreId: 'rst_2', skipped: [], applied: [{ root: DIR, path: 'one.txt', kind: 'recreate' }] }
         case 'checkpoints.stats':
           return { turns: 2, sessions: 1, snapshots: 3, blobs: 4, blobBytes: 2048, storeBytes: 8192 }
@@ -115,7 +120,6 @@ function renderPanel() {
   )
 }
 
-beforeEach(() => useRestoreStore.setState({ last: {} }))
 afterEach(() => setBridge(null))
 
 describe('CheckpointsPanel', () => {
@@ -156,13 +160,12 @@ describe('CheckpointsPanel', () => {
     expect(calls.find((c) => c.channel === 'checkpoints.apply')!.input).toMatchObject({ planId: 'plan_1', onConflict: 'restore-rest', overwrite: ['x:two.txt'] })
     expect(result).toHaveTextContent('Restore done: 1 file removed, 1 file restored, 1 file kept as they are.')
     expect(within(result).getByTestId('result-skipped')).toHaveTextContent('img.png')
-    expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toMatchObject({ restoreId: 'rst_1', messageID: 'msg_one' })
-
-    await userEvent.click(screen.getByTestId('undo-restore'))
+    await userEvent.click(await screen.findByTestId('undo-restore'))
     await waitFor(() => expect(screen.getByTestId('restore-result')).toHaveTextContent('Undo done: 1 file brought back.'))
     expect(calls.find((c) => c.channel === 'checkpoints.undo')!.input).toEqual({ directory: DIR, restoreId: 'rst_1' })
+    // The host's chain now offers the redo (the undo itself can be undone).
+    expect(await screen.findByTestId('redo-restore')).toHaveTextContent('Redo restore')
     expect(screen.queryByTestId('undo-restore')).toBeNull()
-    expect(useRestoreStore.getState().last[restoreKey(DIR, SID)]).toBeUndefined()
   })
 
   it('shows storage and cleans up with the limits typed; a bad limit is refused before the host', async () => {
