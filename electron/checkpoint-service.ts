@@ -140,11 +140,14 @@ export class CheckpointService {
    * Reads aside the conflicting files of a plan that the user keeps (not chosen for overwrite), so
    * they can be put back after the opencode server's own revert touched them.
    */
-  holdKept(directory: string, planId: string, overwrite: string[]): string {
+  holdKept(directory: string, planId: string, overwrite: string[], keepIds: string[] = []): string {
     const entry = this.plans.get(planId)
     if (!entry || entry.directory !== directory) throw new Error('That restore plan is no longer current; open the restore again')
     const chosen = new Set(overwrite)
-    const keep = entry.plan.actions.filter((a) => a.kind === 'conflict' && !chosen.has(a.id)).map((a) => ({ root: a.root, path: a.path }))
+    const kept = new Set(keepIds)
+    const keep = entry.plan.actions
+      .filter((a) => kept.has(a.id) ? a.kind !== 'nothing' && a.kind !== 'not-checkpointed' : a.kind === 'conflict' && !chosen.has(a.id))
+      .map((a) => ({ root: a.root, path: a.path }))
     return this.kept.hold(keep)
   }
 

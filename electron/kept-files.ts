@@ -8,6 +8,7 @@ import { lstatSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { writeAtomicSync } from './checkpoints/fsutil'
+import { assertParentInside } from './checkpoints/paths'
 
 interface HeldFile {
   root: string
@@ -22,10 +23,16 @@ export interface PutBackResult {
   failed: { path: string; error: string }[]
 }
 
+/**
+ * The file's path under its root, refused when it leaves the root: by its name (`..`), or through a
+ * folder that is a symlink leading out. The root itself may be reached through a link (a project
+ * opened as ~/work/app → /data/app): its own real path is what the parent is compared with.
+ */
 function insideRoot(root: string, rel: string): string {
   const abs = resolve(root, rel)
-  const back = relative(realpathSync(root), abs)
-  if (back.startsWith('..') || isAbsolute(back)) throw new Error(`${rel} is outside ${root}`)
+  const back = relative(resolve(root), abs)
+  if (back === '' || back.startsWith('..') || isAbsolute(back)) throw new Error(`${rel} is outside ${root}`)
+  assertParentInside(realpathSync(root), abs)
   return abs
 }
 

@@ -124,8 +124,9 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   }
   const plan = known.plan
   const result: ApplyResult = { restoreId: null, status: 'noop', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [...plan.warnings] }
-  const overwrite = new Set(choices.overwrite ?? [])
-  const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id))
+  const keep = new Set(choices.keep ?? [])
+  const overwrite = new Set((choices.overwrite ?? []).filter((id) => !keep.has(id)))
+  const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id) && !keep.has(a.id))
   if (conflicts.length && choices.onConflict !== 'restore-rest') {
     // Never roll back silently while files would be skipped: the user has to choose.
     result.status = 'cancelled'
@@ -142,6 +143,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
+      if (keep.has(a.id) && a.kind !== 'nothing') {
+        result.skipped.push({ root: a.root, path: a.path, reason: 'kept as it is, as you chose' })
+        continue
+      }
       const now = classify(e, c, false, ctx)
       if (a.kind === 'conflict' && overwrite.has(a.id)) {
         if (now.kind === 'nothing') continue

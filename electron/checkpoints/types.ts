@@ -141,6 +141,8 @@ export interface ApplyChoices {
   onConflict?: 'restore-rest' | 'cancel'
   /** Conflicting action ids the user chose to overwrite anyway. */
   overwrite?: string[]
+  /** Action ids the user chose to leave as they are (any file of the plan, not only conflicts). */
+  keep?: string[]
 }
 
 export interface ApplyResult {

@@ -60,7 +60,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
         })),
       }
     },
-    'checkpoints.apply': ({ directory, planId, onConflict, overwrite }) => service.apply(directory, planId, { onConflict, overwrite }),
+    'checkpoints.apply': ({ directory, planId, onConflict, overwrite, keep }) => service.apply(directory, planId, { onConflict, overwrite, keep }),
     'checkpoints.undo': ({ directory, restoreId }) => service.undo(directory, restoreId),
     'checkpoints.stats': async ({ directory }) => (await service.store(directory)).stats(),
     'checkpoints.lastRestore': async ({ directory, sessionID }) => {
@@ -81,7 +81,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
       const s = await store.sweep()
       return { turnsDropped: r.turnsDropped, bytesFreed: r.bytesFreed + s.bytesFreed }
     },
-    'checkpoints.holdKept': ({ directory, planId, overwrite }) => ({ holdId: service.holdKept(directory, planId, overwrite) }),
+    'checkpoints.holdKept': ({ directory, planId, overwrite, keep }) => ({ holdId: service.holdKept(directory, planId, overwrite, keep) }),
     'checkpoints.putBackKept': ({ holdId }) => service.putBackKept(holdId),
   }
 }

@@ -56,8 +56,8 @@ export function useApplyRestore() {
   const { directory } = useScope()
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: (v: { planId: string; overwrite: string[] }) =>
-      getBridge().invoke('checkpoints.apply', { directory, planId: v.planId, onConflict: 'restore-rest', overwrite: v.overwrite }),
+    mutationFn: (v: { planId: string; overwrite: string[]; keep?: string[] }) =>
+      getBridge().invoke('checkpoints.apply', { directory, planId: v.planId, onConflict: 'restore-rest', overwrite: v.overwrite, keep: v.keep ?? [] }),
     onSettled: () => qc.invalidateQueries({ queryKey: checkpointKeys.all(directory) }),
   })
 }

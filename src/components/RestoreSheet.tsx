@@ -19,6 +19,8 @@ export interface RestoreDecision {
   mode: RestoreMode
   planId: string
   overwrite: string[]
+  /** Files of the plan left as they are (the user's per-file choice; conflicts are kept by default). */
+  keep: string[]
 }
 
 export function RestoreSheet(props: {
@@ -33,6 +35,8 @@ export function RestoreSheet(props: {
   const [plan, setPlan] = useState<RestorePlan | null>(null)
   const [mode, setMode] = useState<RestoreMode>('both')
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
+  // Every file the turn changed can be left as it is, not only the ones changed since.
+  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
   useEscape(props.onCancel)
@@ -42,7 +46,25 @@ export function RestoreSheet(props: {
   }, [mutate, props.sessionID, props.messageID])
 
   const groups = plan ? groupPlan(plan) : null
-  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: overwriteList(choices) })
+  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: overwriteList(choices), keep: [...kept] })
+  const fileChoice = (a: RestorePlan['actions'][number], rollBack: string) => (
+    <select
+      aria-label={`What to do with ${displayPath(a.path)}`}
+      data-testid="file-choice"
+      value={kept.has(a.id) ? 'keep' : 'roll-back'}
+      onChange={(e) =>
+        setKept((k) => {
+          const next = new Set(k)
+          if (e.target.value === 'keep') next.add(a.id)
+          else next.delete(a.id)
+          return next
+        })
+      }
+    >
+      <option value="roll-back">{rollBack}</option>
+      <option value="keep">Keep as it is now</option>
+    </select>
+  )
   const row = (a: RestorePlan['actions'][number], extra?: React.ReactNode) => (
     <li key={a.id} data-kind={a.kind}>
       <span className="change-path" title={`${a.root}/${displayPath(a.path)}`}>{displayPath(a.path)}</span>
@@ -72,13 +94,13 @@ export function RestoreSheet(props: {
             {groups.putBack.length > 0 && (
               <section data-testid="restore-put-back">
                 <h3>Put back ({groups.putBack.length})</h3>
-                <ul>{groups.putBack.map((a) => row(a))}</ul>
+                <ul>{groups.putBack.map((a) => row(a, fileChoice(a, a.kind === 'recreate' ? 'Bring back' : 'Put back')))}</ul>
               </section>
             )}
             {groups.remove.length > 0 && (
               <section data-testid="restore-remove">
                 <h3>Created by the turn, will be removed ({groups.remove.length})</h3>
-                <ul>{groups.remove.map((a) => row(a))}</ul>
+                <ul>{groups.remove.map((a) => row(a, fileChoice(a, 'Remove')))}</ul>
               </section>
             )}
             {groups.conflicts.length > 0 && (
@@ -159,7 +181,7 @@ export function RestoreSheet(props: {
             className="button button-primary"
             data-testid="restore-confirm"
             disabled={mode !== 'conversation' && !plan}
-            onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [] }) : confirm(mode))}
+            onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [], keep: [] }) : confirm(mode))}
           >
             {mode === 'files' ? 'Restore files' : 'Retake'}
           </button>

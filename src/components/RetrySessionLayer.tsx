@@ -171,10 +171,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
                 const s0 = sheet
                 setSheet(null)
                 if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model)
-                else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite })
+                else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite, keep: d.keep })
                 else
                   applyRestore.mutate(
-                    { planId: d.planId, overwrite: d.overwrite },
+                    { planId: d.planId, overwrite: d.overwrite, keep: d.keep },
                     {
                       onSuccess: (r) => r.restoreId && setLastRestore({ restoreId: r.restoreId, result: r }),
                       onError: (err) => setStartError(`the files could not be restored: ${(err as Error).message}`),

@@ -6,6 +6,7 @@ import { createContext, useContext, type ReactNode } from 'react'
 import type { MessageWithParts } from '../api/types'
 import type { ModelOption } from '../lib/model-choice'
 import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
+import type { FileChoices } from './retry-flow'
 
 export interface RetryContextValue {
   sessionID: string
@@ -30,7 +31,7 @@ export interface RetryContextValue {
     clickedID: string,
     model: ModelRef,
     saved?: SavedRetry,
-    files?: { planId: string; overwrite: string[] },
+    files?: FileChoices,
     opts?: { skipCheckpoint?: boolean },
   ): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */

@@ -10,6 +10,13 @@ import type { Attempt, ModelRef, PartInput, SavedRetry } from '../shared/ipc-con
 import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
 import { isCheckpointFailure } from '../lib/checkpoint-failure'
 
+/** The user's choices in the restore sheet: the plan (kept in the host), conflicts to overwrite, any files to keep as they are. */
+export interface FileChoices {
+  planId: string
+  overwrite: string[]
+  keep?: string[]
+}
+
 export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'hold' | 'revert' | 'files' | 'delete-parts' | 'verify' | 'prompt'
 
 export interface StoredMessage {
@@ -37,8 +44,8 @@ export interface RetryRequest {
   previousModel?: ModelRef
   /** A payload saved by an earlier retry that did not go through ("Send again"). */
   saved?: SavedRetry
-  /** Roll the files back too: the restore plan (kept in the host) and the conflicts to overwrite. */
-  files?: { planId: string; overwrite: string[] }
+  /** Roll the files back too: the restore plan (kept in the host), the conflicts to overwrite, the files to keep. */
+  files?: FileChoices
   /** Prompt even though the host cannot record a checkpoint (the user chose so). */
   skipCheckpoint?: boolean
 }
@@ -65,9 +72,9 @@ export interface RetryDeps {
   /** part.delete, unwrapped: the server's answer (true). */
   deletePart(sessionID: string, messageID: string, partID: string): Promise<unknown>
   /** Sets aside the files the user keeps, before the server's revert may touch them. */
-  holdKept?(planId: string, overwrite: string[]): Promise<string>
+  holdKept?(planId: string, overwrite: string[], keep?: string[]): Promise<string>
   putBackKept?(holdId: string): Promise<{ failed: { path: string; error: string }[] }>
-  restoreFiles?(planId: string, overwrite: string[]): Promise<FileRestoreResult>
+  restoreFiles?(planId: string, overwrite: string[], keep?: string[]): Promise<FileRestoreResult>
   /** Undoes a file restore (when the conversation could not follow it). */
   undoFiles?(restoreId: string): Promise<unknown>
   prompt(
@@ -166,12 +173,12 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
         // Files first, under the engine's lock, while the conversation is still untouched: if they
         // cannot be restored the retake stops here and nothing else changed.
         step = 'hold'
-        holdId = await deps.holdKept(req.files.planId, req.files.overwrite)
+        holdId = await deps.holdKept(req.files.planId, req.files.overwrite, req.files.keep ?? [])
         done('hold')
         step = 'files'
         let failure: string | null = null
         try {
-          restore = await deps.restoreFiles(req.files.planId, req.files.overwrite)
+          restore = await deps.restoreFiles(req.files.planId, req.files.overwrite, req.files.keep ?? [])
           if (restore.status === 'partial' || restore.status === 'cancelled' || restore.failed.length > 0) {
             failure = `the files could not all be restored (${restore.failed.map((f) => `${f.path}: ${f.error}`).join('; ') || restore.status})`
           }

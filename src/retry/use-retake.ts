@@ -12,7 +12,7 @@ import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
 import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
 import { useRetryStore } from '../state/retry-store'
-import { runRetry, type RetryOutcome, type StoredMessage } from './retry-flow'
+import { runRetry, type FileChoices, type RetryOutcome, type StoredMessage } from './retry-flow'
 import { answersTo, retryTargetFor } from './retry-target'
 import { createSdkRetryDeps, type RetryStore } from './sdk-retry-deps'
 
@@ -27,9 +27,9 @@ function bridgeStore(directory: string): RetryStore {
     drop: (sessionID, messageID) => getBridge().invoke('retry.drop', { sessionID, messageID }),
     recordAttempt: (a) => getBridge().invoke('attempts.add', a),
     files: {
-      holdKept: async (planId, overwrite) => (await getBridge().invoke('checkpoints.holdKept', { directory, planId, overwrite })).holdId,
+      holdKept: async (planId, overwrite, keep = []) => (await getBridge().invoke('checkpoints.holdKept', { directory, planId, overwrite, keep })).holdId,
       putBackKept: (holdId) => getBridge().invoke('checkpoints.putBackKept', { holdId }),
-      restoreFiles: (planId, overwrite) => getBridge().invoke('checkpoints.apply', { directory, planId, onConflict: 'restore-rest', overwrite }),
+      restoreFiles: (planId, overwrite, keep = []) => getBridge().invoke('checkpoints.apply', { directory, planId, onConflict: 'restore-rest', overwrite, keep }),
       undoFiles: (restoreId) => getBridge().invoke('checkpoints.undo', { directory, restoreId }),
     },
   }
@@ -62,7 +62,7 @@ export interface RetakeRequest {
   /** "Send again" of a retry that did not go through. */
   saved?: SavedRetry
   /** Roll the files back too (from the restore sheet). */
-  files?: { planId: string; overwrite: string[] }
+  files?: FileChoices
   skipCheckpoint?: boolean
 }
 

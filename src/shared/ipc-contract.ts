@@ -223,6 +223,8 @@ export const channels = {
       planId: z.string().min(1),
       onConflict: z.enum(['restore-rest', 'cancel']),
       overwrite: z.array(z.string()).default([]),
+      /** Files of the plan the user leaves as they are (any kind, not only conflicts). */
+      keep: z.array(z.string()).default([]),
     }),
     output: ApplyResultSchema,
   },
@@ -243,7 +245,7 @@ export const channels = {
   },
   /** Before the server's revert: set aside the conflicting files the user keeps. */
   'checkpoints.holdKept': {
-    input: z.object({ directory, planId: z.string().min(1), overwrite: z.array(z.string()).default([]) }),
+    input: z.object({ directory, planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }),
     output: z.object({ holdId: z.string() }),
   },
   /** After it: put them back exactly as they were. */

@@ -87,6 +87,27 @@ describe('↺ with files', () => {
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
   })
 
+  it('any file can be kept as it is: the retake rolls back the rest, even where the server’s own revert rewrote it (git project)', async () => {
+    app = await startApp({ git: true, files: { 'README.md': '# demo\n' } })
+    const { page, fake, project } = app
+    await send('WRITE notes.txt from the agent ; EDIT README.md demo DEMO', /done/)
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# DEMO\n')
+
+    fake.script({ kind: 'text', text: 'retaken, README kept' })
+    await messages('user').first().hover()
+    await messages('user').first().getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    const putBack = sheet.getByTestId('restore-put-back')
+    await waitForText(putBack, 'README.md')
+    expect(await putBack.getByTestId('file-choice').inputValue()).toBe('roll-back')
+    await putBack.getByTestId('file-choice').selectOption('keep')
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken, README kept').waitFor()
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# DEMO\n')
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    await waitForText(page.getByTestId('restore-summary'), 'kept as you had it')
+  })
+
   it('R on a turn that changed files opens the same restore sheet as ↺, and the retake restores the files', async () => {
     app = await startApp({ files: { 'README.md': '# demo\n' } })
     const { page, fake, project } = app
