@@ -3,13 +3,15 @@
 // closed) would hand out the same snapshot ids and one's sweep would delete blobs the other still
 // needs. The owner file names the process by pid AND start time: after a reboot or a long uptime a
 // dead owner's pid can belong to an unrelated live process, which must not keep the store locked.
-import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { FILE_MODE } from './fsutil'
 import { CheckpointError } from './types'
+import { processStartTime, sameProcess } from '../process-identity'
+
+export { processStartTime }
 
 export interface OwnerRecord {
   pid: number
@@ -25,37 +27,11 @@ const TORN_OWNER_MS = 10_000
 /** Stores open in this process (by real path): a second open here is refused like another process's. */
 const openHere = new Set<string>()
 
-export function processStartTime(pid: number): string | null {
-  try {
-    if (process.platform === 'linux') {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      // Field 22 (starttime, in clock ticks since boot); the command name before it may hold spaces.
-      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
-    }
-    if (process.platform === 'darwin') return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim() || null
-  } catch {
-    /* no such process, or no way to ask */
-  }
-  return null
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** Whether the process that wrote `o` still runs: same pid and, where known, the same start time. */
 export function ownerAlive(o: Pick<OwnerRecord, 'pid' | 'start' | 'host'>): boolean {
   // Another machine's process (a store on a shared drive) cannot be checked: assume it runs.
   if (o.host !== os.hostname()) return true
-  if (!pidAlive(o.pid)) return false
-  if (o.start === null) return true
-  const now = processStartTime(o.pid)
-  return now === null || now === o.start
+  return sameProcess(o.pid, o.start)
 }
 
 export class StoreOwner {

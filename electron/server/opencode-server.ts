@@ -12,6 +12,7 @@ import type { ServerStatus } from '../../src/shared/ipc-contract'
 import { agentSafeEnv, backoffDelay, parseListeningLine } from './server-logic'
 import { openRotatingLog, type RotatingLog } from './rotating-log'
 import { checkHealth, type OpencodeConnection } from './connection'
+import { clearServerRecord, guardedCommand, parsePidLine, recordServer, stopRecordedOrphan } from './orphan-guard'
 
 export interface EmbeddedServerOptions {
   binary: string
@@ -32,6 +33,8 @@ const USERNAME = 'opencode'
 
 export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConnection {
   private child: ChildProcess | null = null
+  /** The opencode process itself (the child is its watchdog wrapper where there is one). */
+  private serverPid: number | null = null
   private password = randomBytes(24).toString('base64url')
   private stopping = false
   private restartTimer: NodeJS.Timeout | null = null
@@ -51,13 +54,15 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
   }
 
   get pid(): number | undefined {
-    return this.child?.pid
+    return this.serverPid ?? this.child?.pid
   }
 
   async start(): Promise<void> {
     this.stopping = false
     this.setStatus({ state: this.attempt > 0 ? 'restarting' : 'starting', attempt: this.attempt || undefined })
     try {
+      // A server an earlier run left behind (Retake killed before it could stop it) goes first.
+      await stopRecordedOrphan(this.opts.dataDir, (l) => this.log.write(l))
       await this.spawnAndWait()
       this.attempt = 0
       this.setStatus({ state: 'ready', version: this.opts.version })
@@ -114,12 +119,20 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
   private spawnAndWait(): Promise<void> {
     const timeoutMs = this.opts.readyTimeoutMs ?? 30_000
     return new Promise((resolve, reject) => {
-      const child = spawn(this.opts.binary, ['serve', '--hostname', '127.0.0.1', '--port', '0'], {
+      const cmd = guardedCommand(this.opts.binary, ['serve', '--hostname', '127.0.0.1', '--port', '0'])
+      const child = spawn(cmd.command, cmd.args, {
         cwd: this.opts.cwd ?? this.opts.dataDir,
         env: this.env(),
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // The wrapper's stdin is the watchdog's pipe: it closes when Retake dies, however it dies.
+        stdio: [cmd.wrapped ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       })
       this.child = child
+      this.serverPid = null
+      const noteServer = (pid: number) => {
+        this.serverPid = pid
+        recordServer(this.opts.dataDir, pid, this.opts.binary)
+      }
+      if (!cmd.wrapped && child.pid) noteServer(child.pid)
       let settled = false
       let stdoutBuf = ''
       const fail = (err: Error) => {
@@ -133,6 +146,10 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
         this.log.write(chunk)
         if (settled) return
         stdoutBuf += chunk.toString('utf8')
+        if (cmd.wrapped && this.child === child && this.serverPid === null) {
+          const pid = parsePidLine(stdoutBuf)
+          if (pid) noteServer(pid)
+        }
         const url = parseListeningLine(stdoutBuf)
         if (!url) return
         this.url = url
@@ -153,7 +170,11 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
         this.log.write(`\n[retake] opencode exited (code ${code}, signal ${signal})\n`)
         // kill() lets go of the child before it exits; only the current child dying is a crash.
         const crashed = this.child === child
-        if (crashed) this.child = null
+        if (crashed) {
+          this.child = null
+          if (this.serverPid) clearServerRecord(this.opts.dataDir, this.serverPid)
+          this.serverPid = null
+        }
         if (!settled) return fail(new Error(`opencode exited before it was ready (code ${code}, signal ${signal}); see logs/opencode.log`))
         if (crashed && !this.stopping) this.scheduleRestart(`opencode exited unexpectedly (code ${code}, signal ${signal})`)
       })
@@ -182,15 +203,30 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
   /** SIGTERM, then SIGKILL if it is still alive (it sometimes ignores SIGTERM for seconds). */
   private kill(): Promise<void> {
     const child = this.child
+    const serverPid = this.serverPid
     if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
     this.child = null
+    this.serverPid = null
     return new Promise((resolve) => {
-      const force = setTimeout(() => child.kill('SIGKILL'), 2_000)
+      // The server itself, not only its wrapper: a wrapper killed alone would leave it running.
+      const force = setTimeout(() => {
+        if (serverPid && serverPid !== child.pid) killQuietly(serverPid, 'SIGKILL')
+        child.kill('SIGKILL')
+      }, 2_000)
       child.once('exit', () => {
         clearTimeout(force)
+        if (serverPid) clearServerRecord(this.opts.dataDir, serverPid)
         resolve()
       })
       child.kill('SIGTERM')
     })
+  }
+}
+
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch {
+    /* already gone */
   }
 }

@@ -140,7 +140,7 @@ export function runChild(script: string, args: string[], opts: { killAfterMs?: n
 }
 
 /** A child TypeScript script left running: wait for a line of its output, then kill it. */
-export function startChild(script: string, args: string[]): { waitFor(text: string): Promise<void>; kill(): Promise<void>; pid: number } {
+export function startChild(script: string, args: string[]): { waitFor(text: string): Promise<void>; output(): Promise<string>; kill(): Promise<void>; pid: number } {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
   let out = ''
   const waiters: { text: string; resolve(): void }[] = []
@@ -153,6 +153,7 @@ export function startChild(script: string, args: string[]): { waitFor(text: stri
   child.stderr.on('data', onData)
   return {
     pid: child.pid!,
+    output: async () => out,
     waitFor: (text) =>
       Promise.race([
         new Promise<void>((resolve) => (out.includes(text) ? resolve() : waiters.push({ text, resolve }))),
