@@ -7,6 +7,7 @@
 //   npm run bench:checkpoints              full size, under bench/.work/
 //   npm run bench:checkpoints -- --small   ~2,100 files / ~60 MB, for a quick run
 //   RETAKE_BENCH_DIR=/path npm run bench:checkpoints   work somewhere else
+//   npm run bench:checkpoints -- --no-real  skip the real dependency tree (a copy of node_modules)
 import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -17,6 +18,8 @@ import { openCheckpointStore } from '../electron/checkpoints/index'
 import type { CaptureResult, OpenOptions } from '../electron/checkpoints/index'
 import { dirSize } from '../electron/checkpoints/fsutil'
 import { defaultPoolSize } from '../electron/checkpoints/stat-pool'
+import { captureRows, diffPlanRows, installRows, printTable, realTree } from './checkpoints-extra'
+import type { Row } from './checkpoints-extra'
 
 const small = process.argv.includes('--small')
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -91,6 +94,8 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(work, 'run-'))
   const rows: [string, string, string, string][] = []
   try {
+    // First, while the process is fresh: its peak memory is what the 1 MB diff plan adds.
+    const diffRows = await diffPlanRows(tmp)
     // 1. Plain full copy.
     let t = process.hrtime.bigint()
     sh('cp', ['-a', ws, path.join(tmp, 'copy')])
@@ -222,6 +227,29 @@ async function main(): Promise<void> {
     console.log(line(['figure', 'Retake', 'shadow git / cp -a', 'ratio']))
     console.log('|' + w.map((n) => '-'.repeat(n + 2)).join('|') + '|')
     for (const r of rows) console.log(line(r))
+
+    // An install into the generated workspace: eight source packages copied in (thousands of files).
+    const vendor = path.join(ws, 'vendor')
+    fs.rmSync(vendor, { recursive: true, force: true })
+    const more: Row[] = await installRows('generated', ws, tmp, () => {
+      fs.mkdirSync(vendor)
+      for (let p = 0; p < 8; p++) sh('cp', ['-a', path.join(ws, 'src', `pkg${p}`), path.join(vendor, `pkg${p}`)])
+      return vendor
+    })
+    printTable('generated workspace, more figures', [...more, ...diffRows])
+
+    if (!process.argv.includes('--no-real')) {
+      const real = realTree(work, small, path.join(here, '..', 'node_modules'))
+      const realFiles = Number(execFileSync('sh', ['-c', `find "${real}" -type f | wc -l`]).toString().trim())
+      const realRows = await captureRows(real, tmp, path.join(real, 'src', 'mod3.ts'))
+      const held = path.join(tmp, 'node_modules-held')
+      fs.renameSync(path.join(real, 'node_modules'), held)
+      const install = await installRows('real', real, tmp, () => {
+        fs.renameSync(held, path.join(real, 'node_modules'))
+        return path.join(real, 'node_modules')
+      }, true)
+      printTable(`real dependency tree: this project's node_modules, ${realFiles} files, ${mb(dirSize(real))}`, [...realRows, ...install])
+    }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }

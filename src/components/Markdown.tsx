@@ -1,6 +1,6 @@
 /** Sanitized markdown with highlighted, copyable code blocks. */
 import { memo, useMemo, type MouseEvent } from 'react'
-import { renderMarkdown } from '../lib/markdown'
+import { renderBlock, splitBlocks } from '../lib/markdown'
 import { useLinkPrompt } from '../state/link-prompt-store'
 import { copyText } from './CopyButton'
 
@@ -25,7 +25,19 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
   })
 }
 
+/** One top-level block: re-rendered only when its own text changes (streaming grows the last one). */
+const Block = memo(function Block({ raw }: { raw: string }) {
+  const html = useMemo(() => renderBlock(raw), [raw])
+  return <div className="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />
+})
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text])
-  return <div className="markdown" onClick={onClick} onAuxClick={onLink} dangerouslySetInnerHTML={{ __html: html }} />
+  const blocks = useMemo(() => splitBlocks(text), [text])
+  return (
+    <div className="markdown" onClick={onClick} onAuxClick={onLink}>
+      {blocks.map((raw, i) => (
+        <Block key={i} raw={raw} />
+      ))}
+    </div>
+  )
 })

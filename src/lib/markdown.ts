@@ -65,5 +65,52 @@ function purifier() {
 
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text, { async: false }) as string
+  rendered.count++
+  rendered.chars += text.length
   return purifier().sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'form', 'input'] })
+}
+
+/** How much markdown was parsed, highlighted and sanitized (the costly part): calls and characters, for tests. */
+export const rendered = { count: 0, chars: 0 }
+
+/**
+ * The message split into its top-level blocks (paragraphs, lists, code blocks …), each as its own
+ * source text. While an answer streams only its last block grows: the others keep their text and
+ * so their rendered HTML (see renderBlock). A message with reference-style link definitions is
+ * one block, since a definition anywhere changes links everywhere.
+ */
+export function splitBlocks(text: string): string[] {
+  const tokens = marked.lexer(text)
+  if (Object.keys(tokens.links ?? {}).length > 0) return [text]
+  const blocks: string[] = []
+  let pending = ''
+  for (const t of tokens) {
+    // Blank space between blocks belongs to the block before it (it renders to nothing).
+    if (t.type === 'space') pending += t.raw
+    else {
+      if (pending && blocks.length) blocks[blocks.length - 1] += pending
+      else if (pending) blocks.push(pending)
+      pending = ''
+      blocks.push(t.raw)
+    }
+  }
+  if (pending) blocks.length ? (blocks[blocks.length - 1] += pending) : blocks.push(pending)
+  return blocks
+}
+
+const BLOCK_CACHE_SIZE = 4000
+const blockCache = new Map<string, string>()
+
+/** A block's sanitized HTML, rendered once per distinct source text (most recently used kept). */
+export function renderBlock(raw: string): string {
+  const hit = blockCache.get(raw)
+  if (hit !== undefined) {
+    blockCache.delete(raw)
+    blockCache.set(raw, hit)
+    return hit
+  }
+  const html = renderMarkdown(raw)
+  blockCache.set(raw, html)
+  if (blockCache.size > BLOCK_CACHE_SIZE) blockCache.delete(blockCache.keys().next().value!)
+  return html
 }
