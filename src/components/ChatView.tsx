@@ -39,6 +39,7 @@ import type { MessageError } from '../api/types'
 import { describeError } from '../lib/message-errors'
 import { ascendingId } from '../shared/ids'
 import { isCheckpointFailure } from '../api/mutations'
+import { useEscapeStops } from '../lib/use-escape-stops'
 
 export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
   const { directory } = useScope()
@@ -88,6 +89,11 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const abort = useAbort()
   const [sendError, setSendError] = useState<string | null>(null)
   const busy = isBusy(status)
+  const { mutate: abortTurn } = abort
+  const stop = useCallback(() => {
+    if (sessionID) abortTurn(sessionID)
+  }, [sessionID, abortTurn])
+  useEscapeStops(busy && !!sessionID, stop)
   // Send and ↺ are locked while a retry of this session runs.
   const retryLocked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   const chooseModel = useCallback((ref: ModelRef) => setModel(ckey, ref), [setModel, ckey])
@@ -258,7 +264,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         value={draft}
         onChange={(t) => setDraft(dkey, t)}
         onSend={() => void onSend()}
-        onStop={() => sessionID && abort.mutate(sessionID)}
+        onStop={stop}
         busy={busy}
         disabled={retryLocked}
         error={sendError ?? (abort.error ? errorMessage(abort.error) : null)}

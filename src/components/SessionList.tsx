@@ -65,6 +65,7 @@ function SessionItem({ session, active, busy, mark, onSelect }: { session: Sessi
             onChange={(e) => setTitle(e.target.value)}
             onKeyDown={(e) => {
               if (e.key !== 'Escape') return
+              e.preventDefault() // this Esc cancels the rename, it does not stop a running turn
               cancelled.current = true
               setMode('view')
             }}
@@ -167,6 +168,7 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
             onChange={(e) => setQuery(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape' && query) {
+                e.preventDefault() // clears the search only, never stops a running turn
                 e.stopPropagation()
                 setQuery('')
               }

@@ -84,6 +84,18 @@ describe('chat in browser mode', () => {
     await assistantMessages().last().getByText('echo: after the stop').waitFor()
   })
 
+  it('Esc stops a running turn, as the Stop button does', async () => {
+    const { page, fake } = app
+    await send('SLOW stop me with the keyboard')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
+    await fake.waitForRequest((r) => r.kind === 'chat')
+    await assistantMessages().last().getByText('echo: SLOW').waitFor()
+    await page.keyboard.press('Escape')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    expect((await assistantMessages().last().textContent()) ?? '').not.toContain('w40')
+  })
+
   it('a 400 from the provider is shown exactly once, with its message and status code', async () => {
     const { page } = app
     await send('please FAIL400 now')
