@@ -21,6 +21,20 @@ function useConnectionEpoch(ready: boolean): number {
   return epoch
 }
 
+/** The project folder named in the window's URL (`?project=`), if any. */
+function projectInUrl(): string | undefined {
+  return new URLSearchParams(window.location.search).get('project') ?? undefined
+}
+
+/** The open project goes in the URL, so a reload (or a bookmark) comes back to it, not the picker. */
+function keepProjectInUrl(project: string | null): void {
+  const url = new URL(window.location.href)
+  if ((url.searchParams.get('project') ?? null) === project) return
+  if (project) url.searchParams.set('project', project)
+  else url.searchParams.delete('project')
+  window.history.replaceState(window.history.state, '', url)
+}
+
 function useInitialProject(initial: string | undefined) {
   const setProject = useUiStore((s) => s.setProject)
   const [state, setState] = useState<'idle' | 'opening' | 'done'>('idle')
@@ -44,7 +58,11 @@ export function AppShell() {
   const setProject = useUiStore((s) => s.setProject)
   const ready = server.data?.state === 'ready'
   const epoch = useConnectionEpoch(ready)
-  const initial = useInitialProject(info.data?.initialProject)
+  // The project in the window's URL (kept there across reloads) wins over the one the app was started with.
+  const initial = useInitialProject(info.data ? (projectInUrl() ?? info.data.initialProject) : undefined)
+  useEffect(() => {
+    if (project) keepProjectInUrl(project)
+  }, [project])
   const [load, setLoad] = useState<LoadState>('loading')
   const onLoadState = useCallback((s: LoadState) => setLoad(s), [])
 
@@ -78,7 +96,10 @@ export function AppShell() {
       <div className="project-path muted" title={project}>
         {`\u200e${project}\u200e`}
       </div>
-      <button type="button" className="button button-secondary small" data-testid="switch-project" onClick={() => setProject(null)}>
+      <button type="button" className="button button-secondary small" data-testid="switch-project" onClick={() => {
+          setProject(null)
+          keepProjectInUrl(null)
+        }}>
         Switch project
       </button>
     </div>

@@ -3,7 +3,7 @@
  * Debian's Chromium in front. The user story of issue 'Retake end to end'.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 
@@ -94,6 +94,22 @@ describe('chat in browser mode', () => {
     await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
     await page.getByTestId('status-line').getByText(/idle/i).waitFor()
     expect((await assistantMessages().last().textContent()) ?? '').not.toContain('w40')
+  })
+
+  it('the project opened in the window is kept across a reload (it is in the URL), not the one the app started with', async () => {
+    const { page, root } = app
+    const other = join(root, 'other-project')
+    mkdirSync(other)
+    await waitForText(page.getByTestId('project-head'), 'project')
+    await page.getByTestId('switch-project').click()
+    await page.getByTestId('project-picker').waitFor()
+    await page.getByTestId('project-path').fill(other)
+    await page.getByTestId('project-path').press('Enter')
+    await waitForText(page.getByTestId('project-head'), 'other-project')
+    expect(new URL(page.url()).searchParams.get('project')).toBe(other)
+    await page.reload()
+    await waitForText(page.getByTestId('project-head'), 'other-project')
+    await page.getByTestId('composer').waitFor()
   })
 
   it('a 400 from the provider is shown exactly once, with its message and status code', async () => {
