@@ -30,11 +30,14 @@ const PLAN_TTL_MS = 30 * 60 * 1000
 export class CheckpointService {
   private stores = new Map<string, Promise<InternalStore>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
-  private kept = new KeptFiles()
+  /** Files the user keeps through a retake, persisted so a crash mid-retake cannot lose them. */
+  readonly kept: KeptFiles
   /** Stores being closed by reset(): a store is owned by one engine at a time, so reopening waits. */
   private closing: Promise<unknown> = Promise.resolve()
 
-  constructor(private readonly opts: CheckpointServiceOptions) {}
+  constructor(private readonly opts: CheckpointServiceOptions) {
+    this.kept = new KeptFiles(join(opts.dataDir, 'retakes', 'held'))
+  }
 
   storeDir(directory: string): string {
     return join(this.opts.dataDir, 'checkpoints', createHash('sha256').update(directory).digest('hex').slice(0, 16))

@@ -20,6 +20,8 @@ import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
 import { CheckpointService } from './checkpoint-service'
 import { createCheckpointingProxy } from './checkpointing-proxy'
 import { checkpointHandlers } from './ipc/checkpoint-handlers'
+import { createRetakeHost } from './retake/retake-host'
+import type { RetakePhase } from './retake/retake-journal'
 
 export interface CoreOptions {
   mode: 'desktop' | 'browser'
@@ -40,6 +42,8 @@ export interface CoreOptions {
   /** Extra environment for the embedded server (tests keep it offline with this). */
   serverEnv?: Record<string, string>
   log?: (line: string) => void
+  /** Test seam: called after each journaled phase of a retake (the crash tests kill the process there). */
+  afterRetakePhase?: (phase: RetakePhase) => void
 }
 
 export interface RetakeCore {
@@ -71,6 +75,15 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     log,
   })
   const proxy = createCheckpointingProxy(() => connection, checkpoints, log)
+  const retakes = createRetakeHost({
+    journalDir: join(opts.dataDir, 'retakes'),
+    proxy: (req) => proxy.proxy(req),
+    checkpoints,
+    stores,
+    emit: (p) => events.emit('retake.progress', p),
+    log,
+    afterPhase: opts.afterRetakePhase,
+  })
 
   function makeConnection(settings: Settings): OpencodeConnection {
     const remoteUrl = opts.remote?.url ?? settings.remoteUrl
@@ -112,6 +125,8 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       }
     }
     await conn.start()
+    // A retake cut off by the last run's death is finished or undone before anything else runs.
+    for (const line of await retakes.recover()) log(`[retake] recovered ${line}`)
   }
 
   async function reconnect() {
@@ -173,6 +188,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'attempts.list': ({ sessionID }) => stores.attempts(sessionID),
     'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
     ...checkpointHandlers(checkpoints),
+    'retake.run': (input) => retakes.run(input),
     'sessions.forget': async ({ directory, sessionID }) => {
       stores.forgetSession(sessionID)
       await (await checkpoints.store(directory)).deleteSession(sessionID)

@@ -8,7 +8,6 @@ import type { MessageWithParts } from '../api/types'
 import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
 import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
-import { RetryError } from '../retry/retry-flow'
 import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
 import { useAttempts, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
 import { useRetryStore } from '../state/retry-store'
@@ -88,11 +87,12 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         setStartError(null)
         try {
           const out = await retake({ sessionID, clickedID, model, messages: messagesRef.current, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint })
-          if (out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
-        } catch (err) {
+          if (out.status === 'done' && out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
           // A failure after the payload was saved is offered again by FailedRetryNotice; only a
           // retry that could not even start needs a message of its own.
-          if (!(err instanceof RetryError) || !err.saved) setStartError((err as Error).message)
+          if (out.status === 'failed' && !out.saved) setStartError(out.error)
+        } catch (err) {
+          setStartError((err as Error).message)
         }
       },
       editSaved(entry: SavedRetry) {

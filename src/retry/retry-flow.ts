@@ -6,7 +6,7 @@
  * failure can lose the user's message (retry-lessons bug 1).
  */
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { Attempt, ModelRef, PartInput, SavedRetry } from '../shared/ipc-contract'
+import type { Attempt, ModelRef, PartInput, RetakeStep, SavedRetry } from '../shared/ipc-contract'
 import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
 import { isCheckpointFailure } from '../lib/checkpoint-failure'
 
@@ -17,7 +17,7 @@ export interface FileChoices {
   keep?: string[]
 }
 
-export type RetryStep = 'payload' | 'save' | 'abort' | 'locate' | 'hold' | 'revert' | 'files' | 'delete-parts' | 'verify' | 'prompt'
+export type RetryStep = RetakeStep
 
 export interface StoredMessage {
   info: RetryMessageInfo & { id: string; role: string }

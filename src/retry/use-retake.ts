@@ -1,38 +1,23 @@
 /**
- * The chat panel's ↺: runs the retry flow for a session against the opencode proxy, with the saved
- * payloads and attempt history in Retake's data dir (through the bridge), and keeps React Query in
- * step. The decisions are in retry-flow.ts and retry-target.ts; this hook only wires them.
+ * The chat panel's ↺: asks the host to run the retake (one journaled transaction there: the payload
+ * saved, the files restored, the conversation reverted and prompted again — see
+ * electron/retake/retake-host.ts), shows the step it reports, and keeps React Query in step. A
+ * window closed or reloaded mid-retake no longer leaves it half done: the host finishes it.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { getBridge } from '../bridge'
-import { clientFor } from '../api/client'
 import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
-import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
+import type { ModelRef, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
 import { useRetryStore } from '../state/retry-store'
-import { runRetry, type FileChoices, type RetryOutcome, type StoredMessage } from './retry-flow'
-import { answersTo, retryTargetFor } from './retry-target'
-import { createSdkRetryDeps, type RetryStore } from './sdk-retry-deps'
+import type { FileChoices } from './retry-flow'
+import { retryTargetFor } from './retry-target'
 
 export const retryKeys = {
   saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
   attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
-}
-
-function bridgeStore(directory: string): RetryStore {
-  return {
-    save: (e) => getBridge().invoke('retry.save', e),
-    drop: (sessionID, messageID) => getBridge().invoke('retry.drop', { sessionID, messageID }),
-    recordAttempt: (a) => getBridge().invoke('attempts.add', a),
-    files: {
-      holdKept: async (planId, overwrite, keep = []) => (await getBridge().invoke('checkpoints.holdKept', { directory, planId, overwrite, keep })).holdId,
-      putBackKept: (holdId) => getBridge().invoke('checkpoints.putBackKept', { holdId }),
-      restoreFiles: (planId, overwrite, keep = []) => getBridge().invoke('checkpoints.apply', { directory, planId, onConflict: 'restore-rest', overwrite, keep }),
-      undoFiles: (restoreId) => getBridge().invoke('checkpoints.undo', { directory, restoreId }),
-    },
-  }
 }
 
 /** Retries of this session that did not go through (kept on disk, also across restarts). */
@@ -72,39 +57,28 @@ export function useRetake() {
   const { start, step, finish } = useRetryStore.getState()
 
   return useCallback(
-    async (req: RetakeRequest): Promise<RetryOutcome> => {
+    async (req: RetakeRequest): Promise<RetakeOutcome> => {
       const target = req.saved?.messageID ?? retryTargetFor(req.messages, req.clickedID)
       if (!target) throw new Error('This message has no user turn to retake')
       if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
-      const stored = req.messages.find((m) => m.info.id === target)
-      const answers = answersTo(req.messages, target)
-      const lastAnswer = answers.at(-1)?.info
-      const previousModel = lastAnswer && lastAnswer.role === 'assistant' ? { providerID: lastAnswer.providerID, modelID: lastAnswer.modelID } : undefined
       start(req.sessionID, target)
       const started = performance.now()
+      const bridge = getBridge()
+      const off = bridge.on('retake.progress', (p) => {
+        if (p.sessionID === req.sessionID && p.messageID === target) step(req.sessionID, p.step)
+      })
       try {
-        const deps = createSdkRetryDeps(clientFor(scope.directory), bridgeStore(scope.directory), {
-          log: (s, ms) => {
-            step(req.sessionID, s)
-            console.info(`[retry] ${req.sessionID}/${target} ${s} ${ms} ms`)
-          },
+        return await bridge.invoke('retake.run', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          clickedID: req.saved?.messageID ?? req.clickedID,
+          model: req.model,
+          fromSaved: Boolean(req.saved),
+          ...(req.files ? { files: req.files } : {}),
+          skipCheckpoint: Boolean(req.skipCheckpoint),
         })
-        return await runRetry(
-          {
-            sessionID: req.sessionID,
-            messageID: target,
-            directory: scope.directory,
-            message: stored ? (stored as unknown as StoredMessage) : null,
-            model: req.model,
-            previousAnswers: answers,
-            previousModel,
-            saved: req.saved,
-            files: req.files,
-            skipCheckpoint: req.skipCheckpoint,
-          },
-          deps,
-        )
       } finally {
+        off()
         console.info(`[retry] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
         finish(req.sessionID)
         await Promise.all([

@@ -190,6 +190,43 @@ export const CheckpointProgressSchema = z.object({
   bytesTotal: z.number(),
 })
 
+export const RetakeStepSchema = z.enum(['payload', 'save', 'abort', 'locate', 'hold', 'revert', 'files', 'delete-parts', 'verify', 'prompt'])
+export type RetakeStep = z.infer<typeof RetakeStepSchema>
+
+/** ↺ as one transaction on the host: the renderer says what to retake and with which choices. */
+export const RetakeRunSchema = z.object({
+  directory,
+  sessionID: SessionIdSchema,
+  /** The message the ↺ was pressed on (user, assistant, or the assistant of an error block). */
+  clickedID: MessageIdSchema,
+  model: ModelRefSchema,
+  variant: z.string().optional(),
+  /** "Send again": prompt the payload saved by an earlier retake of this message. */
+  fromSaved: z.boolean().default(false),
+  /** Roll the files back too: the plan (kept in the host) and the user's choices in the sheet. */
+  files: z.object({ planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }).optional(),
+  /** Prompt even though no checkpoint can be recorded (the user chose so). */
+  skipCheckpoint: z.boolean().default(false),
+})
+
+export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('done'),
+    messageID: z.string(),
+    /** Set when the new turn itself failed (it is shown in the timeline). */
+    turnError: z.string().optional(),
+    restore: ApplyResultSchema.nullable(),
+  }),
+  z.object({
+    status: z.literal('failed'),
+    step: RetakeStepSchema,
+    error: z.string(),
+    /** True when the payload was saved first: the user can send it again (nothing is lost). */
+    saved: z.boolean(),
+  }),
+])
+export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
+
 export const channels = {
   'app.info': { input: empty, output: AppInfoSchema },
   'server.status': { input: empty, output: ServerStatusSchema },
@@ -253,6 +290,8 @@ export const channels = {
     input: z.object({ holdId: z.string().min(1) }),
     output: z.object({ restored: z.array(z.string()), failed: z.array(z.object({ path: z.string(), error: z.string() })) }),
   },
+  /** Runs a whole retake on the host (journaled: a crash mid-way is finished or rolled back at the next start). */
+  'retake.run': { input: RetakeRunSchema, output: RetakeOutcomeSchema },
   /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
@@ -266,6 +305,8 @@ export type ChannelOutput<C extends ChannelName> = z.infer<Channels[C]['output']
 export const events = {
   'server.status': ServerStatusSchema,
   'checkpoint.progress': CheckpointProgressSchema,
+  /** The step a running retake is at (shown on the message). */
+  'retake.progress': z.object({ sessionID: z.string(), messageID: z.string(), step: RetakeStepSchema }),
 } as const
 export type EventName = keyof typeof events
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>

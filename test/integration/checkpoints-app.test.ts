@@ -5,15 +5,11 @@
  * user edited, undoably, several turns back, extra folders yes, shared folders no.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import type { ModelRef } from '../../src/shared/ipc-contract'
-import { runRetry } from '../../src/retry/retry-flow'
-import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
-import { answersTo } from '../../src/retry/retry-target'
-import { startCoreApp, type CoreApp } from '../support/core-fixture'
+import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
 import { sessionCookieName } from '../../electron/web/host-auth'
 
 let app: CoreApp | undefined
@@ -24,21 +20,6 @@ afterEach(async () => {
 
 const ECHO2: ModelRef = { providerID: 'fake', modelID: 'echo-2' }
 const FILES = { 'a.txt': 'alpha\r\nline two\n', 'c.txt': 'charlie\n', 'keep/notes.md': '# notes\n', 'bin.dat': '\u0000\u0001\u0002binary' }
-
-/** path → sha256 of every file under dir (.git excluded): "byte-identical" made checkable. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      if (name === '.git') continue
-      const p = join(d, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex')
-    }
-  }
-  walk(dir)
-  return out
-}
 
 async function prompt(text: string) {
   const s = await app!.client.session.create({})
@@ -55,35 +36,15 @@ async function turn(sessionID: string, text: string) {
   return { userID: info.parentID }
 }
 
-/** The turn is sealed when the session goes idle (seen on the main process's own event stream). */
-async function sealed(sessionID: string, messageID: string) {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const turns = await app!.call('checkpoints.list', { directory: app!.project, sessionID })
-    if (turns.find((t) => t.messageID === messageID)?.status === 'sealed') return
-    if (Date.now() > deadline) throw new Error(`turn ${messageID} never sealed: ${JSON.stringify(turns)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const sealed = (sessionID: string, messageID: string) => waitSealed(app!, sessionID, messageID)
 
+/** ↺ as the app runs it: one call to the host, which does the whole retake. */
 async function retake(sessionID: string, userID: string, files?: { planId: string; overwrite: string[] }) {
-  const list = (await app!.client.session.messages({ sessionID })).data as never as { info: { id: string; role: string; parentID?: string } }[]
-  const message = list.find((m) => m.info.id === userID)!
-  const call = app!.call.bind(app)
-  const deps = createSdkRetryDeps(app!.client, {
-    save: (e) => call('retry.save', e),
-    drop: (s, m) => call('retry.drop', { sessionID: s, messageID: m }),
-    recordAttempt: (a) => call('attempts.add', a),
-    files: {
-      holdKept: async (planId, overwrite) => (await call('checkpoints.holdKept', { directory: app!.project, planId, overwrite })).holdId,
-      putBackKept: (holdId) => call('checkpoints.putBackKept', { holdId }),
-      restoreFiles: (planId, overwrite) => call('checkpoints.apply', { directory: app!.project, planId, onConflict: 'restore-rest', overwrite }),
-      undoFiles: (restoreId) => call('checkpoints.undo', { directory: app!.project, restoreId }),
-    },
-  })
   // The retaken turn answers in words only, so the folder shows exactly what the restore did.
   app!.fake.script({ kind: 'text', text: 'fine, nothing to change' })
-  return runRetry({ sessionID, messageID: userID, directory: app!.project, message: message as never, model: ECHO2, previousAnswers: answersTo(list, userID), files }, deps)
+  const out = await app!.call('retake.run', { directory: app!.project, sessionID, clickedID: userID, model: ECHO2, ...(files ? { files } : {}) })
+  if (out.status !== 'done') throw new Error(`retake failed at ${out.step}: ${out.error}`)
+  return out
 }
 
 const agentWork = 'WRITE new.txt created by the agent ; EDIT a.txt alpha ALPHA ; BASH rm c.txt ; BASH echo from-shell > shell.txt'

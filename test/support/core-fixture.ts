@@ -3,13 +3,14 @@
  * checkpointing proxy, stores, router) behind browser mode's host. Tests talk to opencode through
  * the proxy (as the renderer does) and to the host through its router.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { sessionCookieName } from '../../electron/web/host-auth'
 import type { ChannelInput, ChannelName, ChannelOutput, Settings } from '../../src/shared/ipc-contract'
-import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
+import { createRetakeCore, type CoreOptions, type RetakeCore } from '../../electron/retake-core'
 import { startWebHost, type WebHost } from '../../electron/web/host'
 import { AppStores } from '../../electron/store/app-stores'
 import { startFakeLlm, type FakeLlm } from './fake-llm'
@@ -29,7 +30,9 @@ export interface CoreApp {
   stop(): Promise<void>
 }
 
-export async function startCoreApp(opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string } = {}): Promise<CoreApp> {
+export async function startCoreApp(
+  opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string; core?: Pick<CoreOptions, 'afterRetakePhase'> } = {},
+): Promise<CoreApp> {
   const fake = await startFakeLlm()
   const root = opts.root ?? mkdtempSync(join(tmpdir(), 'retake-core-'))
   const project = join(root, 'project')
@@ -44,7 +47,7 @@ export async function startCoreApp(opts: { git?: boolean; files?: Record<string,
   const configPath = join(root, 'opencode.json')
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
   const serverEnv = offlineOpencodeEnv()
-  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv })
+  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv, ...opts.core })
   const staticDir = join(root, 'static')
   mkdirSync(staticDir, { recursive: true })
   const host = await startWebHost({ core, staticDir, token: 'test-token' })
@@ -70,5 +73,31 @@ export async function startCoreApp(opts: { git?: boolean; files?: Record<string,
       await fake.close()
       if (!opts.root) rmSync(root, { recursive: true, force: true })
     },
+  }
+}
+
+/** path → sha256 of every file under dir (.git excluded): "byte-identical" made checkable. */
+export function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      if (name === '.git') continue
+      const p = join(d, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex')
+    }
+  }
+  walk(dir)
+  return out
+}
+
+/** The turn is sealed when the session goes idle (seen on the host's own event stream). */
+export async function waitSealed(app: CoreApp, sessionID: string, messageID: string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const turns = await app.call('checkpoints.list', { directory: app.project, sessionID })
+    if (turns.find((t) => t.messageID === messageID)?.status === 'sealed') return
+    if (Date.now() > deadline) throw new Error(`turn ${messageID} never sealed: ${JSON.stringify(turns)}`)
+    await new Promise((r) => setTimeout(r, 50))
   }
 }

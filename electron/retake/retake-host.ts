@@ -1,0 +1,186 @@
+/**
+ * ↺ as one transaction on the host (main process or browser-mode host), not calls from the window:
+ * closing the window, reloading it or a crash of the renderer cannot leave files restored and the
+ * conversation not. The flow itself is the tested state machine in retry-flow.ts; this module gives
+ * it the host's I/O (opencode through the host's own checkpointing proxy, the checkpoint service,
+ * the stores) and journals each destructive step, so a retake cut off by Retake's own death is
+ * finished or undone at the next start (recovery.ts).
+ */
+import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { z } from 'zod'
+import type { EventPayload, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
+import { runRetry, RetryError, type RetryDeps, type StoredMessage } from '../../src/retry/retry-flow'
+import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
+import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
+import { unwrap } from '../../src/api/unwrap'
+import type { CheckpointService } from '../checkpoint-service'
+import type { ProxyRequest, ProxyResponse } from '../server/opencode-proxy'
+import type { AppStores } from '../store/app-stores'
+import { decideRecovery } from './recovery'
+import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-journal'
+import { PROXY_BASE, proxyFetch } from './proxy-fetch'
+
+export interface RetakeHostOptions {
+  journalDir: string
+  proxy(req: ProxyRequest): Promise<ProxyResponse>
+  checkpoints: CheckpointService
+  stores: AppStores
+  emit(payload: EventPayload<'retake.progress'>): void
+  log(line: string): void
+  /** Test seam: called after each phase is journaled, before the step acts (crash tests kill here). */
+  afterPhase?(phase: RetakePhase): void
+}
+
+type Message = StoredMessage & { info: StoredMessage['info'] & { parentID?: string; providerID?: string; modelID?: string } }
+
+export function createRetakeHost(opts: RetakeHostOptions) {
+  const journal = new RetakeJournal(opts.journalDir)
+  const running = new Set<string>()
+  const client = (directory: string): OpencodeClient => createOpencodeClient({ baseUrl: PROXY_BASE, directory, fetch: proxyFetch(opts.proxy) })
+
+  async function messages(c: OpencodeClient, sessionID: string): Promise<Message[]> {
+    return unwrap('session.messages', await c.session.messages({ sessionID })) as unknown as Message[]
+  }
+
+  async function run(input: z.infer<typeof RetakeRunSchema>): Promise<RetakeOutcome> {
+    const { directory, sessionID, clickedID, model } = input
+    const c = client(directory)
+    const list = await messages(c, sessionID)
+    const target = input.fromSaved ? clickedID : retryTargetFor(list, clickedID)
+    if (!target) return { status: 'failed', step: 'payload', error: 'This message has no user turn to retake', saved: false }
+    const key = `${sessionID}/${target}`
+    if (running.has(key)) return { status: 'failed', step: 'payload', error: 'This turn is already being retaken', saved: false }
+    running.add(key)
+    const saved = input.fromSaved ? opts.stores.savedRetries(sessionID).find((r) => r.messageID === target) : undefined
+    if (input.fromSaved && !saved) {
+      running.delete(key)
+      return { status: 'failed', step: 'payload', error: 'No saved copy of this message is left to send again', saved: false }
+    }
+    const answers = answersTo(list, target)
+    const last = answers.at(-1)?.info
+    let record: RetakeRecord = { directory, sessionID, messageID: target, startedAt: Date.now(), phase: 'started' }
+    const phase = (p: RetakePhase, patch: Partial<RetakeRecord> = {}) => {
+      record = journal.update(record, { ...patch, phase: p })
+      opts.afterPhase?.(p)
+    }
+    const sdk = createSdkRetryDeps(c, {
+      save: async (e) => {
+        opts.stores.saveRetry(e)
+        // The journal starts once the payload is safe; before that nothing destructive ran.
+        if (e.state === 'pending') phase('started')
+      },
+      drop: async (s, m) => opts.stores.dropRetry(s, m),
+      recordAttempt: async (a) => opts.stores.addAttempt(a),
+    })
+    const files = opts.checkpoints
+    const deps: RetryDeps = {
+      ...sdk,
+      holdKept: async (planId, overwrite, keep = []) => {
+        const holdId = files.holdKept(directory, planId, overwrite, keep)
+        phase('held', { holdId })
+        return holdId
+      },
+      putBackKept: async (holdId) => files.putBackKept(holdId),
+      restoreFiles: async (planId, overwrite, keep = []) => {
+        phase('restoring')
+        const r = await files.apply(directory, planId, { onConflict: 'restore-rest', overwrite, keep })
+        phase('restored', r.restoreId ? { restoreId: r.restoreId } : {})
+        return r
+      },
+      undoFiles: (restoreId) => files.undo(directory, restoreId),
+      revert: async (s, m) => {
+        phase('reverting')
+        const out = await sdk.revert(s, m)
+        phase('reverted')
+        return out
+      },
+      prompt: async (body, o) => {
+        phase('prompting')
+        return sdk.prompt(body, o)
+      },
+      onStep: (step) => opts.emit({ sessionID, messageID: target, step }),
+    }
+    try {
+      const out = await runRetry(
+        {
+          sessionID,
+          messageID: target,
+          directory,
+          message: list.find((m) => m.info.id === target) ?? null,
+          model,
+          variant: input.variant,
+          previousAnswers: answers,
+          previousModel: last?.providerID && last.modelID ? { providerID: last.providerID, modelID: last.modelID } : undefined,
+          saved,
+          files: input.files,
+          skipCheckpoint: input.skipCheckpoint,
+        },
+        deps,
+      )
+      return { status: 'done', messageID: target, ...(out.turnError ? { turnError: out.turnError } : {}), restore: (out.restore as never) ?? null }
+    } catch (err) {
+      if (err instanceof RetryError) return { status: 'failed', step: err.step, error: err.message, saved: err.saved !== null }
+      throw err
+    } finally {
+      // runRetry undid what it had done on every failure it saw; only a death leaves a record.
+      journal.end(record)
+      running.delete(key)
+    }
+  }
+
+  /** Finishes or undoes the retakes a previous run was cut off in (called once the server is up). */
+  async function recover(): Promise<string[]> {
+    const done: string[] = []
+    for (const rec of journal.unfinished()) {
+      try {
+        done.push(await recoverOne(rec))
+        journal.end(rec)
+      } catch (err) {
+        // Left in the journal: the next start tries again; the payload stays saved meanwhile.
+        opts.log(`[retake] recovery of ${rec.sessionID}/${rec.messageID} failed: ${(err as Error).message}`)
+      }
+    }
+    return done
+  }
+
+  async function recoverOne(rec: RetakeRecord): Promise<string> {
+    const c = client(rec.directory)
+    const session = unwrap('session.get', await c.session.get({ sessionID: rec.sessionID })) as { revert?: { messageID?: string } }
+    const r = await c.session.message({ sessionID: rec.sessionID, messageID: rec.messageID })
+    const parts = r.response?.status === 404 ? null : (unwrap('session.message', r) as { parts: { id: string }[] }).parts
+    const decision = decideRecovery(rec, { reverted: session.revert?.messageID === rec.messageID, parts: parts?.length ?? null })
+    const savedEntry = opts.stores.savedRetries(rec.sessionID).find((s) => s.messageID === rec.messageID)
+    if (decision.kind === 'delivered') {
+      if (rec.holdId) opts.checkpoints.kept.drop(rec.holdId)
+      opts.stores.dropRetry(rec.sessionID, rec.messageID)
+      return `${rec.sessionID}/${rec.messageID}: the prompt had reached the server`
+    }
+    if (decision.kind === 'forward') {
+      if (rec.holdId) await putBack(rec.holdId)
+      for (const p of decision.deleteParts ? (parts ?? []) : []) {
+        unwrap('part.delete', await c.part.delete({ sessionID: rec.sessionID, messageID: rec.messageID, partID: p.id }))
+      }
+    } else {
+      const restoreId = rec.restoreId ?? (await restoreMadeBy(rec))
+      if (decision.undoFiles && restoreId) await opts.checkpoints.undo(rec.directory, restoreId)
+      if (rec.holdId) await putBack(rec.holdId)
+    }
+    if (savedEntry) opts.stores.saveRetry({ ...savedEntry, state: 'failed', error: decision.note })
+    return `${rec.sessionID}/${rec.messageID}: ${decision.kind}`
+  }
+
+  async function putBack(holdId: string) {
+    const back = opts.checkpoints.putBackKept(holdId)
+    if (back.failed.length > 0) throw new Error(`kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`)
+  }
+
+  /** A restore cut off before its id was journaled: the engine completed it on open; find it. */
+  async function restoreMadeBy(rec: RetakeRecord): Promise<string | undefined> {
+    const last = (await opts.checkpoints.store(rec.directory)).lastRestore(rec.sessionID)
+    return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
+  }
+
+  return { run, recover }
+}
+
+export type RetakeHost = ReturnType<typeof createRetakeHost>
