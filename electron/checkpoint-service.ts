@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { Settings } from '../src/shared/ipc-contract'
 import { openCheckpointStore, type InternalStore } from './checkpoints'
 import { parseTurnKey } from './checkpoints/paths'
+import { isOutOfSpace, outOfSpaceError } from './checkpoints/store-space'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent } from './checkpoints'
 
@@ -76,7 +77,8 @@ export class CheckpointService {
   }
 
   async capture(directory: string, sessionID: string, messageID: string): Promise<CaptureResult> {
-    const store = await this.store(directory)
+    // A store that cannot even be created (its first files do not fit) is a full disk too.
+    const store = await this.store(directory).catch((err: unknown) => Promise.reject(isOutOfSpace(err) ? outOfSpaceError(this.storeDir(directory), err) : err))
     let last: ProgressEvent | null = null
     try {
       return await store.capture(

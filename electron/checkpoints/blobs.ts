@@ -9,7 +9,8 @@ import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
 import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
-import type { PackLoc } from './packs'
+import type { PackLoc, PackMark } from './packs'
+import { writeToStoreAsync } from './store-space'
 import { os } from './os-names'
 
 const SMALL = 1 << 20
@@ -29,6 +30,8 @@ export class BlobStore {
   /** Blob files written since the last flush, made durable together before a snapshot commits. */
   private pending: string[] = []
   private readonly knownShards = new Set<string>()
+  /** Loose blobs and shard folders made since the last mark() (a failed capture removes them). */
+  private made: { blobs: string[]; shards: string[] } = { blobs: [], shards: [] }
   private readonly buf = Buffer.allocUnsafe(CHUNK)
   readonly packs: PackStore
 
@@ -75,7 +78,10 @@ export class BlobStore {
   private shard(hash: string): string {
     const d = path.join(this.dir, hash.slice(0, 2))
     if (!this.knownShards.has(d)) {
-      if (!fs.existsSync(d)) mkdirPrivate(d)
+      if (!fs.existsSync(d)) {
+        mkdirPrivate(d)
+        this.made.shards.push(d)
+      }
       this.knownShards.add(d)
     }
     return d
@@ -106,13 +112,18 @@ export class BlobStore {
         if (bytesRead === 0) break
         const chunk = this.buf.subarray(0, bytesRead)
         hasher.update(chunk)
-        await out.write(chunk)
+        await writeToStoreAsync(out, chunk, tmp)
         size += bytesRead
         onBytes?.(bytesRead)
       }
+    } catch (err) {
+      // A half-copied blob (the disk filled, the source vanished) is worth nothing: not kept.
+      await out.close().catch(() => {})
+      fs.rmSync(tmp, { force: true })
+      throw err
     } finally {
       await src.close()
-      await out.close()
+      await out.close().catch(() => {})
     }
     const hash = hasher.digest('hex')
     const dest = path.join(this.shard(hash), hash)
@@ -122,7 +133,31 @@ export class BlobStore {
     }
     fs.renameSync(tmp, dest)
     this.pending.push(dest)
+    this.made.blobs.push(dest)
     return { hash, size, written: size }
+  }
+
+  /** Remember what the store holds now; rollback() removes what was added since. */
+  mark(): PackMark {
+    this.made = { blobs: [], shards: [] }
+    return this.packs.mark()
+  }
+
+  /** A failed capture: its blobs out of the store, packs cut back, shard folders it made removed. */
+  rollback(m: PackMark): void {
+    this.packs.rollback(m)
+    for (const f of this.made.blobs) fs.rmSync(f, { force: true })
+    for (const d of this.made.shards) {
+      this.knownShards.delete(d)
+      try {
+        fs.rmdirSync(d)
+      } catch {
+        /* not empty: another blob of the same prefix was there after all */
+      }
+    }
+    this.pending = []
+    this.made = { blobs: [], shards: [] }
+    for (const name of safeReaddir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
   }
 
   /** Hash a file without storing it (plans compare disk content with recorded hashes). */

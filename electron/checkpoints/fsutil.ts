@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { os } from './os-names'
+import { writeToStore } from './store-space'
 
 export const DIR_MODE = 0o700
 export const FILE_MODE = 0o600
@@ -49,7 +50,7 @@ export function writeAtomicSync(target: string, data: string | Uint8Array, opts:
   const tmp = tempNameFor(target, opts.tag ?? 'w')
   const fd = fs.openSync(tmp, 'wx', opts.mode ?? FILE_MODE)
   try {
-    fs.writeFileSync(fd, data)
+    writeToStore(fd, data, tmp)
     finishFd(fd, opts)
   } catch (err) {
     abandonTemp(fd, tmp)

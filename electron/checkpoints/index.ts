@@ -19,6 +19,7 @@ import { turnChanges } from './changes'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
 import { releaseStatPool } from './stat-pool'
+import { isOutOfSpace, markStore, outOfSpaceError, rollbackStore } from './store-space'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
 
@@ -60,7 +61,9 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     e.assertOpen()
     const key = parseTurnKey(input)
     const id = Records.key(key)
-    await e.lock.acquire(sealing ? 'seal' : 'capture', o.waitMs ?? 0)
+    const explain = (err: unknown) => (isOutOfSpace(err) ? outOfSpaceError(e.storeDir, err) : err)
+    await e.lock.acquire(sealing ? 'seal' : 'capture', o.waitMs ?? 0).catch((err) => Promise.reject(explain(err)))
+    const mark = markStore(e)
     try {
       const existing = e.records.turns.get(id)
       if (sealing && !existing) throw new CheckpointError('EUNKNOWN_TURN', `seal without capture for ${id}`)
@@ -90,6 +93,9 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         notCheckpointed: out.notCheckpointed,
         warnings: out.warnings,
       }
+    } catch (err) {
+      rollbackStore(e, mark)
+      throw explain(err)
     } finally {
       e.lock.release()
     }

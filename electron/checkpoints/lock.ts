@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from './types'
 import { FILE_MODE } from './fsutil'
+import { writeToStore } from './store-space'
 
 export class StoreLock {
   private readonly file: string
@@ -38,7 +39,15 @@ export class StoreLock {
   private tryCreate(purpose: string): boolean {
     try {
       const fd = fs.openSync(this.file, 'wx', FILE_MODE)
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, purpose, at: Date.now() }))
+      try {
+        writeToStore(fd, JSON.stringify({ pid: process.pid, purpose, at: Date.now() }), this.file)
+      } catch (err) {
+        // A lock file that could not be filled (a full disk) is not held by anyone: left there, it
+        // would refuse every later capture as "busy" until the app restarts.
+        fs.closeSync(fd)
+        fs.rmSync(this.file, { force: true })
+        throw err
+      }
       fs.closeSync(fd)
       return true
     } catch (err) {

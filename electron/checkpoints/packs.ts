@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
 import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import { writeToStore } from './store-space'
 
 export interface PackLoc {
   file: string
@@ -16,11 +17,19 @@ export interface PackLoc {
 
 const PACK_LIMIT = 256 * 1024 * 1024
 
+/** Where the packs stood before a capture (see PackStore.mark / rollback). */
+export interface PackMark {
+  last: number
+  current: { n: number; size: number; idxSize: number } | null
+}
+
 export class PackStore {
   private readonly dir: string
   readonly index = new Map<string, { pack: number; offset: number; length: number }>()
   private current: { n: number; fd: number; idxFd: number; size: number } | null = null
   private dirty = false
+  /** Blobs appended since the last mark(), so a failed capture can take them out of the index. */
+  private appended: string[] = []
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'packs')
@@ -106,12 +115,51 @@ export class PackStore {
   append(hash: string, data: Uint8Array): void {
     const c = this.open()
     const offset = c.size
-    let off = 0
-    while (off < data.length) off += fs.writeSync(c.fd, data, off, data.length - off)
-    fs.writeSync(c.idxFd, `${hash} ${offset} ${data.length}\n`)
-    c.size += data.length
-    this.index.set(hash, { pack: c.n, offset, length: data.length })
     this.dirty = true
+    writeToStore(c.fd, data, this.packFile(c.n))
+    c.size += data.length
+    writeToStore(c.idxFd, `${hash} ${offset} ${data.length}\n`, this.idxFile(c.n))
+    this.index.set(hash, { pack: c.n, offset, length: data.length })
+    this.appended.push(hash)
+  }
+
+  /** Remember where the packs end now; rollback() cuts them back to it. */
+  mark(): PackMark {
+    this.appended = []
+    const nums = this.packNumbers()
+    const c = this.current
+    return { last: nums.length ? nums[nums.length - 1]! : 0, current: c ? { n: c.n, size: c.size, idxSize: fs.fstatSync(c.idxFd).size } : null }
+  }
+
+  /**
+   * Undo every append since `m`: the pack and its index truncated to their lengths then, packs
+   * opened since deleted, their blobs out of the index. A write that failed half-way (ENOSPC) left
+   * bytes the in-memory length does not count; without the cut, the next blob would be recorded
+   * at an offset that holds the torn one's bytes.
+   */
+  rollback(m: PackMark): void {
+    for (const h of this.appended) this.index.delete(h)
+    this.appended = []
+    const c = this.current
+    if (c && c.n !== m.current?.n) {
+      fs.closeSync(c.fd)
+      fs.closeSync(c.idxFd)
+      this.current = null
+    }
+    for (const n of this.packNumbers()) {
+      if (n <= m.last) continue
+      fs.rmSync(this.packFile(n), { force: true })
+      fs.rmSync(this.idxFile(n), { force: true })
+    }
+    if (m.current && this.current?.n === m.current.n) {
+      fs.ftruncateSync(this.current.fd, m.current.size)
+      fs.ftruncateSync(this.current.idxFd, m.current.idxSize)
+      this.current.size = m.current.size
+    } else if (m.current) {
+      // The pack filled up and was closed during the capture.
+      fs.truncateSync(this.packFile(m.current.n), m.current.size)
+      fs.truncateSync(this.idxFile(m.current.n), m.current.idxSize)
+    }
   }
 
   /** Make appended blobs durable: the pack's bytes first, then its index. */

@@ -103,8 +103,15 @@ export class Records {
 
   saveTurn(t: TurnRecord): void {
     const d = path.join(this.turnsDir, t.sessionID)
-    if (!fs.existsSync(d)) mkdirPrivate(d)
-    writeJsonAtomic(path.join(d, `${t.messageID}.json`), t)
+    const made = !fs.existsSync(d)
+    if (made) mkdirPrivate(d)
+    try {
+      writeJsonAtomic(path.join(d, `${t.messageID}.json`), t)
+    } catch (err) {
+      // The session's first record did not fit (a full disk): no empty folder stays for it.
+      if (made) fs.rmSync(d, { recursive: true, force: true })
+      throw err
+    }
     this.turns.set(Records.key(t), t)
   }
 

@@ -6,6 +6,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { LinkProbe } from './link-probe'
+import { isOutOfSpace } from './store-space'
 import type { BlobStore, PutResult } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
@@ -335,6 +336,9 @@ export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise
         ctx.stats.warnings.push(`${p.key} was being written during the checkpoint; its content is not kept`)
       }
     } catch (err) {
+      // The store's disk is full: that is no fact about this file, and recording it as "not
+      // checkpointed" would let the capture pass with a torn pack. The whole capture fails.
+      if (isOutOfSpace(err)) throw err
       // Unreadable (EACCES) or vanished: recorded without content, listed as not restorable.
       p.entry.type = 'oversize'
       ctx.stats.notCheckpointed.push(p.key)

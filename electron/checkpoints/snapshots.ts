@@ -214,7 +214,19 @@ export class SnapshotStore {
     return { id, bytes: text.length }
   }
 
-  /** Every blob id referenced by any kept snapshot. */
+  /**
+   * Forget the snapshots committed after `headId` and delete their files: a capture that failed
+   * after its commit (the turn record did not fit on the disk) leaves the chain as it found it.
+   */
+  dropAfter(headId: string | null): void {
+    while (this.chain.length && this.headId !== headId) {
+      const s = this.chain.pop()!
+      this.byId.delete(s.id)
+      this.cache.delete(s.id)
+      fs.rmSync(this.file(s.id), { force: true })
+    }
+  }
+
   /** Each blob the chain refers to, with the first path that refers to it (for verify's report). */
   blobRefs(): Map<string, { rootPath: string; key: string }> {
     const out = new Map<string, { rootPath: string; key: string }>()

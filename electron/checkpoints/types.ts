@@ -234,7 +234,7 @@ export interface CheckpointStore {
 
 export class CheckpointError extends Error {
   constructor(
-    readonly code: 'ELOCKED' | 'EUNKNOWN_TURN' | 'EBAD_KEY' | 'EBAD_PATH' | 'ECLOSED' | 'EFORMAT' | 'EOWNED',
+    readonly code: 'ELOCKED' | 'EUNKNOWN_TURN' | 'EBAD_KEY' | 'EBAD_PATH' | 'ECLOSED' | 'EFORMAT' | 'EOWNED' | 'ENOSPC',
     message: string,
   ) {
     super(message)

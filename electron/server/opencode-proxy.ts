@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
 import { isAllowedOpencodeRoute } from '../../src/shared/opencode-routes'
 import type { OpencodeConnection } from './connection'
+import { realTimers, relayEvents } from './event-relay'
 
 export interface ProxyRequest {
   method: string
@@ -77,7 +78,22 @@ function jsonError(status: number, name: string, message: string): ProxyResponse
   return { status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' }, body: Readable.from([Buffer.from(body)]) }
 }
 
-export function proxyToOpencode(conn: OpencodeConnection, req: ProxyRequest): Promise<ProxyResponse> {
+export async function proxyToOpencode(conn: OpencodeConnection, req: ProxyRequest, timers = realTimers): Promise<ProxyResponse> {
+  const res = await forward(conn, req)
+  if (req.method !== 'GET' || !/^\/event(\?|$)/.test(req.path) || res.status !== 200 || !res.body) return res
+  // The event stream is kept alive from here (event-relay.ts): a silent subscription is renewed.
+  const reopen = async () => {
+    const again = await forward(conn, { ...req, body: null })
+    if (again.status === 200 && again.body) return again.body
+    again.body?.destroy()
+    return null
+  }
+  const body = relayEvents(res.body, { reopen, ...timers })
+  req.signal?.addEventListener('abort', () => body.destroy(), { once: true })
+  return { ...res, body }
+}
+
+function forward(conn: OpencodeConnection, req: ProxyRequest): Promise<ProxyResponse> {
   if (conn.status.state !== 'ready' || !conn.url) {
     return Promise.resolve(jsonError(503, 'ServerUnavailable', `The opencode server is ${conn.status.state}${conn.status.error ? `: ${conn.status.error}` : ''}`))
   }

@@ -72,4 +72,22 @@ describe('useEventStream', () => {
     es.onopen!()
     await waitFor(() => expect(fetchMessages).toHaveBeenCalledTimes(2))
   })
+
+  it('refetches the visible session when the host says a silent subscription was dead (retake.resync), on the same connection', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource)
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const fetchMessages = vi.fn(async () => [user('msg_1')])
+    render(
+      <QueryClientProvider client={qc}>
+        <Probe fetchMessages={fetchMessages} />
+      </QueryClientProvider>,
+    )
+    await waitFor(() => expect(fetchMessages).toHaveBeenCalledTimes(1))
+    const es = FakeEventSource.all[0]!
+    es.onopen!()
+    es.emit('retake.resync', {})
+    await waitFor(() => expect(fetchMessages).toHaveBeenCalledTimes(2))
+    expect(FakeEventSource.all).toHaveLength(1)
+    expect(useUiStore.getState().stream).toBe('open')
+  })
 })

@@ -1,0 +1,102 @@
+// Writes into the store's own files, and what a full disk means for a capture.
+//
+// Every byte the engine appends to the store (pack data, pack index lines, large blobs, JSON
+// records, the lock file) goes through writeToStore, so a test can make the disk "full" at any
+// point — after N more bytes, or at one kind of file — without root or a special file system
+// (CI cannot always mount a tiny tmpfs). Like a real disk, a write that does not fit writes what
+// fits, then fails with ENOSPC: the partial write is the case the capture's rollback must clean.
+import fs from 'node:fs'
+import type { Engine } from './engine'
+import type { PackMark } from './packs'
+import { CheckpointError } from './types'
+
+export interface StoreWrite {
+  /** The file being written (a temp name for atomic writes). */
+  file: string
+  bytes: number
+}
+
+/** How many of the write's bytes the disk still takes (less than `bytes`: ENOSPC after those). */
+export type SpaceGate = (w: StoreWrite) => number
+
+let gate: SpaceGate | null = null
+
+/** Test seam: null lifts any limit. */
+export function setStoreSpaceGate(g: SpaceGate | null): void {
+  gate = g
+}
+
+/** A disk with `bytes` left: every store write spends from it until it is gone. */
+export function spaceLeft(bytes: number): SpaceGate {
+  let left = bytes
+  return (w) => {
+    const ok = Math.max(0, Math.min(left, w.bytes))
+    left -= ok
+    return ok
+  }
+}
+
+function enospc(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path: file })
+}
+
+/** Write all of `data` at the fd's position (or append), or throw ENOSPC after writing what fits. */
+export function writeToStore(fd: number, data: string | Uint8Array, file: string): void {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data
+  let allowed = buf.length
+  if (gate) allowed = gate({ file, bytes: buf.length })
+  let off = 0
+  while (off < allowed) off += fs.writeSync(fd, buf, off, allowed - off)
+  if (allowed < buf.length) throw enospc(file)
+}
+
+/** Same for a streamed large blob (async handle). */
+export async function writeToStoreAsync(handle: fs.promises.FileHandle, chunk: Uint8Array, file: string): Promise<void> {
+  const allowed = gate ? gate({ file, bytes: chunk.length }) : chunk.length
+  let off = 0
+  while (off < allowed) off += (await handle.write(chunk, off, allowed - off)).bytesWritten
+  if (allowed < chunk.length) throw enospc(file)
+}
+
+/** ENOSPC (disk full) and EDQUOT (the user's quota on it) mean the same to the user. */
+export function isOutOfSpace(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  return code === 'ENOSPC' || code === 'EDQUOT'
+}
+
+/** The error a capture that ran out of space ends with: what happened, that nothing was kept, what to do. */
+export function outOfSpaceError(storeDir: string, err: unknown): CheckpointError {
+  const quota = (err as NodeJS.ErrnoException).code === 'EDQUOT'
+  const why = quota ? 'your disk quota is used up' : 'the disk is full'
+  return new CheckpointError(
+    'ENOSPC',
+    `${why} where Retake keeps its checkpoints (${storeDir}). Nothing was recorded and the partial checkpoint was removed. Free some space and send again, or send without a checkpoint.`,
+  )
+}
+
+export interface StoreMark {
+  head: string | null
+  packs: PackMark
+}
+
+/** What the store holds before a capture writes anything. */
+export function markStore(e: Engine): StoreMark {
+  return { head: e.snaps.headId, packs: e.blobs.mark() }
+}
+
+/**
+ * Put the store back as `m` found it after a capture failed part-way: the blobs it added, the
+ * snapshot it may have committed, and its temp files go. Why: on a full disk the partial capture
+ * (megabytes) would keep the disk full for every later prompt, and a pack cut mid-write would
+ * misplace the next blob. Best effort: a failure here is reported, never hides the first error.
+ */
+export function rollbackStore(e: Engine, m: StoreMark): void {
+  try {
+    e.snaps.dropAfter(m.head)
+    e.blobs.rollback(m.packs)
+  } catch (err) {
+    e.warnings.push(`could not remove a failed checkpoint entirely: ${(err as Error).message}`)
+  }
+  // Events the watcher handed to the failed capture are lost with it: the next capture walks.
+  for (const w of e.watchers.values()) w.baseline = false
+}
