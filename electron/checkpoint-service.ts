@@ -12,7 +12,8 @@ import { openCheckpointStore, type InternalStore } from './checkpoints'
 import { parseTurnKey } from './checkpoints/paths'
 import { isOutOfSpace, outOfSpaceError } from './checkpoints/store-space'
 import { KeptFiles, type PutBackResult } from './kept-files'
-import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent } from './checkpoints'
+import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent, TurnKey } from './checkpoints'
+import type { ToolUseLookup } from './checkpoints/attribution'
 
 export interface CheckpointServiceOptions {
   dataDir: string
@@ -22,6 +23,12 @@ export interface CheckpointServiceOptions {
    * never seen — Retake or opencode stopped during it — is sealed from the disk when it is not.
    */
   sessionBusy?(directory: string, sessionID: string): Promise<boolean | null>
+  /**
+   * What the turns' tools wrote (opencode's stored tool calls), so a plan can tell a turn's own
+   * changes from another session's or the user's. Absent or failing: every change in a turn's
+   * window counts as the turn's, except what overlapping turns make uncertain.
+   */
+  toolUse?(directory: string, turns: TurnKey[]): Promise<ToolUseLookup>
   onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
   log?(line: string): void
 }
@@ -113,7 +120,8 @@ export class CheckpointService {
     const store = await this.store(directory)
     const { sessionID } = parseTurnKey('backTo' in target ? target.backTo : target.turnKey)
     const late = await this.sealUnseenEnds(directory, sessionID)
-    const plan = await store.plan(target)
+    const toolUse = this.opts.toolUse
+    const plan = await store.plan(target, toolUse ? { toolUse: (turns) => toolUse(directory, turns) } : undefined)
     if (late > 0) {
       const which = late === 1 ? 'one turn' : `${late} turns`
       plan.warnings.push(`The end of ${which} of this session was never seen (Retake or opencode stopped during it): sealed now from the files as they are.`)

@@ -12,7 +12,9 @@ import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/ro
 import { AppStores } from './store/app-stores'
 import { readJson, writeJson } from './store/json-file'
 import { z } from 'zod'
-import { sessionBusy, type OpencodeConnection } from './server/connection'
+import { sessionBusy, sessionMessages, type OpencodeConnection } from './server/connection'
+import { toolUseByTurn, type StoredMessage } from './turn-tools'
+import type { TurnToolUse } from './checkpoints/attribution'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
 import { RemoteOpencodeServer } from './server/remote-server'
 import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-binary'
@@ -72,6 +74,14 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     settings: () => stores.getSettings(),
     onProgress: (p) => events.emit('checkpoint.progress', p),
     sessionBusy: (directory, sessionID) => sessionBusy(connection, directory, sessionID),
+    toolUse: async (directory, turns) => {
+      const bySession = new Map<string, Map<string, TurnToolUse>>()
+      for (const sessionID of new Set(turns.map((t) => t.sessionID))) {
+        const messages = await sessionMessages(connection, directory, sessionID)
+        if (messages) bySession.set(sessionID, toolUseByTurn(messages as StoredMessage[], directory))
+      }
+      return (turn) => bySession.get(turn.sessionID)?.get(turn.messageID)
+    },
     log,
   })
   const proxy = createCheckpointingProxy(() => connection, checkpoints, log)

@@ -12,7 +12,7 @@ import type { RootCoverage } from './coverage'
 import { Engine } from './engine'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
-import { applyPlan, makePlan, makeUndoPlan, recover } from './restore'
+import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore'
 import type { ApplyHooks } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
@@ -106,7 +106,12 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     warnings: e.warnings,
     capture: (k, o) => capture(k, o, false),
     seal: (k, o) => capture(k, o, true),
-    plan: async (target) => makePlan(e, target),
+    plan: async (target, opts) => {
+      // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
+      const turns = opts?.toolUse ? planTurns(e, target) : []
+      const lookup = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
+      return makePlan(e, target, lookup)
+    },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
     planUndo: async (restoreId) => makeUndoPlan(e, restoreId),
     undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { BlobStore } from './blobs'
+import { changedOutsideAgent, ownerInOverlap, type ToolUseLookup, type TurnToolUse } from './attribution'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
@@ -36,6 +37,10 @@ export interface Candidate {
   uncovered?: boolean
   /** Changed while another session's turn was running on the same folders: maybe not this turn's. */
   otherTurn?: TurnKey
+  /** Changed by another session's turn, by what its tools named: not this turn's, never touched. */
+  ownedBy?: TurnKey
+  /** Changed in this turn's window, but none of its tools wrote it (an editor, a build watcher). */
+  outside?: boolean
 }
 
 const DIFF_LIMIT = 1 << 20
@@ -45,7 +50,7 @@ export function emptyPlan(kind: Plan['target']['kind'], warnings: string[], turn
 }
 
 /** Candidates for undoing turns `turns` (in order) back to the pre-image of the first. */
-export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnRecord[], warnings: string[]): Candidate[] | null {
+export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnRecord[], warnings: string[], tools: ToolUseLookup = () => undefined): Candidate[] | null {
   const first = turns[0]!
   const pre = p.snaps.state(first.pre)
   if (!pre) {
@@ -100,8 +105,52 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
     }
   }
   const out = [...byPath.values()]
-  markOverlaps(p, turns, out)
+  const mine = toolUseOf(turns, tools)
+  markOverlaps(p, turns, out, mine, tools)
+  for (const c of out) {
+    if (!c.otherTurn && !c.ownedBy && changedOutsideAgent(mine, absOf(c), c.expected?.type === 'dir' || c.target?.type === 'dir')) c.outside = true
+  }
   return out
+}
+
+/**
+ * The turns whose tool use a plan of `turns` may ask about: them, and every other session's turn
+ * whose window may overlap theirs (a superset of what markOverlaps looks at).
+ */
+export function turnsToAttribute(p: EngineParts, turns: TurnRecord[]): TurnKey[] {
+  const first = turns[0]
+  const last = turns[turns.length - 1]
+  if (!first || !last?.post) return []
+  const aStart = snapNo(first.pre)
+  const aEnd = snapNo(last.post)
+  const others = p.records.allTurns().filter((b) => b.status !== 'restored' && snapNo(b.pre) < aEnd && (b.post ? snapNo(b.post) : Infinity) > aStart)
+  const seen = new Set<string>()
+  const out: TurnKey[] = []
+  for (const t of [...turns, ...others]) {
+    const k = `${t.sessionID}/${t.messageID}`
+    if (!seen.has(k)) seen.add(k) && out.push({ sessionID: t.sessionID, messageID: t.messageID })
+  }
+  return out
+}
+
+/** The tool use of several turns of one plan together; unknown if any of them is unknown. */
+function toolUseOf(turns: TurnRecord[], tools: ToolUseLookup): TurnToolUse | undefined {
+  const paths = new Set<string>()
+  let opaque = false
+  for (const t of turns) {
+    const use = tools({ sessionID: t.sessionID, messageID: t.messageID })
+    if (!use) return undefined
+    use.paths.forEach((x) => paths.add(x))
+    opaque ||= use.opaque
+  }
+  return { paths, opaque }
+}
+
+/** The absolute path(s) a tool may have named for a candidate: through the root as opened, and its real path. */
+function absOf(c: Candidate): string[] {
+  const a = keyToAbs(c.root.abs, c.key)
+  const r = keyToAbs(c.root.real, c.key)
+  return a === r ? [a] : [a, r]
 }
 
 const snapNo = (id: string): number => Number(id)
@@ -115,9 +164,9 @@ const snapId = (n: number): string => String(n).padStart(12, '0')
  * and planned as a conflict (kept unless the user chooses to roll it back). Snapshot ids grow with
  * time, so windows are compared by id; a change before or after the overlap stays this turn's.
  */
-function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[]): void {
+function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[], mine: TurnToolUse | undefined, tools: ToolUseLookup): void {
   if (cands.length === 0) return
-  const mine = new Set(turns.map((t) => t.sessionID))
+  const mineSessions = new Set(turns.map((t) => t.sessionID))
   const aStart = snapNo(turns[0]!.pre)
   const aEnd = snapNo(turns[turns.length - 1]!.post!)
   const all = p.records.allTurns()
@@ -128,17 +177,21 @@ function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[]): 
   const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.messageID === y.messageID && x.pre === y.pre && x.post === y.post
   const copy = (b: TurnRecord) => turns.some((t) => sameWork(b, t)) || (b.forkedFrom !== undefined && all.some((r) => !r.forkedFrom && sameWork(b, r)))
   for (const b of all) {
-    if (mine.has(b.sessionID) || b.status === 'restored' || copy(b)) continue
+    if (mineSessions.has(b.sessionID) || b.status === 'restored' || copy(b)) continue
     const start = Math.max(aStart, snapNo(b.pre))
     const end = Math.min(aEnd, b.post ? snapNo(b.post) : Infinity)
     if (start >= end) continue
     const before = p.snaps.state(snapId(start))
     const after = p.snaps.state(snapId(end))
     const who = { sessionID: b.sessionID, messageID: b.messageID }
+    const theirs = tools(who)
     for (const c of cands) {
-      if (c.otherTurn) continue
+      if (c.otherTurn || c.ownedBy) continue
       // Unknown states (a damaged store): nothing tells the turns apart, so none is assumed.
-      if (!before || !after || contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) c.otherTurn = who
+      if (before && after && !contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) continue
+      const owner = ownerInOverlap(mine, theirs, absOf(c), c.expected?.type === 'dir' || c.target?.type === 'dir')
+      if (owner === 'other') c.ownedBy = who
+      else if (owner === 'unknown') c.otherTurn = who
     }
   }
 }
@@ -211,6 +264,16 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
   if (c.uncovered) {
     // It may well have existed before the turn: the capture did not look (see coverage.ts).
     return { ...base, kind: 'not-checkpointed', reason: 'not checkpointed before this turn (excluded by .gitignore or your exclude rules then, or outside the folders covered): left as it is' }
+  }
+  if (c.ownedBy && !matches(actual, c.target)) {
+    // The other session's tools wrote it and this turn's could not have: its work, never touched.
+    return { ...base, kind: 'not-this-turn', reason: `written by session ${c.ownedBy.sessionID}'s turn, not this one: left as it is` }
+  }
+  if (matches(actual, c.expected) && c.outside) {
+    // None of this turn's tools wrote it: the user's editor, a build watcher. Kept unless chosen.
+    const reason = 'changed outside the agent during this turn (none of its tools wrote it): kept unless you roll it back'
+    const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
+    return withDiff ? addDiff(p, abs, conflict) : conflict
   }
   if (matches(actual, c.expected) && c.otherTurn) {
     // Maybe the other session's work: never rolled back unless the user says so for this file.

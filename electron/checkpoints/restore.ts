@@ -10,7 +10,8 @@ import { currentEntry, matches } from './current'
 import { LinkProbe } from './link-probe'
 import { Journal, journalDir, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
-import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
+import { classify, emptyPlan, PlanContext, turnCandidates, turnsToAttribute, undoCandidates } from './planner'
+import type { ToolUseLookup } from './attribution'
 import type { Candidate } from './planner'
 import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
@@ -36,8 +37,22 @@ export interface ApplyHooks {
 // changed) is unknown to the new one.
 export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate> }>
 
-export function makePlan(e: Engine, target: PlanTarget): Plan {
-  return registered(e, buildPlan(e, target))
+export function makePlan(e: Engine, target: PlanTarget, tools?: ToolUseLookup): Plan {
+  return registered(e, buildPlan(e, target, tools))
+}
+
+/** The turns a plan of `target` would weigh (its own and overlapping ones), for attribution. */
+export function planTurns(e: Engine, target: PlanTarget): TurnKey[] {
+  const found = planScope(e, target)
+  return found ? turnsToAttribute(e, found.turns) : []
+}
+
+function planScope(e: Engine, target: PlanTarget): { key: TurnKey; turn: TurnRecord; turns: TurnRecord[]; later: TurnRecord[] } | null {
+  const key = parseTurnKey('backTo' in target ? target.backTo : target.turnKey)
+  const turn = e.records.turns.get(Records.key(key))
+  if (!turn) return null
+  const after = e.records.sessionTurns(key.sessionID).filter((t) => t.seq > turn.seq && t.status !== 'restored')
+  return 'backTo' in target ? { key, turn, turns: [turn, ...after], later: [] } : { key, turn, turns: [turn], later: after }
 }
 
 export function makeUndoPlan(e: Engine, restoreId: string): Plan {
@@ -58,21 +73,20 @@ function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
   }
 }
 
-function buildPlan(e: Engine, target: PlanTarget): Plan {
+function buildPlan(e: Engine, target: PlanTarget, tools?: ToolUseLookup): Plan {
   e.assertOpen()
   const warnings: string[] = []
   const backTo = 'backTo' in target
-  const key = parseTurnKey(backTo ? target.backTo : target.turnKey)
-  const turn = e.records.turns.get(Records.key(key))
-  if (!turn) return emptyPlan(backTo ? 'backTo' : 'turn', [`no checkpoint for ${Records.key(key)}; nothing will be restored`], key)
-  const session = e.records.sessionTurns(key.sessionID)
-  const after = session.filter((t) => t.seq > turn.seq && t.status !== 'restored')
-  const turns = backTo ? [turn, ...after] : [turn]
-  const later = backTo ? [] : after
+  const scope = planScope(e, target)
+  if (!scope) {
+    const key = parseTurnKey(backTo ? target.backTo : target.turnKey)
+    return emptyPlan(backTo ? 'backTo' : 'turn', [`no checkpoint for ${Records.key(key)}; nothing will be restored`], key)
+  }
+  const { key, turns, later } = scope
   if (turns.some((t) => t.status === 'open')) {
     return emptyPlan(backTo ? 'backTo' : 'turn', ['a turn is still running (not sealed); seal it before restoring'], key)
   }
-  const cands = turnCandidates(e, turns, later, warnings)
+  const cands = turnCandidates(e, turns, later, warnings, tools)
   const plan = emptyPlan(backTo ? 'backTo' : 'turn', warnings, key)
   plan.turns = turns.map(toKey)
   if (!cands) return plan

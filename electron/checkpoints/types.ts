@@ -99,7 +99,7 @@ export interface TurnInfo {
 }
 
 export type PlanTarget = { turnKey: TurnKeyInput } | { backTo: TurnKeyInput }
-export type ActionKind = 'restore' | 'delete' | 'recreate' | 'nothing' | 'conflict' | 'not-checkpointed'
+export type ActionKind = 'restore' | 'delete' | 'recreate' | 'nothing' | 'conflict' | 'not-checkpointed' | 'not-this-turn'
 
 export interface PlanAction {
   /** Stable id of the action inside its plan; choices refer to it. */
@@ -212,7 +212,8 @@ export interface VerifyReport {
 export interface CheckpointStore {
   capture(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
-  plan(target: PlanTarget): Promise<Plan>
+  /** `toolUse`: what the given turns' tools wrote (see attribution.ts); without it every change in a turn's window is the turn's. */
+  plan(target: PlanTarget, opts?: { toolUse?: (turns: TurnKey[]) => Promise<import('./attribution').ToolUseLookup> }): Promise<Plan>
   apply(plan: Plan, choices?: ApplyChoices): Promise<ApplyResult>
   undo(restoreId: string, choices?: ApplyChoices): Promise<ApplyResult>
   planUndo(restoreId: string): Promise<Plan>

@@ -58,3 +58,18 @@ export async function sessionBusy(conn: OpencodeConnection, directory: string, s
     return null
   }
 }
+
+/** A session's stored messages (null: the server could not be asked). */
+export async function sessionMessages(conn: OpencodeConnection, directory: string, sessionID: string): Promise<unknown[] | null> {
+  if (!conn.url) return null
+  try {
+    const url = new URL(`/session/${encodeURIComponent(sessionID)}/message`, conn.url)
+    url.searchParams.set('directory', directory)
+    const res = await fetch(url, { headers: { authorization: conn.authorization() }, signal: AbortSignal.timeout(15_000) })
+    if (!res.ok) return null
+    const data = (await res.json()) as unknown
+    return Array.isArray(data) ? data : null
+  } catch {
+    return null
+  }
+}

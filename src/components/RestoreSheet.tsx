@@ -145,8 +145,8 @@ export function RestoreSheet(props: {
               </section>
             )}
             {groups.notCheckpointed.length > 0 && (
-              <section>
-                <h3>Not checkpointed ({groups.notCheckpointed.length})</h3>
+              <section data-testid="restore-left">
+                <h3>Left as they are ({groups.notCheckpointed.length})</h3>
                 <ul>{groups.notCheckpointed.map((a) => row(a, <span className="muted">{a.reason ?? 'over the size limit'}</span>))}</ul>
               </section>
             )}

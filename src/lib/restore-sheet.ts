@@ -18,6 +18,7 @@ export interface PlanGroups {
   putBack: RestorePlan['actions']
   remove: RestorePlan['actions']
   conflicts: RestorePlan['actions']
+  /** Left as they are: never checkpointed, or another session's work. */
   notCheckpointed: RestorePlan['actions']
 }
 
@@ -27,7 +28,7 @@ export function groupPlan(plan: RestorePlan): PlanGroups {
     if (a.kind === 'restore' || a.kind === 'recreate') g.putBack.push(a)
     else if (a.kind === 'delete') g.remove.push(a)
     else if (a.kind === 'conflict') g.conflicts.push(a)
-    else if (a.kind === 'not-checkpointed') g.notCheckpointed.push(a)
+    else if (a.kind === 'not-checkpointed' || a.kind === 'not-this-turn') g.notCheckpointed.push(a)
   }
   return g
 }

@@ -130,7 +130,7 @@ export const PlanActionSchema = z.object({
   id: z.string(),
   root: z.string(),
   path: z.string(),
-  kind: z.enum(['restore', 'delete', 'recreate', 'nothing', 'conflict', 'not-checkpointed']),
+  kind: z.enum(['restore', 'delete', 'recreate', 'nothing', 'conflict', 'not-checkpointed', 'not-this-turn']),
   reason: z.string().optional(),
   expectedHash: z.string().nullable().optional(),
   actualHash: z.string().nullable().optional(),

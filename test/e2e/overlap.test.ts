@@ -2,11 +2,12 @@
  * The bug opencode's users report most bitterly about revert: "revert in one session wiped another
  * session's work". Two sessions of one project in Chromium against the real opencode server: while
  * session A's long turn runs, session B's turn creates a file and edits another. Retaking A keeps
- * all of B's work (offered as "changed while session B was running", kept by default), and still
- * rolls back what A itself did before B started.
+ * all of B's work (B's tools wrote it: "left as they are"), and still rolls back what A itself did
+ * before B started. A file the user edits in their editor while A runs is offered as "changed
+ * outside the agent", kept by default.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeApp, startApp, until, waitForText, type AppUnderTest } from './harness'
 
@@ -53,11 +54,13 @@ describe('a retake undoes only its own turn', () => {
     await second.hover()
     await second.getByTestId('retry').click()
     const sheet = page.getByTestId('restore-sheet')
-    const conflicts = sheet.getByTestId('restore-conflicts')
-    await waitForText(conflicts, 'b-work.txt')
-    await waitForText(conflicts, 'shared.md')
-    await waitForText(conflicts, 'was running')
-    expect(await conflicts.getByTestId('conflict-choice').first().inputValue()).toBe('keep')
+    // B's tools wrote both files and A's turn ran none: they are B's work, left as they are and
+    // not even offered for rollback.
+    const left = sheet.getByTestId('restore-left')
+    await waitForText(left, 'b-work.txt')
+    await waitForText(left, 'shared.md')
+    await waitForText(left, 'not this one')
+    expect(await sheet.getByTestId('restore-conflicts').count()).toBe(0)
     await sheet.getByTestId('restore-confirm').click()
     await messages('assistant').last().getByText('retaken A').waitFor()
 
@@ -65,5 +68,36 @@ describe('a retake undoes only its own turn', () => {
     expect(readFileSync(join(project, 'b-work.txt'), 'utf8')).toContain('made by B')
     expect(readFileSync(join(project, 'shared.md'), 'utf8')).toBe('changed-by-B\n')
     expect(existsSync(join(project, 'a-notes.txt'))).toBe(true)
+  })
+
+  it('a file the user edits in an editor while the turn runs is offered as changed outside the agent, kept by default', async () => {
+    app = await startApp({ files: { 'notes.md': 'my notes\n' } })
+    const { page, fake, project } = app
+    // A's turn writes a file with its tool, then streams slowly; the user saves notes.md meanwhile.
+    fake.script(
+      { kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, 'made-by-a.txt'), content: 'from A\n' } }] },
+      { kind: 'text', text: 'a slow wrap-up', chunks: 12, chunkDelayMs: 300 },
+    )
+    await send('write the file')
+    await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
+    await until(async () => existsSync(join(project, 'made-by-a.txt')), 'the agent to write its file')
+    writeFileSync(join(project, 'notes.md'), 'my notes, edited during the turn\n')
+    await messages('assistant').last().getByText('a slow wrap-up').waitFor()
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+
+    fake.script({ kind: 'text', text: 'retaken' })
+    const user = messages('user').last()
+    await user.hover()
+    await user.getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    const conflicts = sheet.getByTestId('restore-conflicts')
+    await waitForText(conflicts, 'notes.md')
+    await waitForText(conflicts, 'changed outside the agent')
+    expect(await conflicts.getByTestId('conflict-choice').first().inputValue()).toBe('keep')
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken').waitFor()
+
+    expect(existsSync(join(project, 'made-by-a.txt'))).toBe(false)
+    expect(readFileSync(join(project, 'notes.md'), 'utf8')).toBe('my notes, edited during the turn\n')
   })
 })

@@ -27,7 +27,7 @@ function ActionList({ title, items, projectRoot, testId }: { title: string; item
         {items.map((a) => (
           <li key={a.id} data-testid="plan-action" data-kind={a.kind}>
             <span className="ckpt-path">{pathOf(a, projectRoot)}</span>
-            <span className="muted">{a.kind === 'not-checkpointed' ? 'left as it is' : actionVerb(a.kind)}</span>
+            <span className="muted">{a.kind === 'not-checkpointed' || a.kind === 'not-this-turn' ? (a.reason ?? 'left as it is') : actionVerb(a.kind)}</span>
           </li>
         ))}
       </ul>
@@ -98,7 +98,7 @@ export function RestoreConfirm({
           </ul>
         </section>
       )}
-      <ActionList title="Not checkpointed (left alone)" items={g.untouched} projectRoot={projectRoot} testId="plan-untouched" />
+      <ActionList title="Left as they are" items={g.untouched} projectRoot={projectRoot} testId="plan-untouched" />
       {plan.warnings.map((w) => (
         <div key={w} className="ckpt-warning">
           {w}

@@ -82,7 +82,7 @@ export function groupPlan(plan: RestorePlan): PlanGroups {
     if (a.kind === 'restore' || a.kind === 'recreate') g.restored.push(a)
     else if (a.kind === 'delete') g.removed.push(a)
     else if (a.kind === 'conflict') g.conflicts.push(a)
-    else if (a.kind === 'not-checkpointed') g.untouched.push(a)
+    else if (a.kind === 'not-checkpointed' || a.kind === 'not-this-turn') g.untouched.push(a)
     else g.unchanged++
   }
   return g

@@ -1,0 +1,56 @@
+/**
+ * Who changed a path: the rule that lets a retake undo only its own turn. A turn's capture→seal
+ * difference holds everything that changed in its window — its tools' work, but also another
+ * session's turn running at the same time, the user's editor, a build watcher. What a turn's tools
+ * named (the files its edit/write/patch calls wrote) tells them apart; a tool that can write
+ * anywhere (a shell, a sub-agent, an unknown tool) makes the turn "opaque": anything may be its.
+ *
+ * Unknown tool use (no record: a remote server Retake could not ask, an old turn) is treated as
+ * opaque, which is the behaviour before attribution existed.
+ */
+import type { TurnKey } from './types'
+
+export interface TurnToolUse {
+  /** Absolute paths the turn's file tools wrote, created, deleted or moved. */
+  paths: ReadonlySet<string>
+  /** A tool ran that can change any file (bash, a sub-agent, an unknown tool). */
+  opaque: boolean
+}
+
+/** Tool use per turn, as far as the host could learn it. */
+export type ToolUseLookup = (turn: TurnKey) => TurnToolUse | undefined
+
+/** Whether the turn's tools named `abs` (a folder counts when a named path lies inside it). */
+export function named(use: TurnToolUse, abs: readonly string[], isDir: boolean): boolean {
+  for (const a of abs) {
+    if (use.paths.has(a)) return true
+    if (isDir) for (const p of use.paths) if (p.startsWith(a + '/')) return true
+  }
+  return false
+}
+
+export type Owner = 'this' | 'other' | 'unknown'
+
+/**
+ * A path that changed while this turn and another session's turn both ran. It is this turn's only
+ * when this turn's tools named it and the other's could not have written it; the other's when the
+ * reverse holds; otherwise nobody can tell (kept unless the user rolls it back).
+ */
+export function ownerInOverlap(mine: TurnToolUse | undefined, theirs: TurnToolUse | undefined, abs: readonly string[], isDir: boolean): Owner {
+  const mineNamed = mine !== undefined && named(mine, abs, isDir)
+  const theirsNamed = theirs !== undefined && named(theirs, abs, isDir)
+  const mineCould = mine === undefined || mine.opaque || mineNamed
+  const theirsCould = theirs === undefined || theirs.opaque || theirsNamed
+  if (mineNamed && !theirsCould) return 'this'
+  if (theirsNamed && !mineCould) return 'other'
+  return 'unknown'
+}
+
+/**
+ * A path that changed in this turn's window with no other turn running: changed outside the
+ * agent (the user's editor, a build watcher) when the turn's tools are known, none of them could
+ * write anywhere, and none named it.
+ */
+export function changedOutsideAgent(mine: TurnToolUse | undefined, abs: readonly string[], isDir: boolean): boolean {
+  return mine !== undefined && !mine.opaque && !named(mine, abs, isDir)
+}

@@ -1,0 +1,101 @@
+// Attribution: what a turn's tools wrote tells its own changes from another session's turn and
+// from the user's editor. Without tool use (no lookup) the plans stay as the overlap rule makes them
+// (data-loss.test.ts, class 9); these tests pass what opencode's stored tool calls would say.
+import { describe, expect, it } from 'vitest'
+import type { TurnToolUse } from '../../electron/checkpoints/attribution'
+import { workspace, type Ws } from './helpers'
+
+type Uses = Record<string, { wrote?: string[]; opaque?: boolean }>
+
+/** A plan of `turnKey` with the given tool use per turn ('sesA/m1' → what its tools wrote). */
+function planWith(w: Ws, turnKey: string, uses: Uses) {
+  const asked: string[] = []
+  return {
+    asked,
+    plan: w.store.plan(
+      { turnKey },
+      {
+        toolUse: async (turns) => {
+          asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
+          return (t) => {
+            const u = uses[`${t.sessionID}/${t.messageID}`]
+            return u && ({ paths: new Set((u.wrote ?? []).map((p) => w.p(p))), opaque: u.opaque ?? false } satisfies TurnToolUse)
+          }
+        },
+      },
+    ),
+  }
+}
+
+const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
+
+/** A and B overlap: A writes a.txt, B writes b.txt and edits shared.txt, all while both run. */
+async function overlapping(): Promise<Ws> {
+  const w = await workspace()
+  w.write('shared.txt', 's0')
+  await w.store.capture('sesA/m1')
+  await w.store.capture('sesB/m2')
+  w.write('a.txt', 'by A')
+  w.write('b.txt', 'by B')
+  w.write('shared.txt', 's-by-B')
+  await w.store.seal('sesB/m2')
+  await w.store.seal('sesA/m1')
+  return w
+}
+
+describe('attribution by what the tools wrote', () => {
+  it('in an overlap, A’s named file is rolled back and B’s named files are B’s: left as they are, never offered', async () => {
+    const w = await overlapping()
+    const { plan, asked } = planWith(w, 'sesA/m1', { 'sesA/m1': { wrote: ['a.txt'] }, 'sesB/m2': { wrote: ['b.txt', 'shared.txt'] } })
+    const p = await plan
+    expect(asked.sort()).toEqual(['sesA/m1', 'sesB/m2'])
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'not-this-turn', 'shared.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'b.txt')!.reason).toMatch(/session sesB's turn, not this one/)
+    // Even "overwrite everything" cannot touch B's work: it is not an action of this plan.
+    const res = await w.store.apply(p, { onConflict: 'restore-rest', overwrite: p.actions.map((a) => a.id) })
+    expect(res.failed).toEqual([])
+    expect(w.exists('a.txt')).toBe(false)
+    expect(w.text('b.txt')).toBe('by B')
+    expect(w.text('shared.txt')).toBe('s-by-B')
+  })
+
+  it('a shell in B (it could have written anything) leaves A’s file uncertain: a conflict, kept by default', async () => {
+    const w = await overlapping()
+    const p = await planWith(w, 'sesA/m1', { 'sesA/m1': { wrote: ['a.txt'] }, 'sesB/m2': { wrote: ['b.txt'], opaque: true } }).plan
+    // a.txt: B's shell might have written it; b.txt: B's; shared.txt: nobody named it, B could have.
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'conflict', 'b.txt': 'not-this-turn', 'shared.txt': 'conflict' })
+  })
+
+  it('unknown tool use (a server that could not be asked) keeps the overlap rule of before', async () => {
+    const w = await overlapping()
+    const p = await planWith(w, 'sesA/m1', {}).plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'conflict', 'b.txt': 'conflict', 'shared.txt': 'conflict' })
+  })
+
+  it('with no other turn running, a file none of A’s tools wrote was changed outside the agent: kept unless chosen', async () => {
+    const w = await workspace()
+    w.write('notes.md', 'mine v1')
+    await w.store.capture('sesA/m1')
+    w.write('src/new/a.ts', 'by A') // A's write tool (it made the folder too)
+    w.write('notes.md', 'mine v2, typed in my editor during the turn')
+    await w.store.seal('sesA/m1')
+    const p = await planWith(w, 'sesA/m1', { 'sesA/m1': { wrote: ['src/new/a.ts'] } }).plan
+    expect(kinds(p.actions)).toEqual({ src: 'delete', 'src/new': 'delete', 'src/new/a.ts': 'delete', 'notes.md': 'conflict' })
+    expect(p.actions.find((a) => a.path === 'notes.md')!.reason).toMatch(/changed outside the agent/)
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.exists('src')).toBe(false)
+    expect(w.text('notes.md')).toBe('mine v2, typed in my editor during the turn')
+    // Chosen explicitly, it is rolled back like the rest.
+  })
+
+  it('a turn that ran a shell owns every change in its window, as before', async () => {
+    const w = await workspace()
+    w.write('notes.md', 'v1')
+    await w.store.capture('sesA/m1')
+    w.write('notes.md', 'v2')
+    w.write('out.txt', 'made by a shell command')
+    await w.store.seal('sesA/m1')
+    const p = await planWith(w, 'sesA/m1', { 'sesA/m1': { opaque: true } }).plan
+    expect(kinds(p.actions)).toEqual({ 'notes.md': 'restore', 'out.txt': 'delete' })
+  })
+})
