@@ -11,6 +11,7 @@ import { events as eventSchemas } from '../src/shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
 import { AppStores } from './store/app-stores'
 import { RemoteSecretStore } from './store/remote-secret'
+import { loadOrCreateInstallKey } from './store/install-key'
 import { sessionBusy, type OpencodeConnection } from './server/connection'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
 import { RemoteOpencodeServer } from './server/remote-server'
@@ -59,6 +60,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
   const events = new EventEmitter()
   const secrets = new RemoteSecretStore(join(opts.dataDir, 'secrets.json'))
   const log = opts.log ?? (() => {})
+  const attachmentKey = loadOrCreateInstallKey(join(opts.dataDir, 'attachment-key'))
   try {
     secrets.migrate(stores.getSettings().remoteUrl)
   } catch (err) {
@@ -135,6 +137,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       version: opts.version,
       initialProject: opts.initialProject,
       canPickFolder: Boolean(opts.pickFolder),
+      attachmentKey,
     }),
     'server.status': () => connection.status,
     'server.restart': async () => {

@@ -26,6 +26,8 @@ export const AppInfoSchema = z.object({
   initialProject: z.string().optional(),
   /** True when the host can show a native folder picker (desktop). */
   canPickFolder: z.boolean(),
+  /** This install's key (64 hex) for tagging inlined attachment blocks: only tagged ones show as chips. */
+  attachmentKey: z.string().regex(/^[0-9a-f]{64}$/),
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>
 
