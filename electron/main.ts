@@ -13,11 +13,11 @@ import { logsDir, openMainLog } from './desktop/main-log'
 import { aboutDetail, buildMenuTemplate } from './desktop/menu'
 import { focusOnSecondInstance } from './desktop/single-instance'
 import { loadWindowState, saveWindowState, WINDOW_DEFAULTS, windowStateToSave } from './desktop/window-state'
-import { APP_ENTRY, APP_SCHEME, decidePermission, isAllowedNavigation, isSafeExternalUrl, isTrustedSender, secureWebPreferences } from './security/window-policy'
+import { APP_SCHEME_PRIVILEGES, securePermissions } from './security/session-policy'
+import { guardWebContents } from './security/web-contents-guards'
+import { APP_ENTRY, APP_SCHEME, isSafeExternalUrl, isTrustedSender, secureWebPreferences } from './security/window-policy'
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
-])
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }])
 
 let mainWindow: BrowserWindow | null = null
 let core: RetakeCore | null = null
@@ -73,8 +73,7 @@ async function start() {
   protocol.handle(APP_SCHEME, createAppProtocolHandler(core, join(appRoot, 'dist', 'renderer')))
   ipcMain.handle('retake:invoke', (event, channel: unknown, input: unknown) => core!.dispatch(channel, input, senderOf(event)))
 
-  session.defaultSession.setPermissionRequestHandler((wc, permission, callback) => callback(decidePermission(permission, wc.getURL())))
-  session.defaultSession.setPermissionCheckHandler((wc, permission) => decidePermission(permission, wc?.getURL()))
+  securePermissions(session.defaultSession)
 
   const versions = { retake: version, electron: process.versions.electron, chromium: process.versions.chrome, node: process.versions.node, opencode: opencodeVersion }
   const template = buildMenuTemplate({
@@ -129,19 +128,7 @@ function createWindow() {
   void win.loadURL(APP_ENTRY)
 }
 
-app.on('web-contents-created', (_event, contents) => {
-  contents.on('will-navigate', (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault()
-  })
-  contents.on('will-redirect', (event, url) => {
-    if (!isAllowedNavigation(url)) event.preventDefault()
-  })
-  contents.on('will-attach-webview', (event) => event.preventDefault())
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
-})
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents, (url) => void shell.openExternal(url)))
 
 app.on('window-all-closed', () => app.quit())
 

@@ -10,8 +10,8 @@ import type { EventName, EventPayload, ServerStatus, Settings } from '../src/sha
 import { events as eventSchemas } from '../src/shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
 import { AppStores } from './store/app-stores'
-import { readJson, writeJson } from './store/json-file'
-import { z } from 'zod'
+import { RemoteSecretStore } from './store/remote-secret'
+import { loadOrCreateInstallKey } from './store/install-key'
 import { sessionBusy, sessionMessages, type OpencodeConnection } from './server/connection'
 import { toolUseByTurn, type StoredMessage } from './turn-tools'
 import type { TurnToolUse } from './checkpoints/attribution'
@@ -60,14 +60,19 @@ export interface RetakeCore {
   stop(): Promise<void>
 }
 
-const SecretsSchema = z.object({ remotePassword: z.string().optional() })
-
 export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: unknown) => boolean = () => true): RetakeCore {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 })
   const stores = new AppStores(opts.dataDir)
   const events = new EventEmitter()
-  const secretsFile = join(opts.dataDir, 'secrets.json')
+  const secrets = new RemoteSecretStore(join(opts.dataDir, 'secrets.json'))
   const log = opts.log ?? (() => {})
+  const attachmentKey = loadOrCreateInstallKey(join(opts.dataDir, 'attachment-key'))
+  try {
+    secrets.migrate(stores.getSettings().remoteUrl)
+  } catch (err) {
+    // Not fatal: an unbound password is simply never sent (passwordFor needs a matching origin).
+    log(`[settings] could not bind the saved remote password to its URL: ${(err as Error).message}`)
+  }
   let connection: OpencodeConnection = makeConnection(stores.getSettings())
   const checkpoints = new CheckpointService({
     dataDir: opts.dataDir,
@@ -99,7 +104,8 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     const remoteUrl = opts.remote?.url ?? settings.remoteUrl
     let conn: OpencodeConnection
     if (remoteUrl) {
-      const password = opts.remote?.password ?? readJson(secretsFile, SecretsSchema, {}).remotePassword
+      // The saved password goes only to the origin it was typed for (a --remote URL included).
+      const password = opts.remote?.password ?? secrets.passwordFor(remoteUrl)
       conn = new RemoteOpencodeServer({ url: remoteUrl, password })
     } else {
       let binary: string
@@ -120,6 +126,10 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     }
     conn.on('status', (s: ServerStatus) => events.emit('server.status', s))
     return conn
+  }
+
+  function withSecretState(settings: Settings) {
+    return { ...settings, remotePasswordSaved: secrets.hasPasswordFor(settings.remoteUrl) }
   }
 
   async function startConnection() {
@@ -152,6 +162,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       version: opts.version,
       initialProject: opts.initialProject,
       canPickFolder: Boolean(opts.pickFolder),
+      attachmentKey,
     }),
     'server.status': () => connection.status,
     'server.restart': async () => {
@@ -166,11 +177,12 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       const path = await opts.pickFolder()
       return path ? stores.openProject(path) : null
     },
-    'settings.get': () => stores.getSettings(),
+    'settings.get': () => withSecretState(stores.getSettings()),
     'settings.update': async ({ remotePassword, ...patch }) => {
       const before = stores.getSettings()
-      if (remotePassword !== undefined) writeJson(secretsFile, { ...readJson(secretsFile, SecretsSchema, {}), remotePassword })
       const after = stores.updateSettings(patch)
+      // Typed → bound to the new URL; not typed and another server → the old one is dropped.
+      secrets.update({ url: after.remoteUrl, typedPassword: remotePassword })
       const serverChanged =
         before.remoteUrl !== after.remoteUrl ||
         before.opencodeConfigPath !== after.opencodeConfigPath ||
@@ -180,7 +192,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       if (JSON.stringify(before.extraFolders) !== JSON.stringify(after.extraFolders) || JSON.stringify(before.excludes) !== JSON.stringify(after.excludes)) {
         await checkpoints.reset()
       }
-      return after
+      return withSecretState(after)
     },
     'retry.save': (entry) => {
       stores.saveRetry(entry)

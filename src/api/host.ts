@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import type { ServerStatus } from '../shared/ipc-contract'
+import { setBlockKey } from '../lib/inlined-attachment'
 
 export const hostKeys = {
   appInfo: ['host', 'app.info'] as const,
@@ -11,7 +12,17 @@ export const hostKeys = {
 }
 
 export function useAppInfo() {
-  return useQuery({ queryKey: hostKeys.appInfo, queryFn: () => getBridge().invoke('app.info', {}), staleTime: Infinity, retry: 2 })
+  return useQuery({
+    queryKey: hostKeys.appInfo,
+    queryFn: async () => {
+      const info = await getBridge().invoke('app.info', {})
+      // Before anything is inlined or shown: blocks are tagged and checked with this install's key.
+      setBlockKey(info.attachmentKey)
+      return info
+    },
+    staleTime: Infinity,
+    retry: 2,
+  })
 }
 
 /** The server status, kept current by the host's `server.status` pushes. */

@@ -66,9 +66,11 @@ export function AppShell() {
   const [load, setLoad] = useState<LoadState>('loading')
   const onLoadState = useCallback((s: LoadState) => setLoad(s), [])
 
+  // No session is shown before app.info: it brings the key that tells Retake's attachment blocks apart.
+  const hasInfo = Boolean(info.data)
   const scope = useMemo(
-    () => (project && ready && epoch > 0 ? { connection: `server-${epoch}`, directory: project } : null),
-    [project, ready, epoch],
+    () => (project && ready && epoch > 0 && hasInfo ? { connection: `server-${epoch}`, directory: project } : null),
+    [project, ready, epoch, hasInfo],
   )
 
   const appState: LoadState =

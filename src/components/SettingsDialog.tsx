@@ -10,12 +10,13 @@ import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { errorMessage } from '../api/unwrap'
-import type { ChannelInput, Settings } from '../shared/ipc-contract'
+import type { ChannelInput, Settings, SettingsView } from '../shared/ipc-contract'
 import {
   addFolder,
   checkNewFolder,
   excludesText,
   parseExcludes,
+  passwordHint,
   removeFolder,
   serverPatch,
   setShared,
@@ -142,13 +143,14 @@ function ExcludesSection({ settings }: { settings: Settings }) {
   )
 }
 
-function ServerSection({ settings }: { settings: Settings }) {
+function ServerSection({ settings }: { settings: SettingsView }) {
   const update = useUpdateSettings()
   const [url, setUrl] = useState(settings.remoteUrl ?? '')
   const [password, setPassword] = useState('')
   const [configPath, setConfigPath] = useState(settings.opencodeConfigPath ?? '')
   const [useUserHome, setUseUserHome] = useState(settings.useUserOpencodeHome)
   const [invalid, setInvalid] = useState<string | null>(null)
+  const hint = passwordHint({ remoteUrl: url, password }, settings)
   return (
     <section className="settings-section" data-testid="settings-server">
       <h3>opencode server</h3>
@@ -171,12 +173,17 @@ function ServerSection({ settings }: { settings: Settings }) {
             aria-label="Remote server password"
             data-testid="remote-password"
             autoComplete="new-password"
-            // Write-only: the host never sends it back, so an empty field means "keep the saved one".
-            placeholder="Password (leave empty to keep the saved one)"
+            // Write-only: the host never sends it back, only whether one is saved for this server.
+            placeholder={hint.placeholder}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
         </div>
+        {hint.warning && (
+          <p className="muted small" data-testid="password-rebind" role="status">
+            {hint.warning}
+          </p>
+        )}
         <div className="settings-row">
           <input type="text" aria-label="opencode config file" data-testid="config-path" placeholder="opencode config file (optional, full path)" value={configPath} onChange={(e) => setConfigPath(e.target.value)} />
         </div>

@@ -17,8 +17,9 @@ export function composerContentOf(parts: readonly PartInput[]): ComposerContent 
   const files: ComposerContent['files'] = []
   for (const p of parts) {
     if (p.type === 'text') {
+      // Only Retake's own blocks become files again; a typed lookalike stays typed text.
       const inlined = parseInlinedAttachment(p.text)
-      if (inlined) files.push({ name: inlined.name, bytes: inlined.bytes, type: inlined.mime })
+      if (inlined?.fromRetake) files.push({ name: inlined.name, bytes: inlined.bytes, type: inlined.mime })
       else texts.push(p.text)
     } else if (p.type === 'file') {
       const decoded = parseDataUrl(p.url)

@@ -1,7 +1,7 @@
 /**
  * The inline format for text attachments: one text part per file, exact both ways.
  *
- *   <attached-file name="notes.md" mime="text/markdown" bytes="12" sha256="<64 hex>">
+ *   <attached-file name="notes.md" mime="text/markdown" bytes="12" sha256="<64 hex>" tag="<32 hex>">
  *   # Title\r\n
  *   </attached-file sha256="<64 hex>">
  *
@@ -9,10 +9,15 @@
  * quote. The content is everything between the start line's "\n" and the "\n" before the end marker,
  * byte for byte (CRLF, BOM, blank lines, missing final newline all kept). The part must END with the end
  * marker, so a marker inside the content cannot close it early, and the byte length and SHA-256 must
- * match, so text a user typed that looks like an attachment is never taken for one. Parsing is pure,
- * rejects non-attachments after one `startsWith`, and is memoized per part id.
- * No Node built-ins: SHA-256 and base64 are small pure implementations (hashing must be synchronous).
+ * match. Parsing is pure, rejects non-attachments after one `startsWith`, and is memoized per part id.
+ *
+ * Only Retake's own blocks show as attachments. Anyone can write a block whose hash matches (a user
+ * pasting one, say), so the start line also carries `tag`: an HMAC of its metadata under a random key
+ * the host creates once per install (its data dir) and hands to the renderer in `app.info`. Text that
+ * looks like a block but has no valid tag — typed, pasted, from another install, or written before
+ * tags existed — stays text (it is still sent and retried verbatim: nothing is lost, only the chip).
  */
+import { hmacSha256Hex, sha256Hex } from './sha256'
 import { detectFileType } from './file-type'
 
 /** Text files up to this size are inlined whole; larger ones are refused before sending. */
@@ -27,55 +32,28 @@ export interface InlinedAttachment {
   text: string
   sha256: string
   byteLength: number
+  /** True when the tag proves Retake made the block with this install's key. */
+  fromRetake: boolean
 }
 
-// ---- SHA-256 (FIPS 180-4), synchronous so that parsing and memoization stay synchronous ----
+export { sha256Hex }
 
-const K = new Int32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-  0xc67178f2,
-])
+// ---- the install's key for block tags ----
 
-/** SHA-256 of the bytes as 64 lowercase hex digits. */
-export function sha256Hex(data: Uint8Array): string {
-  const bitLen = data.length * 8
-  // Message + 0x80 + zero padding + 64-bit big-endian length, to a multiple of 64 bytes.
-  const padded = new Uint8Array(((data.length + 72) >>> 6) << 6)
-  padded.set(data)
-  padded[data.length] = 0x80
-  const view = new DataView(padded.buffer)
-  view.setUint32(padded.length - 8, Math.floor(bitLen / 0x100000000))
-  view.setUint32(padded.length - 4, bitLen >>> 0)
-  const h = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19])
-  const w = new Int32Array(64)
-  for (let off = 0; off < padded.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getInt32(off + i * 4)
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!, b = w[i - 2]!
-      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3)
-      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10)
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0
-    }
-    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!
-    for (let i = 0; i < 64; i++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))
-      const t1 = (hh + S1 + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))
-      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0
-      hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0
-    }
-    h[0] = (h[0]! + a) | 0; h[1] = (h[1]! + b) | 0; h[2] = (h[2]! + c) | 0; h[3] = (h[3]! + d) | 0
-    h[4] = (h[4]! + e) | 0; h[5] = (h[5]! + f) | 0; h[6] = (h[6]! + g) | 0; h[7] = (h[7]! + hh) | 0
-  }
-  let hex = ''
-  for (let i = 0; i < 8; i++) hex += (h[i]! >>> 0).toString(16).padStart(8, '0')
-  return hex
+/** A random key until the host's arrives, so a page that never gets one still tags what it makes. */
+let blockKey: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(32))
+
+/** Installs the host's per-install key (hex, from app.info); earlier parse results are forgotten. */
+export function setBlockKey(hex: string): void {
+  if (!/^(?:[0-9a-f]{2}){16,64}$/.test(hex)) throw new Error('The attachment key must be 16 to 64 bytes of hex')
+  blockKey = Uint8Array.from(hex.match(/../g)!, (b) => parseInt(b, 16))
+  memo.clear()
+}
+
+/** The tag covers every field of the start line, so no part of a tagged block can be swapped. */
+function tagOf(nameJson: string, mimeJson: string, byteLength: number, sha: string): string {
+  const message = new TextEncoder().encode(`retake-attachment\n${nameJson}\n${mimeJson}\n${byteLength}\n${sha}`)
+  return hmacSha256Hex(blockKey, message).slice(0, 32)
 }
 
 // ---- base64 data URLs, in chunks so a 5 MB file never hits the argument-count or stack limits ----
@@ -142,7 +120,7 @@ export function dataUrlToBytes(url: string): Uint8Array | null {
 
 const START = '<attached-file name='
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-const HEADER = /^<attached-file name=("(?:[^"\\\n\r]|\\.)*") mime=("(?:[^"\\\n\r]|\\.)*") bytes="(0|[1-9]\d{0,15})" sha256="([0-9a-f]{64})">\n/
+const HEADER = /^<attached-file name=("(?:[^"\\\n\r]|\\.)*") mime=("(?:[^"\\\n\r]|\\.)*") bytes="(0|[1-9]\d{0,15})" sha256="([0-9a-f]{64})"(?: tag="([0-9a-f]{32})")?>\n/
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const endMarker = (sha: string): string => `\n</attached-file sha256="${sha}">`
@@ -156,11 +134,16 @@ export function formatInlinedAttachment(file: { name: string; mime: string; byte
     throw new Error(`"${file.name}" is not valid UTF-8 text and cannot be inlined`)
   }
   const sha = sha256Hex(file.bytes)
-  const header = `${START}${JSON.stringify(file.name)} mime=${JSON.stringify(file.mime)} bytes="${file.bytes.length}" sha256="${sha}">\n`
+  const [name, mime] = [JSON.stringify(file.name), JSON.stringify(file.mime)]
+  const tag = tagOf(name, mime, file.bytes.length, sha)
+  const header = `${START}${name} mime=${mime} bytes="${file.bytes.length}" sha256="${sha}" tag="${tag}">\n`
   return header + text + endMarker(sha)
 }
 
-/** The attachment a text part holds, or null when the text is anything else (including lookalikes). */
+/**
+ * The block a text holds, or null when the text is anything else (including lookalikes whose hash or
+ * length do not match). `fromRetake` says whether its tag is valid; only such blocks are attachments.
+ */
 export function parseInlinedAttachment(text: string): InlinedAttachment | null {
   if (!text.startsWith(START)) return null
   const m = HEADER.exec(text)
@@ -182,7 +165,8 @@ export function parseInlinedAttachment(text: string): InlinedAttachment | null {
   const bytes = new TextEncoder().encode(content)
   const byteLength = Number(m[3])
   if (bytes.length !== byteLength || sha256Hex(bytes) !== sha) return null
-  return { name, mime, bytes, text: content, sha256: sha, byteLength }
+  const fromRetake = m[5] !== undefined && m[5] === tagOf(m[1]!, m[2]!, byteLength, sha)
+  return { name, mime, bytes, text: content, sha256: sha, byteLength, fromRetake }
 }
 
 // Per-part memo, so streaming updates of a message never re-hash a 200 KB attachment. Keyed by part
@@ -190,11 +174,12 @@ export function parseInlinedAttachment(text: string): InlinedAttachment | null {
 const MEMO_MAX = 500
 const memo = new Map<string, { text: string; result: InlinedAttachment | null }>()
 
-/** parseInlinedAttachment for a stored part, memoized by part id and text. */
+/** The attachment Retake made that a stored part holds (see fromRetake), memoized by part id and text. */
 export function parseTextPart(part: { id: string; text: string }): InlinedAttachment | null {
   const hit = memo.get(part.id)
   if (hit && hit.text.length === part.text.length && hit.text === part.text) return hit.result
-  const result = parseInlinedAttachment(part.text)
+  const parsed = parseInlinedAttachment(part.text)
+  const result = parsed?.fromRetake ? parsed : null
   memo.delete(part.id)
   memo.set(part.id, { text: part.text, result })
   if (memo.size > MEMO_MAX) memo.delete(memo.keys().next().value!)

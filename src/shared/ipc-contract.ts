@@ -26,6 +26,8 @@ export const AppInfoSchema = z.object({
   initialProject: z.string().optional(),
   /** True when the host can show a native folder picker (desktop). */
   canPickFolder: z.boolean(),
+  /** This install's key (64 hex) for tagging inlined attachment blocks: only tagged ones show as chips. */
+  attachmentKey: z.string().regex(/^[0-9a-f]{64}$/),
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>
 
@@ -45,9 +47,15 @@ export const SettingsSchema = z.object({
 })
 export type Settings = z.infer<typeof SettingsSchema>
 export const SettingsUpdateSchema = SettingsSchema.partial().extend({
-  /** Only ever written, never read back. */
+  /** Only ever written, never read back. Saved bound to remoteUrl's origin. */
   remotePassword: z.string().optional(),
 })
+/** Settings as the host shows them: the stored ones, plus whether a password is saved for remoteUrl. */
+export const SettingsViewSchema = SettingsSchema.extend({
+  /** True when a password is saved for the current remoteUrl's origin (it is never sent back itself). */
+  remotePasswordSaved: z.boolean().optional(),
+})
+export type SettingsView = z.infer<typeof SettingsViewSchema>
 
 /** A prompt part as sent to opencode (TextPartInput | FilePartInput | AgentPartInput). */
 export const PartInputSchema = z.discriminatedUnion('type', [
@@ -237,8 +245,8 @@ export const channels = {
   'projects.forget': { input: z.object({ path: z.string().min(1) }), output: z.array(RecentProjectSchema) },
   /** Native folder dialog (desktop only); null when the user cancels. */
   'projects.pick': { input: empty, output: RecentProjectSchema.nullable() },
-  'settings.get': { input: empty, output: SettingsSchema },
-  'settings.update': { input: SettingsUpdateSchema, output: SettingsSchema },
+  'settings.get': { input: empty, output: SettingsViewSchema },
+  'settings.update': { input: SettingsUpdateSchema, output: SettingsViewSchema },
   'retry.save': { input: SavedRetrySchema, output: z.literal(true) },
   'retry.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(SavedRetrySchema) },
   'retry.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },

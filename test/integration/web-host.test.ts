@@ -135,7 +135,7 @@ describe('browser-mode host', () => {
   })
 
   it('answers bridge channels with the envelope, validating input', async () => {
-    expect((await rpc('app.info')).json()).toEqual({ ok: true, data: { mode: 'browser', version: '0.0.0-test', initialProject: project, canPickFolder: false } })
+    expect((await rpc('app.info')).json()).toEqual({ ok: true, data: { mode: 'browser', version: '0.0.0-test', initialProject: project, canPickFolder: false, attachmentKey: expect.stringMatching(/^[0-9a-f]{64}$/) } })
     expect((await rpc('server.status')).json()).toMatchObject({ ok: true, data: { state: 'ready', kind: 'embedded' } })
     expect((await rpc('projects.open', { path: join(root, 'missing') })).json()).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringContaining('No folder') } })
     expect((await rpc('projects.open', { path: project })).json()).toMatchObject({ ok: true, data: { path: project, name: 'project' } })

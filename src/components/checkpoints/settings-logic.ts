@@ -69,6 +69,7 @@ export function serverPatch(form: {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, error: 'The server URL must start with http:// or https://.' }
   }
+  if (!url && form.password) return { ok: false, error: 'A password needs the server URL it is for.' }
   const configPath = form.configPath.trim()
   if (configPath && !isAbsolute(configPath)) return { ok: false, error: 'The opencode config path must be a full path.' }
   return {
@@ -79,5 +80,34 @@ export function serverPatch(form: {
       opencodeConfigPath: configPath || null,
       useUserOpencodeHome: form.useUserHome,
     },
+  }
+}
+
+const originOf = (url: string | null | undefined): string | null => {
+  try {
+    return url ? new URL(url.trim()).origin : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What the password field says. The host keeps a saved password only for the server (origin) it
+ * was typed for, so saving another URL without typing one drops it: the user is told before saving.
+ */
+export function passwordHint(form: { remoteUrl: string; password: string }, saved: { remoteUrl: string | null; remotePasswordSaved?: boolean }): {
+  placeholder: string
+  warning: string | null
+} {
+  const sameServer = originOf(form.remoteUrl) !== null && originOf(form.remoteUrl) === originOf(saved.remoteUrl)
+  if (sameServer && saved.remotePasswordSaved) return { placeholder: 'Password (leave empty to keep the saved one)', warning: null }
+  const placeholder = 'Password (none saved for this server)'
+  if (!saved.remotePasswordSaved || form.password || sameServer) return { placeholder, warning: null }
+  const old = originOf(saved.remoteUrl)
+  return {
+    placeholder,
+    warning: `The saved password is only for ${old}; it will not be sent to another server. ${
+      originOf(form.remoteUrl) ? 'Enter the password for the new server (leave it empty if it has none).' : 'Saving forgets it.'
+    }`,
   }
 }

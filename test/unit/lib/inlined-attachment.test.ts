@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
@@ -10,6 +10,7 @@ import {
   parseDataUrl,
   parseInlinedAttachment,
   parseTextPart,
+  setBlockKey,
   sha256Hex,
 } from '../../../src/lib/inlined-attachment'
 
@@ -105,9 +106,16 @@ describe('format → parse round trip', () => {
 describe('the format', () => {
   const fmt = (s: string, name = 'notes.md') => formatInlinedAttachment({ name, mime: 'text/markdown', bytes: enc.encode(s) })
 
-  it('is short and readable: a start line with the metadata, the content, an end line', () => {
+  it('is short and readable: a start line with the metadata and its tag, the content, an end line', () => {
+    const key = '42'.repeat(32)
+    setBlockKey(key)
     const sha = nodeSha(enc.encode('# Hi\n'))
-    expect(fmt('# Hi\n')).toBe(`<attached-file name="notes.md" mime="text/markdown" bytes="5" sha256="${sha}">\n# Hi\n\n</attached-file sha256="${sha}">`)
+    // The tag: HMAC-SHA-256 under the install's key of every field of the start line, first 128 bits.
+    const tag = createHmac('sha256', Buffer.from(key, 'hex'))
+      .update(`retake-attachment\n"notes.md"\n"text/markdown"\n5\n${sha}`)
+      .digest('hex')
+      .slice(0, 32)
+    expect(fmt('# Hi\n')).toBe(`<attached-file name="notes.md" mime="text/markdown" bytes="5" sha256="${sha}" tag="${tag}">\n# Hi\n\n</attached-file sha256="${sha}">`)
   })
 
   it('keeps a name with quotes and newlines on the start line', () => {

@@ -15,7 +15,7 @@ function fakeBridge(status: ServerStatus) {
       calls.push(channel)
       switch (channel) {
         case 'app.info':
-          return { mode: 'browser', version: '0.0.0', canPickFolder: false }
+          return { mode: 'browser', version: '0.0.0', canPickFolder: false, attachmentKey: 'ab'.repeat(32) }
         case 'server.status':
           return current
         case 'server.restart':

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { BridgeError, setBridge } from '../../../src/bridge'
 import { SettingsDialog } from '../../../src/components/SettingsDialog'
 import { checkNewFolder, parseExcludes, serverPatch } from '../../../src/components/checkpoints/settings-logic'
-import type { RetakeBridge, Settings } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge, SettingsView as Settings } from '../../../src/shared/ipc-contract'
 
 function fakeHost(initial: Partial<Settings> = {}) {
   let settings: Settings = { remoteUrl: null, opencodeConfigPath: null, useUserOpencodeHome: false, extraFolders: [], excludes: [], ...initial }
@@ -19,8 +19,10 @@ function fakeHost(initial: Partial<Settings> = {}) {
         // The host's own check: a folder that does not exist is refused with its message.
         const missing = folders?.find((f) => f.path.startsWith('/missing'))
         if (missing) throw new BridgeError('bad-input', `No folder at ${missing.path}`)
-        const { remotePassword: _pw, ...rest } = input
-        settings = { ...settings, ...(rest as Partial<Settings>) }
+        const { remotePassword, ...rest } = input
+        // As the host: a typed password is saved for the URL; another URL without one drops it.
+        const saved = remotePassword !== undefined || (settings.remotePasswordSaved === true && rest.remoteUrl === settings.remoteUrl)
+        settings = { ...settings, ...(rest as Partial<Settings>), remotePasswordSaved: saved }
         return settings
       }
       throw new Error(`unexpected ${channel}`)
@@ -115,6 +117,40 @@ describe('SettingsDialog', () => {
     await userEvent.click(screen.getByTestId('server-save'))
     expect(await screen.findByTestId('server-error')).toHaveTextContent('http:// or https://')
     expect(host.updates).toHaveLength(2)
+  })
+
+  it('says before saving that a new server URL needs its own password, and that none is saved after', async () => {
+    const host = fakeHost({ remoteUrl: 'http://10.0.0.5:4096', remotePasswordSaved: true })
+    renderDialog()
+    const field = await screen.findByTestId('remote-password')
+    expect(field).toHaveAttribute('placeholder', expect.stringMatching(/keep the saved one/))
+    expect(screen.queryByTestId('password-rebind')).toBeNull()
+
+    await userEvent.clear(screen.getByTestId('remote-url'))
+    await userEvent.type(screen.getByTestId('remote-url'), 'https://other.example')
+    expect(screen.getByTestId('password-rebind')).toHaveTextContent(
+      'The saved password is only for http://10.0.0.5:4096; it will not be sent to another server. Enter the password for the new server',
+    )
+    expect(field).toHaveAttribute('placeholder', expect.stringMatching(/none saved for this server/))
+    // Typing one answers it.
+    await userEvent.type(field, 'x')
+    expect(screen.queryByTestId('password-rebind')).toBeNull()
+    await userEvent.clear(field)
+
+    await userEvent.click(screen.getByTestId('server-save'))
+    await waitFor(() => expect(host.current().remotePasswordSaved).toBe(false))
+    expect(host.updates[0]).not.toHaveProperty('remotePassword')
+    await waitFor(() => expect(screen.queryByTestId('password-rebind')).toBeNull())
+    expect(field).toHaveAttribute('placeholder', expect.stringMatching(/none saved for this server/))
+  })
+
+  it('refuses a password typed with no server URL', async () => {
+    const host = fakeHost()
+    renderDialog()
+    await userEvent.type(await screen.findByTestId('remote-password'), 'pw')
+    await userEvent.click(screen.getByTestId('server-save'))
+    expect(await screen.findByTestId('server-error')).toHaveTextContent('A password needs the server URL')
+    expect(host.updates).toHaveLength(0)
   })
 })
 
