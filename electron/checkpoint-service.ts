@@ -6,6 +6,7 @@
  * write something it never planned.
  */
 import { createHash } from 'node:crypto'
+import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from '../src/shared/ipc-contract'
 import { openCheckpointStore, type InternalStore } from './checkpoints'
@@ -14,6 +15,7 @@ import { isOutOfSpace, outOfSpaceError } from './checkpoints/store-space'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent, TurnKey } from './checkpoints'
 import type { ToolUseLookup } from './checkpoints/attribution'
+import type { ForeignTurn } from './checkpoints/ownership'
 
 export interface CheckpointServiceOptions {
   dataDir: string
@@ -29,6 +31,8 @@ export interface CheckpointServiceOptions {
    * window counts as the turn's, except what overlapping turns make uncertain.
    */
   toolUse?(directory: string, turns: TurnKey[]): Promise<ToolUseLookup>
+  /** The project folders Retake knows (recent projects): their stores may share an extra folder with this one. */
+  projects?(): string[]
   onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
   log?(line: string): void
 }
@@ -120,8 +124,8 @@ export class CheckpointService {
     const store = await this.store(directory)
     const { sessionID } = parseTurnKey('backTo' in target ? target.backTo : target.turnKey)
     const late = await this.sealUnseenEnds(directory, sessionID)
-    const toolUse = this.opts.toolUse
-    const plan = await store.plan(target, toolUse ? { toolUse: (turns) => toolUse(directory, turns) } : undefined)
+    const foreign = await this.foreignTurns(directory)
+    const plan = await store.plan(target, { toolUse: this.toolUseAcross(directory, foreign), foreign })
     if (late > 0) {
       const which = late === 1 ? 'one turn' : `${late} turns`
       plan.warnings.push(`The end of ${which} of this session was never seen (Retake or opencode stopped during it): sealed now from the files as they are.`)
@@ -130,6 +134,59 @@ export class CheckpointService {
     for (const [id, p] of this.plans) if (now - p.at > PLAN_TTL_MS) this.plans.delete(id)
     this.plans.set(plan.planId, { directory, plan, at: now })
     return plan
+  }
+
+  /** Tool use of this project's turns and of other projects' (each asked in its own folder). */
+  private toolUseAcross(directory: string, foreign: ForeignProjectTurn[]): ((turns: TurnKey[]) => Promise<ToolUseLookup>) | undefined {
+    const toolUse = this.opts.toolUse
+    if (!toolUse) return undefined
+    const dirOf = new Map(foreign.map((f) => [`${f.turn.sessionID}/${f.turn.messageID}`, f.directory]))
+    return async (turns) => {
+      const byDir = new Map<string, TurnKey[]>()
+      for (const t of turns) {
+        const d = dirOf.get(`${t.sessionID}/${t.messageID}`) ?? directory
+        byDir.set(d, [...(byDir.get(d) ?? []), t])
+      }
+      const lookups = await Promise.all([...byDir].map(([d, ts]) => toolUse(d, ts)))
+      return (t) => lookups.map((l) => l(t)).find((u) => u !== undefined)
+    }
+  }
+
+  /**
+   * Turns of other projects' stores that checkpoint a folder this one does too (an extra folder,
+   * or one project inside another): a retake here must not take their work for its own.
+   */
+  private async foreignTurns(directory: string): Promise<ForeignProjectTurn[]> {
+    const mine = this.rollbackPaths(directory)
+    const others = new Set([...(this.opts.projects?.() ?? []), ...this.stores.keys()])
+    others.delete(directory)
+    const out: ForeignProjectTurn[] = []
+    for (const d of others) {
+      const paths = sharedPaths(mine, this.rollbackPaths(d))
+      if (paths.length === 0 || !existsSync(this.storeDir(d))) continue
+      let store: InternalStore
+      try {
+        store = await this.store(d)
+      } catch {
+        continue // owned elsewhere or unreadable: nothing to weigh (reported when that project opens)
+      }
+      for (const t of store.listTurns()) {
+        if (t.status !== 'restored') out.push({ turn: t.turnKey, createdAt: t.createdAt, sealedAt: t.sealedAt, paths, directory: d })
+      }
+    }
+    return out
+  }
+
+  /** The real paths a project's store rolls back: the project and the extra folders that are not shared. */
+  private rollbackPaths(directory: string): string[] {
+    const paths = [directory, ...this.opts.settings().extraFolders.filter((f) => !f.shared).map((f) => f.path)]
+    return paths.flatMap((p) => {
+      try {
+        return [realpathSync(p)]
+      } catch {
+        return []
+      }
+    })
   }
 
   /** Open turns of an idle session ended unseen (a crash, a killed server): seal them now. */
@@ -176,4 +233,18 @@ export class CheckpointService {
   async close(): Promise<void> {
     await this.reset()
   }
+}
+
+type ForeignProjectTurn = ForeignTurn & { directory: string }
+
+/** Where two sets of folders overlap: equal folders, or the deeper of two nested ones. */
+export function sharedPaths(a: string[], b: string[]): string[] {
+  const out = new Set<string>()
+  for (const x of a) {
+    for (const y of b) {
+      if (x === y || y.startsWith(x + '/')) out.add(y)
+      else if (x.startsWith(y + '/')) out.add(x)
+    }
+  }
+  return [...out]
 }

@@ -108,9 +108,9 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     seal: (k, o) => capture(k, o, true),
     plan: async (target, opts) => {
       // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
-      const turns = opts?.toolUse ? planTurns(e, target) : []
-      const lookup = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
-      return makePlan(e, target, lookup)
+      const turns = opts?.toolUse ? [...planTurns(e, target), ...(opts.foreign ?? []).map((f) => f.turn)] : []
+      const tools = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
+      return makePlan(e, target, { tools, foreign: opts?.foreign })
     },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
     planUndo: async (restoreId) => makeUndoPlan(e, restoreId),

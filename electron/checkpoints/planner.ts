@@ -5,7 +5,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { BlobStore } from './blobs'
-import { changedOutsideAgent, ownerInOverlap, type ToolUseLookup, type TurnToolUse } from './attribution'
+import { markOwners, type PlanEvidence } from './ownership'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
@@ -50,7 +50,7 @@ export function emptyPlan(kind: Plan['target']['kind'], warnings: string[], turn
 }
 
 /** Candidates for undoing turns `turns` (in order) back to the pre-image of the first. */
-export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnRecord[], warnings: string[], tools: ToolUseLookup = () => undefined): Candidate[] | null {
+export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnRecord[], warnings: string[], evidence: PlanEvidence = {}): Candidate[] | null {
   const first = turns[0]!
   const pre = p.snaps.state(first.pre)
   if (!pre) {
@@ -105,95 +105,8 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
     }
   }
   const out = [...byPath.values()]
-  const mine = toolUseOf(turns, tools)
-  markOverlaps(p, turns, out, mine, tools)
-  for (const c of out) {
-    if (!c.otherTurn && !c.ownedBy && changedOutsideAgent(mine, absOf(c), c.expected?.type === 'dir' || c.target?.type === 'dir')) c.outside = true
-  }
+  markOwners(p, turns, out, evidence)
   return out
-}
-
-/**
- * The turns whose tool use a plan of `turns` may ask about: them, and every other session's turn
- * whose window may overlap theirs (a superset of what markOverlaps looks at).
- */
-export function turnsToAttribute(p: EngineParts, turns: TurnRecord[]): TurnKey[] {
-  const first = turns[0]
-  const last = turns[turns.length - 1]
-  if (!first || !last?.post) return []
-  const aStart = snapNo(first.pre)
-  const aEnd = snapNo(last.post)
-  const others = p.records.allTurns().filter((b) => b.status !== 'restored' && snapNo(b.pre) < aEnd && (b.post ? snapNo(b.post) : Infinity) > aStart)
-  const seen = new Set<string>()
-  const out: TurnKey[] = []
-  for (const t of [...turns, ...others]) {
-    const k = `${t.sessionID}/${t.messageID}`
-    if (!seen.has(k)) seen.add(k) && out.push({ sessionID: t.sessionID, messageID: t.messageID })
-  }
-  return out
-}
-
-/** The tool use of several turns of one plan together; unknown if any of them is unknown. */
-function toolUseOf(turns: TurnRecord[], tools: ToolUseLookup): TurnToolUse | undefined {
-  const paths = new Set<string>()
-  let opaque = false
-  for (const t of turns) {
-    const use = tools({ sessionID: t.sessionID, messageID: t.messageID })
-    if (!use) return undefined
-    use.paths.forEach((x) => paths.add(x))
-    opaque ||= use.opaque
-  }
-  return { paths, opaque }
-}
-
-/** The absolute path(s) a tool may have named for a candidate: through the root as opened, and its real path. */
-function absOf(c: Candidate): string[] {
-  const a = keyToAbs(c.root.abs, c.key)
-  const r = keyToAbs(c.root.real, c.key)
-  return a === r ? [a] : [a, r]
-}
-
-const snapNo = (id: string): number => Number(id)
-const snapId = (n: number): string => String(n).padStart(12, '0')
-
-/**
- * A retake undoes only its own turn. Sessions of one project share the store, so a turn's
- * capture→seal difference also holds what another session's turn did meanwhile. For every other
- * session's turn whose window (its capture to its seal, or to now while it runs) overlaps this
- * one's, a path that changed within the overlap cannot be told apart: it is marked with that turn,
- * and planned as a conflict (kept unless the user chooses to roll it back). Snapshot ids grow with
- * time, so windows are compared by id; a change before or after the overlap stays this turn's.
- */
-function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[], mine: TurnToolUse | undefined, tools: ToolUseLookup): void {
-  if (cands.length === 0) return
-  const mineSessions = new Set(turns.map((t) => t.sessionID))
-  const aStart = snapNo(turns[0]!.pre)
-  const aEnd = snapNo(turns[turns.length - 1]!.post!)
-  const all = p.records.allTurns()
-  // A forked session's turns are copies of the original's records (same message id, same
-  // snapshots): the same work, not another session's. A copy counts only when its original is gone.
-  // (Another session's turn may have the very same snapshots — both captured and sealed with
-  // nothing in between — but never the same message id.)
-  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.messageID === y.messageID && x.pre === y.pre && x.post === y.post
-  const copy = (b: TurnRecord) => turns.some((t) => sameWork(b, t)) || (b.forkedFrom !== undefined && all.some((r) => !r.forkedFrom && sameWork(b, r)))
-  for (const b of all) {
-    if (mineSessions.has(b.sessionID) || b.status === 'restored' || copy(b)) continue
-    const start = Math.max(aStart, snapNo(b.pre))
-    const end = Math.min(aEnd, b.post ? snapNo(b.post) : Infinity)
-    if (start >= end) continue
-    const before = p.snaps.state(snapId(start))
-    const after = p.snaps.state(snapId(end))
-    const who = { sessionID: b.sessionID, messageID: b.messageID }
-    const theirs = tools(who)
-    for (const c of cands) {
-      if (c.otherTurn || c.ownedBy) continue
-      // Unknown states (a damaged store): nothing tells the turns apart, so none is assumed.
-      if (before && after && !contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) continue
-      const owner = ownerInOverlap(mine, theirs, absOf(c), c.expected?.type === 'dir' || c.target?.type === 'dir')
-      if (owner === 'other') c.ownedBy = who
-      else if (owner === 'unknown') c.otherTurn = who
-    }
-  }
 }
 
 /** Candidates for undoing a restore: the touched paths back to the pre-restore snapshot. */

@@ -10,8 +10,8 @@ import { currentEntry, matches } from './current'
 import { LinkProbe } from './link-probe'
 import { Journal, journalDir, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
-import { classify, emptyPlan, PlanContext, turnCandidates, turnsToAttribute, undoCandidates } from './planner'
-import type { ToolUseLookup } from './attribution'
+import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
+import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
 import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
@@ -37,8 +37,8 @@ export interface ApplyHooks {
 // changed) is unknown to the new one.
 export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate> }>
 
-export function makePlan(e: Engine, target: PlanTarget, tools?: ToolUseLookup): Plan {
-  return registered(e, buildPlan(e, target, tools))
+export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan {
+  return registered(e, buildPlan(e, target, evidence))
 }
 
 /** The turns a plan of `target` would weigh (its own and overlapping ones), for attribution. */
@@ -73,7 +73,7 @@ function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
   }
 }
 
-function buildPlan(e: Engine, target: PlanTarget, tools?: ToolUseLookup): Plan {
+function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan {
   e.assertOpen()
   const warnings: string[] = []
   const backTo = 'backTo' in target
@@ -86,7 +86,7 @@ function buildPlan(e: Engine, target: PlanTarget, tools?: ToolUseLookup): Plan {
   if (turns.some((t) => t.status === 'open')) {
     return emptyPlan(backTo ? 'backTo' : 'turn', ['a turn is still running (not sealed); seal it before restoring'], key)
   }
-  const cands = turnCandidates(e, turns, later, warnings, tools)
+  const cands = turnCandidates(e, turns, later, warnings, evidence)
   const plan = emptyPlan(backTo ? 'backTo' : 'turn', warnings, key)
   plan.turns = turns.map(toKey)
   if (!cands) return plan
