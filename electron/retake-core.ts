@@ -12,6 +12,7 @@ import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/ro
 import { AppStores } from './store/app-stores'
 import { RemoteSecretStore } from './store/remote-secret'
 import { loadOrCreateInstallKey } from './store/install-key'
+import { setBlockKey } from '../src/lib/inlined-attachment'
 import { sessionBusy, sessionMessages, type OpencodeConnection } from './server/connection'
 import { toolUseByTurn, type StoredMessage } from './turn-tools'
 import type { TurnToolUse } from './checkpoints/attribution'
@@ -67,6 +68,9 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
   const secrets = new RemoteSecretStore(join(opts.dataDir, 'secrets.json'))
   const log = opts.log ?? (() => {})
   const attachmentKey = loadOrCreateInstallKey(join(opts.dataDir, 'attachment-key'))
+  // The host rebuilds retake payloads (retake-host.ts): attachments it inlines must carry this
+  // install's tag, or the window would show them as typed text. (One core per process.)
+  setBlockKey(attachmentKey)
   try {
     secrets.migrate(stores.getSettings().remoteUrl)
   } catch (err) {
