@@ -58,6 +58,9 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     }
     const answers = answersTo(list, target)
     const last = answers.at(-1)?.info
+    // The attempt keeps the whole branch: the answers and every later turn with its answers.
+    const at = list.findIndex((m) => m.info.id === target)
+    const branch = at >= 0 ? list.slice(at + 1) : answers
     let record: RetakeRecord = { directory, sessionID, messageID: target, startedAt: Date.now(), phase: 'started' }
     const phase = (p: RetakePhase, patch: Partial<RetakeRecord> = {}) => {
       record = journal.update(record, { ...patch, phase: p })
@@ -109,11 +112,12 @@ export function createRetakeHost(opts: RetakeHostOptions) {
           message: list.find((m) => m.info.id === target) ?? null,
           model,
           variant: input.variant,
-          previousAnswers: answers,
+          previousAnswers: branch,
           previousModel: last?.providerID && last.modelID ? { providerID: last.providerID, modelID: last.modelID } : undefined,
           saved,
           files: input.files,
           skipCheckpoint: input.skipCheckpoint,
+          editedText: input.edit?.text,
         },
         deps,
       )

@@ -1,14 +1,16 @@
 /**
- * "Attempt k of N" on a retried turn: the earlier answers (and their errors) are kept locally, with
- * the model each used; arrows step through them. The server's history is not forked.
+ * "Attempt k of N" on a retaken turn: each earlier attempt is kept locally as a whole branch — the
+ * question as it was asked (an edit changes it), its answers and every later turn with theirs —
+ * with the model it used and how it ended; arrows step through them, read-only.
  */
 import { useState } from 'react'
 import type { MessageWithParts } from '../api/types'
 import type { Attempt } from '../shared/ipc-contract'
 import { describeError } from '../lib/message-errors'
 import { PartView } from './PartView'
+import { typedText } from '../lib/message-text'
 
-export function AttemptSwitcher({ attempts }: { attempts: Attempt[] }) {
+export function AttemptSwitcher({ attempts, current }: { attempts: Attempt[]; current?: MessageWithParts }) {
   const total = attempts.length + 1
   // total = the live answer in the timeline.
   const [index, setIndex] = useState(total)
@@ -26,27 +28,50 @@ export function AttemptSwitcher({ attempts }: { attempts: Attempt[] }) {
           ›
         </button>
       </span>
-      {shown && (
-        <div className="attempt-panel" data-testid="attempt-panel">
-          <div className="attempt-meta muted">
-            {shown.model ? `${shown.model.providerID}/${shown.model.modelID}` : 'unknown model'} · {new Date(shown.at).toLocaleString()}
-          </div>
-          {(shown.messages as MessageWithParts[]).map((m) => (
-            <div key={m.info.id} className="attempt-message">
-              {m.parts
-                .filter((p) => p.type === 'text' || p.type === 'reasoning' || p.type === 'tool')
-                .map((p) => (
-                  <PartView key={p.id} part={p} role="assistant" />
-                ))}
-              {m.info.role === 'assistant' && m.info.error && (
-                <div className="error-block" data-testid="attempt-error">
-                  <div className="error-title">{describeError(m.info.error).name}</div>
-                  <div className="error-message">{describeError(m.info.error).message}</div>
-                </div>
-              )}
-            </div>
-          ))}
+      {shown && <AttemptPanel attempt={shown} current={current} />}
+    </div>
+  )
+}
+
+function AttemptPanel({ attempt, current }: { attempt: Attempt; current?: MessageWithParts }) {
+  const messages = attempt.messages as MessageWithParts[]
+  const asked = attempt.user ? typedText(attempt.user as MessageWithParts) : null
+  const laterTurns = messages.filter((m) => m.info.role === 'user').length
+  const failed = messages.some((m) => m.info.role === 'assistant' && m.info.error)
+  return (
+    <div className="attempt-panel" data-testid="attempt-panel">
+      <div className="attempt-meta muted" data-testid="attempt-meta">
+        {attempt.model ? `${attempt.model.providerID}/${attempt.model.modelID}` : 'unknown model'} · {new Date(attempt.at).toLocaleString()} ·{' '}
+        {failed ? 'ended with an error' : 'answered'}
+        {laterTurns > 0 && ` · ${laterTurns} later turn${laterTurns === 1 ? '' : 's'}`}
+      </div>
+      {asked !== null && current && asked !== typedText(current) && (
+        <div className="attempt-message attempt-question" data-testid="attempt-question">
+          <span className="muted">Asked: </span>
+          {asked}
         </div>
+      )}
+      {messages.map((m) =>
+        m.info.role === 'user' ? (
+          <div key={m.info.id} className="attempt-message attempt-user" data-testid="attempt-user">
+            <span className="muted">You: </span>
+            {typedText(m)}
+          </div>
+        ) : (
+          <div key={m.info.id} className="attempt-message">
+            {m.parts
+              .filter((p) => p.type === 'text' || p.type === 'reasoning' || p.type === 'tool')
+              .map((p) => (
+                <PartView key={p.id} part={p} role="assistant" />
+              ))}
+            {m.info.error && (
+              <div className="error-block" data-testid="attempt-error">
+                <div className="error-title">{describeError(m.info.error).name}</div>
+                <div className="error-message">{describeError(m.info.error).message}</div>
+              </div>
+            )}
+          </div>
+        ),
       )}
     </div>
   )

@@ -23,6 +23,7 @@ import { turnsWithFileChanges } from '../lib/restore-sheet'
 import { FailedRetryNotice } from './FailedRetryNotice'
 import { MessageActionsProvider, type ActionTarget } from './MessageActions'
 import { RetryAction } from './RetryAction'
+import { EditAction } from './EditAction'
 import { toPending, type PendingAttachment } from '../lib/attachments'
 import { composerContentOf } from '../lib/composer-content'
 import '../styles/retry.css'
@@ -58,7 +59,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const options = useMemo(() => modelOptions(props.providers), [props.providers])
   const checkpoints = useTurnCheckpoints(sessionID, props.statusTick)
   const applyRestore = useApplyRestore()
-  const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef } | null>(null)
+  const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef; edit?: string } | null>(null)
   const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
   // Read through a ref so the context (and every message's actions) does not change per delta.
   const messagesRef = useRef(messages)
@@ -79,14 +80,14 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         const userIDs = messagesRef.current.filter((m) => m.info.role === 'user').map((m) => m.info.id)
         return turnsWithFileChanges(userIDs, userMessageID, checkpoints.data ?? []).length > 0
       },
-      openRestoreSheet(clickedID, model) {
+      openRestoreSheet(clickedID, model, edit) {
         const target = retryTargetFor(messagesRef.current, clickedID)
-        if (target) setSheet({ clickedID, target, model })
+        if (target) setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}) })
       },
       async retake(clickedID, model, savedEntry, files, opts) {
         setStartError(null)
         try {
-          const out = await retake({ sessionID, clickedID, model, messages: messagesRef.current, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint })
+          const out = await retake({ sessionID, clickedID, model, messages: messagesRef.current, saved: savedEntry, files, skipCheckpoint: opts?.skipCheckpoint, edit: opts?.edit })
           if (out.status === 'done' && out.restore?.restoreId) setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
           // A failure after the payload was saved is offered again by FailedRetryNotice; only a
           // retry that could not even start needs a message of its own.
@@ -113,7 +114,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const present = new Set(messages.map((m) => m.info.id))
   const orphans = failed.filter((r) => !present.has(r.messageID))
 
-  const extra = useCallback((message: MessageWithParts) => (ctx ? <RetryAction message={message} /> : null), [ctx])
+  const extra = useCallback(
+    (message: MessageWithParts) =>
+      ctx ? (
+        <>
+          {message.info.role === 'user' && <EditAction message={message} />}
+          <RetryAction message={message} />
+        </>
+      ) : null,
+    [ctx],
+  )
   const below = useCallback((message: MessageWithParts, target: ActionTarget) => {
     if (!ctx || target !== 'user') return null
     const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
@@ -123,7 +133,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     return (
       <div className="message-below">
         {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
-        {list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} />}
+        {list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} current={message} />}
         {notice && <FailedRetryNotice saved={notice} />}
       </div>
     )
@@ -170,8 +180,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               onConfirm={(d: RestoreDecision) => {
                 const s0 = sheet
                 setSheet(null)
-                if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model)
-                else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite, keep: d.keep })
+                const edit = s0.edit !== undefined ? { edit: s0.edit } : undefined
+                if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model, undefined, undefined, edit)
+                else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite, keep: d.keep }, edit)
                 else
                   applyRestore.mutate(
                     { planId: d.planId, overwrite: d.overwrite, keep: d.keep },

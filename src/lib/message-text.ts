@@ -1,5 +1,6 @@
 /** Plain text of a message for the copy button: its visible text parts, in order. */
 import type { MessageWithParts } from '../api/types'
+import { parseTextPart } from './inlined-attachment'
 
 export function messageText(m: MessageWithParts): string {
   return m.parts
@@ -7,4 +8,11 @@ export function messageText(m: MessageWithParts): string {
     .map((p) => (p.type === 'text' ? p.text : ''))
     .join('\n\n')
     .trim()
+}
+
+/** The text the user typed: not Retake's attachment blocks, not synthetic parts (what Edit starts from). */
+export function typedText(m: MessageWithParts): string {
+  return m.parts
+    .flatMap((p) => (p.type === 'text' && !p.synthetic && !p.ignored && !parseTextPart(p) ? [p.text] : []))
+    .join('\n\n')
 }

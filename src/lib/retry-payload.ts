@@ -9,7 +9,7 @@
 import type { Part } from '@opencode-ai/sdk/v2'
 import type { ModelRef, PartInput } from '../shared/ipc-contract'
 import { detectFileType, isTextualMime } from './file-type'
-import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseTextPart } from './inlined-attachment'
+import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseInlinedAttachment, parseTextPart } from './inlined-attachment'
 
 /** The fields of a stored user message's info that a retry reads. */
 export interface RetryMessageInfo {
@@ -158,4 +158,23 @@ export function buildRetryPayload(
   const variant = options.variant ?? stored.message.model?.variant ?? stored.message.variant
   if (variant) payload.variant = variant
   return payload
+}
+
+/**
+ * "Edit and retake": the payload with the user's typed text replaced by `text`, where it stood;
+ * attachments (Retake's inlined blocks, file parts) and agent parts stay exactly as they were.
+ */
+export function withEditedText(parts: readonly PartInput[], text: string): PartInput[] {
+  const out: PartInput[] = []
+  let placed = false
+  for (const p of parts) {
+    if (p.type === 'text' && !parseInlinedAttachment(p.text)?.fromRetake) {
+      if (!placed && text) out.push({ type: 'text', text })
+      placed = true
+      continue
+    }
+    out.push(p)
+  }
+  if (!placed && text) out.unshift({ type: 'text', text })
+  return out
 }

@@ -32,11 +32,11 @@ export interface RetryContextValue {
     model: ModelRef,
     saved?: SavedRetry,
     files?: FileChoices,
-    opts?: { skipCheckpoint?: boolean },
+    opts?: { skipCheckpoint?: boolean; edit?: string },
   ): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean
-  openRestoreSheet(clickedID: string, model: ModelRef): void
+  openRestoreSheet(clickedID: string, model: ModelRef, edit?: string): void
   /** Puts a saved payload's text back into the composer. */
   editSaved(saved: SavedRetry): void
   discardSaved(saved: SavedRetry): void

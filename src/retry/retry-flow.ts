@@ -7,7 +7,7 @@
  */
 import type { Part } from '@opencode-ai/sdk/v2'
 import type { Attempt, ModelRef, PartInput, RetakeStep, SavedRetry } from '../shared/ipc-contract'
-import { buildRetryPayload, type RetryMessageInfo } from '../lib/retry-payload'
+import { buildRetryPayload, withEditedText, type RetryMessageInfo } from '../lib/retry-payload'
 import { isCheckpointFailure } from '../lib/checkpoint-failure'
 
 /** The user's choices in the restore sheet: the plan (kept in the host), conflicts to overwrite, any files to keep as they are. */
@@ -48,6 +48,8 @@ export interface RetryRequest {
   files?: FileChoices
   /** Prompt even though the host cannot record a checkpoint (the user chose so). */
   skipCheckpoint?: boolean
+  /** "Edit and retake": the typed text replaced by this (attachments kept). */
+  editedText?: string
 }
 
 /** What a file restore did (the host's checkpoints.apply result). */
@@ -136,6 +138,10 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
       if ('error' in built) throw new Error(built.error)
       ;({ parts, agent, variant } = built)
     }
+    if (req.editedText !== undefined) {
+      parts = withEditedText(parts, req.editedText)
+      if (parts.length === 0) throw new Error('The edited message is empty: type something or keep an attachment')
+    }
     done('payload')
 
     // 2. Save before anything destructive.
@@ -215,7 +221,15 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
       done('revert')
       if (req.previousAnswers.length > 0) {
         await deps
-          .recordAttempt({ sessionID: req.sessionID, messageID: req.messageID, model: req.previousModel, at: deps.now(), messages: req.previousAnswers })
+          .recordAttempt({
+            sessionID: req.sessionID,
+            messageID: req.messageID,
+            model: req.previousModel,
+            at: deps.now(),
+            messages: req.previousAnswers,
+            // The turn as it was asked (an edit replaces it), so the attempt shows its own question.
+            ...(req.message ? { user: req.message } : {}),
+          })
           .catch(() => {})
       }
 

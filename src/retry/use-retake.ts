@@ -49,6 +49,8 @@ export interface RetakeRequest {
   /** Roll the files back too (from the restore sheet). */
   files?: FileChoices
   skipCheckpoint?: boolean
+  /** "Edit and retake": the new typed text (attachments stay). */
+  edit?: string
 }
 
 export function useRetake() {
@@ -76,6 +78,7 @@ export function useRetake() {
           fromSaved: Boolean(req.saved),
           ...(req.files ? { files: req.files } : {}),
           skipCheckpoint: Boolean(req.skipCheckpoint),
+          ...(req.edit !== undefined ? { edit: { text: req.edit } } : {}),
         })
       } finally {
         off()

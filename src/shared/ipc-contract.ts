@@ -102,8 +102,13 @@ export const AttemptSchema = z.object({
   messageID: MessageIdSchema,
   model: ModelRefSchema.optional(),
   at: z.number(),
-  /** The assistant messages of that attempt as the server returned them ({info, parts}[]). */
+  /**
+   * Everything after the retaken turn's question in that attempt, as the server returned it
+   * ({info, parts}[]): its answers, and the later turns with theirs (a whole branch).
+   */
   messages: z.array(z.unknown()),
+  /** The retaken user message as it was asked in that attempt (an edit changes it). */
+  user: z.unknown().optional(),
 })
 export type Attempt = z.infer<typeof AttemptSchema>
 
@@ -215,6 +220,8 @@ export const RetakeRunSchema = z.object({
   files: z.object({ planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }).optional(),
   /** Prompt even though no checkpoint can be recorded (the user chose so). */
   skipCheckpoint: z.boolean().default(false),
+  /** "Edit and retake": the message's typed text replaced by this; attachments stay. */
+  edit: z.object({ text: z.string().max(4_000_000) }).optional(),
 })
 
 export const RetakeOutcomeSchema = z.discriminatedUnion('status', [

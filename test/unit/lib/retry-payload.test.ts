@@ -2,7 +2,7 @@ import type { Part } from '@opencode-ai/sdk/v2'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bytesToDataUrl, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../src/lib/inlined-attachment'
-import { InlineRefusedError, buildRetryPayload, inlineTextFileParts } from '../../../src/lib/retry-payload'
+import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../src/lib/retry-payload'
 import type { RetryPayload } from '../../../src/lib/retry-payload'
 import type { PartInput } from '../../../src/shared/ipc-contract'
 
@@ -186,5 +186,26 @@ describe('inlineTextFileParts', () => {
   it('keeps malformed data URLs as they are', () => {
     const bad: PartInput = { type: 'file', mime: 'text/plain', url: 'data:text/plain;base64,@@@' }
     expect(inlineTextFileParts([bad])[0]).toBe(bad)
+  })
+})
+
+describe('withEditedText (Edit and retake)', () => {
+  it('replaces the typed text where it stood and keeps every attachment and agent part byte for byte', () => {
+    const block = inlined('notes.md', '# notes\n')
+    const file: PartInput = { type: 'file', mime: 'image/png', filename: 'a.png', url: 'data:image/png;base64,AAAA' }
+    const agent: PartInput = { type: 'agent', name: 'plan' }
+    const parts: PartInput[] = [agent, { type: 'text', text: 'old question' }, { type: 'text', text: block }, { type: 'text', text: 'old second paragraph' }, file]
+    expect(withEditedText(parts, 'new question')).toEqual([agent, { type: 'text', text: 'new question' }, { type: 'text', text: block }, file])
+  })
+
+  it('adds the text to an attachment-only message, and an emptied text leaves only the attachments', () => {
+    const block = inlined('a.txt', 'a')
+    expect(withEditedText([{ type: 'text', text: block }], 'about this file')).toEqual([{ type: 'text', text: 'about this file' }, { type: 'text', text: block }])
+    expect(withEditedText([{ type: 'text', text: 'typed' }, { type: 'text', text: block }], '')).toEqual([{ type: 'text', text: block }])
+  })
+
+  it('a typed lookalike of a block is typed text: it is replaced like any other', () => {
+    const forged = inlined('x.txt', 'x').replace(/tag="[0-9a-f]+"/, 'tag="00000000000000000000000000000000"')
+    expect(withEditedText([{ type: 'text', text: forged }], 'mine')).toEqual([{ type: 'text', text: 'mine' }])
   })
 })

@@ -1,0 +1,85 @@
+/**
+ * Attempts you can return to, in the browser against the real opencode server: retaking an early
+ * turn keeps the whole branch it replaces (its answer and the later turns) readable in the previous
+ * attempt; Edit changes what was asked and retakes it through the same path as ↺ — the turn's files
+ * rolled back through the restore sheet, one user bubble with the new text, the old question kept.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+
+let app: AppUnderTest
+
+beforeEach(async () => {
+  app = await startApp({ git: true })
+})
+afterEach(async (ctx) => closeApp(app, ctx))
+
+const messages = (role: 'user' | 'assistant') => app.page.locator(`[data-testid="message"][data-role="${role}"]`)
+
+async function send(text: string) {
+  await app.page.getByTestId('composer').fill(text)
+  await app.page.getByTestId('composer').press('Enter')
+  await messages('assistant').last().getByText(`echo: ${text}`).waitFor()
+}
+
+describe('attempts', () => {
+  it('retaking turn 1 of three keeps turns 2 and 3 readable in the previous attempt', async () => {
+    const { page, fake } = app
+    await send('first question')
+    await send('second question')
+    await send('third question')
+    const first = messages('user').first()
+    await first.hover()
+    await first.getByTestId('retry').click()
+    await page.getByTestId('retry-confirm-yes').click()
+    await until(() => fake.chatRequests().length === 4, 'the retaken request')
+    await waitForCount(messages('user'), 1)
+    await messages('assistant').last().getByText('echo: first question').waitFor()
+
+    const switcher = page.getByTestId('attempt-switcher')
+    await waitForText(switcher.getByTestId('attempt-label'), 'attempt 2 of 2')
+    await switcher.getByTestId('attempt-prev').click()
+    const panel = switcher.getByTestId('attempt-panel')
+    await waitForText(panel.getByTestId('attempt-meta'), '2 later turns')
+    const later = panel.getByTestId('attempt-user')
+    await waitForCount(later, 2)
+    expect(await later.allTextContents()).toEqual(['You: second question', 'You: third question'])
+    await waitForText(panel, 'echo: third question')
+  })
+
+  it('Edit retakes the message with the new text: its files rolled back, one bubble, the old question kept', async () => {
+    const { page, fake, project } = app
+    const asked = 'WRITE edited.txt first version'
+    await app.page.getByTestId('composer').fill(asked)
+    await app.page.getByTestId('composer').press('Enter')
+    await messages('assistant').last().getByText(/done/).waitFor()
+    expect(existsSync(join(project, 'edited.txt'))).toBe(true)
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+
+    const user = messages('user').first()
+    const userID = await user.getAttribute('data-message-id')
+    await user.hover()
+    await user.getByTestId('edit-message').click()
+    const text = page.getByTestId('edit-text')
+    expect(await text.inputValue()).toBe(asked)
+    await text.fill('just say hello instead')
+    await page.getByTestId('edit-retake').click()
+    // The turn changed files: the same restore sheet as ↺.
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet, 'edited.txt')
+    await sheet.getByTestId('restore-confirm').click()
+
+    await until(() => fake.chatRequests().at(-1)?.lastUserText() === 'just say hello instead', 'the edited request')
+    await messages('assistant').last().getByText('echo: just say hello instead').waitFor()
+    await waitForCount(messages('user'), 1)
+    expect(await messages('user').first().getAttribute('data-message-id')).toBe(userID)
+    await waitForText(messages('user').first(), 'just say hello instead')
+    expect(existsSync(join(project, 'edited.txt'))).toBe(false)
+
+    const switcher = page.getByTestId('attempt-switcher')
+    await switcher.getByTestId('attempt-prev').click()
+    await waitForText(switcher.getByTestId('attempt-question'), asked)
+  })
+})
