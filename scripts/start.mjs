@@ -16,22 +16,29 @@ function electronBinary() {
   }
 }
 
+/** Runs a build step quietly: its output is shown only when it fails (it would bury the URL). */
 function run(cmd, args) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' })
-  if (r.status !== 0) process.exit(r.status ?? 1)
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', shell: process.platform === 'win32', maxBuffer: 64 * 1024 * 1024 })
+  if (r.status !== 0) {
+    process.stdout.write(r.stdout ?? '')
+    process.stderr.write(r.stderr ?? '')
+    console.error(`Retake: \`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal}).`)
+    process.exit(r.status ?? 1)
+  }
 }
 
 const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
 // Without a display the desktop app cannot open a window: do not even try to fetch its runtime.
 const bin = hasDisplay ? electronBinary() : { reason: 'not needed' }
 if (typeof bin === 'string') {
-  run('npm', ['run', 'build'])
+  console.log('Retake: building the desktop app…')
+  run('npm', ['run', '--silent', 'build'])
   const child = spawn(bin, ['.', ...passThrough], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
 } else {
   const why = hasDisplay ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display (no DISPLAY or WAYLAND_DISPLAY)'
-  console.log(`Retake: starting browser mode, because ${why}.`)
-  run('npm', ['run', 'build:renderer'])
+  console.log(`Retake: starting browser mode, because ${why}. Building…`)
+  run('npm', ['run', '--silent', 'build:renderer'])
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', ...passThrough], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))

@@ -35,13 +35,11 @@ async function main() {
     log: (line) => console.error(line),
   })
   const host = await startWebHost({ core, staticDir: join(appRoot, 'dist', 'renderer'), port: opts.port, host: opts.host, token: process.env.RETAKE_WEB_TOKEN })
-  // The UI shows the server's progress, so the URL is printed before the server is ready.
+  // A short banner whose last line is the URL: the UI shows the server's progress, so the URL is
+  // printed before the server is ready, and only a failure is printed after it.
+  console.log(`Retake ${version} · browser mode · data in ${opts.dataDir}`)
   console.log(`Retake (browser mode) is running at ${host.url}`)
-  console.log(`data dir: ${opts.dataDir}`)
-  core.start().then(
-    () => console.log(`opencode server ready (${core.connection.status.kind})`),
-    (err) => console.error(`opencode server failed to start: ${(err as Error).message}`),
-  )
+  core.start().catch((err) => console.error(`opencode server failed to start: ${(err as Error).message}`))
   let closing = false
   const shutdown = async () => {
     if (closing) return
