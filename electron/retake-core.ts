@@ -10,6 +10,7 @@ import type { EventName, EventPayload, ServerStatus, Settings } from '../src/sha
 import { events as eventSchemas } from '../src/shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
 import { AppStores } from './store/app-stores'
+import { listFolders } from './store/folders'
 import { RemoteSecretStore } from './store/remote-secret'
 import { loadOrCreateInstallKey } from './store/install-key'
 import { setBlockKey } from '../src/lib/inlined-attachment'
@@ -177,6 +178,13 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'projects.recent': () => stores.recentProjects(),
     'projects.open': ({ path }) => stores.openProject(path),
     'projects.forget': ({ path }) => stores.forgetProject(path),
+    'projects.browse': ({ path }) => {
+      try {
+        return listFolders(path)
+      } catch (err) {
+        throw new RouteError('bad-input', (err as Error).message)
+      }
+    },
     'projects.pick': async () => {
       if (!opts.pickFolder) throw new RouteError('unavailable', 'This host has no folder picker; type the folder path instead')
       const path = await opts.pickFolder()

@@ -2,7 +2,7 @@
  * Retake's own small stores in the data dir: settings, recent projects, saved retry payloads and the
  * attempt history of retried turns. Each is a JSON file written atomically.
  */
-import { join, basename, isAbsolute, resolve } from 'node:path'
+import { join, basename, isAbsolute } from 'node:path'
 import { rmSync, statSync } from 'node:fs'
 import { z } from 'zod'
 import {
@@ -16,6 +16,7 @@ import {
   type Settings,
 } from '../../src/shared/ipc-contract'
 import { readJson, writeJson } from './json-file'
+import { expandHome } from './folders'
 
 export const DEFAULT_SETTINGS: Settings = {
   remoteUrl: null,
@@ -70,7 +71,7 @@ export class AppStores {
 
   /** Validates the folder and puts it first in the recent list. */
   openProject(path: string): RecentProject {
-    const abs = resolve(path)
+    const abs = expandHome(path)
     let isDir = false
     try {
       isDir = statSync(abs).isDirectory()

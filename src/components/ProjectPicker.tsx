@@ -5,11 +5,13 @@ import { getBridge } from '../bridge'
 import { hostKeys, useRecentProjects } from '../api/host'
 import { errorMessage } from '../api/unwrap'
 import type { RecentProject } from '../shared/ipc-contract'
+import { FolderBrowser } from './FolderBrowser'
 
 export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolean; onOpen(path: string): void }) {
   const qc = useQueryClient()
   const recent = useRecentProjects()
   const [path, setPath] = useState('')
+  const [browsing, setBrowsing] = useState(false)
   const opened = (p: RecentProject | null) => {
     if (!p) return
     void qc.invalidateQueries({ queryKey: hostKeys.recent })
@@ -43,7 +45,7 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
           <input
             data-testid="project-path"
             aria-label="Project folder path"
-            placeholder="/path/to/project"
+            placeholder="~/code/my-app"
             value={path}
             onChange={(e) => setPath(e.target.value)}
             aria-invalid={open.isError}
@@ -51,8 +53,12 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
           <button type="submit" className="button button-primary" data-testid="open-project" disabled={!path.trim() || open.isPending}>
             Open
           </button>
+          <button type="button" className="button button-secondary" data-testid="browse-folders" aria-expanded={browsing} onClick={() => setBrowsing((b) => !b)}>
+            Browse…
+          </button>
         </form>
       )}
+      {!canPickFolder && browsing && <FolderBrowser start={path.trim() || undefined} onNavigate={setPath} onOpen={(p) => open.mutate(p)} />}
       {error && (
         <div className="inline-error" role="alert" data-testid="project-error">
           {errorMessage(error)}

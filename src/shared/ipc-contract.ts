@@ -250,6 +250,16 @@ export const channels = {
   /** Validates that the path is an existing folder and remembers it. */
   'projects.open': { input: z.object({ path: z.string().min(1).max(4096) }), output: RecentProjectSchema },
   'projects.forget': { input: z.object({ path: z.string().min(1) }), output: z.array(RecentProjectSchema) },
+  /** The subfolders of a folder (default: home; `~` expanded), for the picker where there is no native dialog. */
+  'projects.browse': {
+    input: z.object({ path: z.string().max(4096).optional() }),
+    output: z.object({
+      path: z.string(),
+      parent: z.string().nullable(),
+      folders: z.array(z.object({ name: z.string(), path: z.string(), hidden: z.boolean(), project: z.boolean() })),
+      truncated: z.boolean(),
+    }),
+  },
   /** Native folder dialog (desktop only); null when the user cancels. */
   'projects.pick': { input: empty, output: RecentProjectSchema.nullable() },
   'settings.get': { input: empty, output: SettingsViewSchema },
