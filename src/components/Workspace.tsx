@@ -35,11 +35,27 @@ export function Workspace({
   useEffect(() => onLoadState(state), [state, onLoadState])
 
   // undefined from the list or the chat means "a new conversation".
-  const select = (id: string | undefined) => selectSession(scope.directory, id ?? null)
+  // Below ~720 px the sidebar is a drawer (layout.css): choosing a session closes it.
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const select = (id: string | undefined) => {
+    setDrawerOpen(false)
+    selectSession(scope.directory, id ?? null)
+  }
   const [settingsOpen, setSettingsOpen] = useState(false)
   return (
     <>
-      <aside className="sidebar">
+      <button
+        type="button"
+        className="icon-button sidebar-toggle"
+        data-testid="sidebar-toggle"
+        aria-label={drawerOpen ? 'Hide sessions' : 'Show sessions'}
+        aria-expanded={drawerOpen}
+        onClick={() => setDrawerOpen((o) => !o)}
+      >
+        ☰
+      </button>
+      {drawerOpen && <div className="sidebar-backdrop" data-testid="sidebar-backdrop" onClick={() => setDrawerOpen(false)} />}
+      <aside className={`sidebar${drawerOpen ? ' sidebar-open' : ''}`}>
         {sidebarTop}
         <SessionList selected={selected} onSelect={select} />
         <div className="sidebar-settings">
