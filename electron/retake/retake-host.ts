@@ -38,14 +38,29 @@ export function createRetakeHost(opts: RetakeHostOptions) {
   const running = new Set<string>()
   const client = (directory: string): OpencodeClient => createOpencodeClient({ baseUrl: PROXY_BASE, directory, fetch: proxyFetch(opts.proxy) })
 
-  async function messages(c: OpencodeClient, sessionID: string): Promise<Message[]> {
-    return unwrap('session.messages', await c.session.messages({ sessionID })) as unknown as Message[]
+  /**
+   * The newest messages of the session, back far enough to hold `id` and the user turn it belongs
+   * to: a long session is not read whole for a retake of one of its last turns.
+   */
+  async function messagesFrom(c: OpencodeClient, sessionID: string, id: string): Promise<Message[]> {
+    const PAGE = 64
+    let list: Message[] = []
+    let before: string | undefined
+    for (;;) {
+      const page = unwrap('session.messages', await c.session.messages({ sessionID, limit: PAGE, ...(before ? { before } : {}) })) as unknown as Message[]
+      list = [...page, ...list]
+      const at = list.findIndex((m) => m.info.id === id)
+      const parent = at >= 0 ? list[at]!.info.parentID : undefined
+      const complete = at >= 0 && (list[at]!.info.role === 'user' || !parent || list.some((m) => m.info.id === parent))
+      if (complete || page.length < PAGE) return list
+      before = page[0]!.info.id
+    }
   }
 
   async function run(input: z.infer<typeof RetakeRunSchema>): Promise<RetakeOutcome> {
     const { directory, sessionID, clickedID, model } = input
     const c = client(directory)
-    const list = await messages(c, sessionID)
+    const list = await messagesFrom(c, sessionID, clickedID)
     const target = input.fromSaved ? clickedID : retryTargetFor(list, clickedID)
     if (!target) return { status: 'failed', step: 'payload', error: 'This message has no user turn to retake', saved: false }
     const key = `${sessionID}/${target}`
@@ -74,6 +89,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       },
       drop: async (s, m) => opts.stores.dropRetry(s, m),
       recordAttempt: async (a) => opts.stores.addAttempt(a),
+      forgetAttempt: async (s, m, at) => opts.stores.forgetAttempt(s, m, at),
     })
     const files = opts.checkpoints
     const deps: RetryDeps = {
@@ -101,7 +117,11 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         phase('prompting')
         return sdk.prompt(body, o)
       },
-      onStep: (step) => opts.emit({ sessionID, messageID: target, step }),
+      onStep: (step, ms) => {
+        opts.emit({ sessionID, messageID: target, step })
+        // Each step with its duration, for the log (what a slow retake spent its time on).
+        opts.log(`[retake] ${sessionID}/${target} ${step} ${ms} ms`)
+      },
     }
     try {
       const out = await runRetry(

@@ -128,6 +128,13 @@ export class AppStores {
     const list = [...this.attempts(attempt.sessionID), attempt].slice(-MAX_ATTEMPTS_PER_SESSION)
     writeJson(this.attemptsFile(attempt.sessionID), list)
   }
+
+  /** Takes back one attempt (a retake that stopped before the conversation changed recorded it). */
+  forgetAttempt(sessionID: string, messageID: string, at: number): void {
+    const list = this.attempts(sessionID)
+    const kept = list.filter((a) => !(a.messageID === messageID && a.at === at))
+    if (kept.length !== list.length) writeJson(this.attemptsFile(sessionID), kept)
+  }
 }
 
 /** An error whose message is meant for the user (bad input), not an internal failure. */

@@ -65,6 +65,8 @@ export interface RetryDeps {
   save(entry: SavedRetry): Promise<void>
   drop(sessionID: string, messageID: string): Promise<void>
   recordAttempt(attempt: Attempt): Promise<void>
+  /** Takes back an attempt recorded by a retake that then stopped before the conversation changed. */
+  forgetAttempt?(sessionID: string, messageID: string, at: number): Promise<void>
   isBusy(sessionID: string): Promise<boolean>
   abortAndWaitIdle(sessionID: string): Promise<void>
   /** GET the message; null when the server does not have it (404). */
@@ -106,6 +108,8 @@ export class RetryError extends Error {
 
 export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
   let saved: SavedRetry | null = null
+  /** The attempt recorded for the branch this retake replaces, until the server's revert makes it history. */
+  let recorded: number | null = null
   let step: RetryStep = 'payload'
   let t = deps.now()
   const done = (s: RetryStep) => {
@@ -120,6 +124,7 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
       // Best effort: the pending copy is already on disk, so even if this write fails the text survives.
       await deps.save(saved).catch(() => {})
     }
+    if (recorded !== null) await deps.forgetAttempt?.(req.sessionID, req.messageID, recorded).catch(() => {})
     throw new RetryError(step, message, saved)
   }
 
@@ -161,18 +166,37 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     saved = entry
     done('save')
 
-    // 3. A busy session refuses revert (409): stop the running turn first.
+    // 3. A busy session refuses revert (409): stop the running turn first. 4. Is the message still
+    // there? (A retry that failed after the server dropped it prompts afresh.) Both are reads of
+    // state a running turn does not change for a user message, so they are asked at once.
     step = 'abort'
+    const located = deps.getMessage(req.sessionID, req.messageID)
+    located.catch(() => {}) // awaited below, where its failure is reported as the locate step's
     if (await deps.isBusy(req.sessionID)) await deps.abortAndWaitIdle(req.sessionID)
     done('abort')
-
-    // 4. Is the message still there? A retry that failed after the server dropped it prompts afresh.
     step = 'locate'
-    const present = await deps.getMessage(req.sessionID, req.messageID)
+    const present = await located
     done('locate')
 
     let restore: FileRestoreResult | undefined
     if (present) {
+      // The branch being replaced is kept before anything changes: a crash after the server's
+      // revert must not lose it. Taken back if the retake stops before the revert.
+      if (req.previousAnswers.length > 0) {
+        step = 'save'
+        const at = deps.now()
+        await deps.recordAttempt({
+          sessionID: req.sessionID,
+          messageID: req.messageID,
+          model: req.previousModel,
+          at,
+          messages: req.previousAnswers,
+          // The turn as it was asked (an edit replaces it), so the attempt shows its own question.
+          ...(req.message ? { user: req.message } : {}),
+        })
+        recorded = at
+        step = 'locate'
+      }
       let holdId: string | null = null
       if (req.files) {
         if (!deps.holdKept || !deps.restoreFiles || !deps.putBackKept || !deps.undoFiles) throw new Error('file restore is not available here')
@@ -219,19 +243,7 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
         throw err
       }
       done('revert')
-      if (req.previousAnswers.length > 0) {
-        await deps
-          .recordAttempt({
-            sessionID: req.sessionID,
-            messageID: req.messageID,
-            model: req.previousModel,
-            at: deps.now(),
-            messages: req.previousAnswers,
-            // The turn as it was asked (an edit replaces it), so the attempt shows its own question.
-            ...(req.message ? { user: req.message } : {}),
-          })
-          .catch(() => {})
-      }
+      recorded = null // the conversation changed: the attempt is history now
 
       step = 'delete-parts'
       for (const part of present.parts) {

@@ -11,6 +11,7 @@ export interface RetryStore {
   save(entry: SavedRetry): Promise<unknown>
   drop(sessionID: string, messageID: string): Promise<unknown>
   recordAttempt(attempt: Attempt): Promise<unknown>
+  forgetAttempt?(sessionID: string, messageID: string, at: number): Promise<unknown>
   /** File rollback through the host's checkpoints (absent where there are none). */
   files?: Pick<RetryDeps, 'holdKept' | 'putBackKept' | 'restoreFiles' | 'undoFiles'>
 }
@@ -33,6 +34,7 @@ export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, op
     save: async (e) => void (await store.save(e)),
     drop: async (s, m) => void (await store.drop(s, m)),
     recordAttempt: async (a) => void (await store.recordAttempt(a)),
+    ...(store.forgetAttempt ? { forgetAttempt: async (s: string, m: string, at: number) => void (await store.forgetAttempt!(s, m, at)) } : {}),
     isBusy,
     async abortAndWaitIdle(sessionID) {
       unwrap('session.abort', await client.session.abort({ sessionID }))

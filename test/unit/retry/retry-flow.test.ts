@@ -47,6 +47,9 @@ function world(opts: { failAt?: RetryStep | 'drop'; busy?: boolean; revertMarker
     async recordAttempt() {
       calls.push('attempt')
     },
+    async forgetAttempt() {
+      calls.push('forget-attempt')
+    },
     async isBusy() {
       return opts.busy ?? false
     },
@@ -96,7 +99,8 @@ describe('runRetry', () => {
     const w = world()
     const out = await runRetry(request(), w.deps)
     expect(out).toMatchObject({ status: 'done', assistant: { parentID: U } })
-    expect(w.calls).toEqual(['save:pending', 'get', 'revert', 'attempt', 'delete:prt_1', 'delete:prt_2', 'delete:prt_3', 'get', `prompt:${U}:echo-2`, 'drop'])
+    // The branch being replaced is kept before the revert (a crash after it must not lose it).
+    expect(w.calls).toEqual(['save:pending', 'get', 'attempt', 'revert', 'delete:prt_1', 'delete:prt_2', 'delete:prt_3', 'get', `prompt:${U}:echo-2`, 'drop'])
     expect(w.disk.size).toBe(0)
   })
 
@@ -210,11 +214,11 @@ describe('runRetry with files', () => {
     expect(w.calls).toEqual([
       'save:pending',
       'get',
+      'attempt',
       'hold:p1:root:a.txt',
       'restore:p1',
       'revert',
       'putback:h1',
-      'attempt',
       'delete:prt_1',
       'delete:prt_2',
       'delete:prt_3',
@@ -234,7 +238,9 @@ describe('runRetry with files', () => {
     expect(err).toMatchObject({ step: 'files', message: expect.stringMatching(msg) })
     expect(w.calls.includes('undo:r1')).toBe(undone)
     expect(w.calls).toContain('putback:h1')
-    expect(w.calls.some((c) => c === 'revert' || c.startsWith('delete') || c.startsWith('prompt') || c === 'attempt')).toBe(false)
+    expect(w.calls.some((c) => c === 'revert' || c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
+    // The attempt recorded before the files is taken back: the conversation never changed.
+    expect(w.calls.filter((c) => c.endsWith('attempt'))).toEqual(['attempt', 'forget-attempt'])
     expect(w.disk.get(U)).toMatchObject({ state: 'failed', parts: expectedParts })
   })
 
@@ -243,7 +249,7 @@ describe('runRetry with files', () => {
     const failing: RetryDeps = { ...w.deps, revert: async () => { w.calls.push('revert'); throw new Error('409 busy') } }
     const err = await runRetry(request({ files }), failing).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'revert' })
-    expect(w.calls.slice(-4)).toEqual(['revert', 'putback:h1', 'undo:r1', 'save:failed'])
+    expect(w.calls.slice(-5)).toEqual(['revert', 'putback:h1', 'undo:r1', 'save:failed', 'forget-attempt'])
     expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
   })
 
