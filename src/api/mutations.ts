@@ -7,6 +7,7 @@ import { clientFor } from './client'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import type { Session } from './types'
+import { useProviderKeysStore } from '../state/provider-keys-store'
 import { unwrap } from './unwrap'
 
 function useSessionCache() {
@@ -106,11 +107,14 @@ export function useAbort() {
 export function useProviderAuth() {
   const scope = useScope()
   const qc = useQueryClient()
-  const refresh = () =>
-    Promise.all([
+  const refresh = () => {
+    // Opencode uses the key only once the project's instance reloads (use-apply-provider-keys.ts).
+    useProviderKeysStore.getState().setPendingApply(true)
+    return Promise.all([
       qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
       qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
     ])
+  }
   const set = useMutation({
     mutationFn: async (v: { providerID: string; key: string }) =>
       unwrap(

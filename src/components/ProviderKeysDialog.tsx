@@ -2,6 +2,7 @@
 import { useEscape } from '../lib/use-escape'
 import { useState } from 'react'
 import { useProviderAuth } from '../api/mutations'
+import { useProviderKeysWaiting } from '../api/use-apply-provider-keys'
 import { useProviderList } from '../api/queries'
 import { errorMessage } from '../api/unwrap'
 
@@ -11,6 +12,7 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const [providerID, setProviderID] = useState('')
   const [key, setKey] = useState('')
   const [saved, setSaved] = useState<string | null>(null)
+  const waiting = useProviderKeysWaiting()
 
   const connected = new Set(list.data?.connected ?? [])
   const all = [...(list.data?.all ?? [])].sort(
@@ -71,7 +73,11 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
             Save key
           </button>
         </form>
-        {saved && !error && <div className="muted">Key saved for {saved}.</div>}
+        {saved && !error && (
+          <div className="muted" data-testid="keys-saved">
+            Key saved for {saved}. {waiting ? 'It applies as soon as the running turn ends.' : 'In use now, no restart needed.'}
+          </div>
+        )}
         {error && (
           <div className="inline-error" role="alert">
             {errorMessage(error)}

@@ -2,6 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useSessions } from '../api/queries'
 import { useScope } from '../api/scope'
+import { useApplyProviderKeys } from '../api/use-apply-provider-keys'
 import { useEventStream } from '../api/use-event-stream'
 import { useUiStore } from '../state/ui-store'
 import { ChatView } from './ChatView'
@@ -30,6 +31,7 @@ export function Workspace({
   const exists = !!stored && !!sessions.data?.some((s) => s.id === stored)
   const selected = stored === null ? undefined : !sessions.data ? stored : exists ? stored : sessions.data[0]?.id
   useEventStream(scope, selected)
+  useApplyProviderKeys()
 
   const state: LoadState = sessions.isError ? 'error' : sessions.isSuccess ? 'ready' : 'loading'
   useEffect(() => onLoadState(state), [state, onLoadState])

@@ -38,6 +38,8 @@ const ROUTES: Record<string, string[]> = {
     '/question/:id/reply',
     '/question/:id/reject',
     '/permission/:id/reply',
+    // Reloads the project's instance so a saved provider key is used (only when every session is idle).
+    '/instance/dispose',
   ],
   PATCH: ['/session/:id', '/config'],
   PUT: ['/auth/:id'],
