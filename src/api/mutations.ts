@@ -38,6 +38,23 @@ export function useRenameSession() {
   })
 }
 
+/** Archives a session (hidden from the list, kept on the server) or brings it back. */
+export function useArchiveSession() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const patch = useSessionCache()
+  return useMutation({
+    mutationFn: async (v: { sessionID: string; archived: boolean }) =>
+      unwrap('session.update', await clientFor(scope.directory).session.update({ sessionID: v.sessionID, time: { archived: v.archived ? Date.now() : 0 } })),
+    onSuccess: (session) => {
+      patch('session.updated', session)
+      void qc.invalidateQueries({ queryKey: queryKeys.archivedSessions(scope) })
+      // Brought back: the list must hold it again (the event reducer only drops archived ones).
+      void qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) })
+    },
+  })
+}
+
 export function useDeleteSession() {
   const scope = useScope()
   const patch = useSessionCache()

@@ -18,6 +18,19 @@ export function useSessions() {
   })
 }
 
+/** Archived sessions, newest first (fetched only while the list shows them). */
+export function useArchivedSessions(enabled: boolean) {
+  const scope = useScope()
+  return useQuery({
+    queryKey: queryKeys.archivedSessions(scope),
+    enabled,
+    queryFn: async (): Promise<Session[]> => {
+      const list = unwrap('session.list', await clientFor(scope.directory).session.list({ roots: true }))
+      return sortSessions(list.filter((s) => !s.parentID && !!s.time.archived))
+    },
+  })
+}
+
 export function useMessages(sessionID: string | undefined) {
   const scope = useScope()
   return useQuery({

@@ -13,6 +13,7 @@ const base = (s: Scope) => ['opencode', s.connection, s.directory] as const
 export const queryKeys = {
   all: (s: Scope) => base(s),
   sessions: (s: Scope) => [...base(s), 'sessions'] as const,
+  archivedSessions: (s: Scope) => [...base(s), 'sessions', 'archived'] as const,
   messages: (s: Scope, sessionID: string) => [...base(s), 'messages', sessionID] as const,
   status: (s: Scope) => [...base(s), 'status'] as const,
   configProviders: (s: Scope) => [...base(s), 'config.providers'] as const,

@@ -1,17 +1,21 @@
 /**
  * The project's sessions, newest first and grouped by day: search by title, switch, start a new
- * conversation, rename in place, delete after confirming.
+ * conversation, rename in place, archive, delete after confirming — both undoable for a few
+ * seconds (a deleted session is archived first and deleted for real only when the undo lapses, so
+ * closing the window meanwhile loses nothing) — and the archived ones, to bring back.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { useDeleteSession, useRenameSession } from '../api/mutations'
-import { useSessions, useStatusMap } from '../api/queries'
+import { useArchiveSession, useDeleteSession, useRenameSession } from '../api/mutations'
+import { useArchivedSessions, useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
 import { errorMessage } from '../api/unwrap'
 import { relativeTime } from '../lib/relative-time'
 import { groupSessions } from '../lib/session-groups'
 import type { SessionMark } from '../lib/session-marks'
 import { useSessionMarks } from '../state/session-marks-store'
-import { PencilIcon, SearchIcon, TrashIcon } from '../ui/icons'
+import { ArchiveIcon, PencilIcon, SearchIcon, TrashIcon } from '../ui/icons'
+import { useUndoToast } from '../state/undo-toast-store'
+import { UndoToast } from './UndoToast'
 
 function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -27,9 +31,13 @@ const MARK_LABEL: Record<SessionMark, string> = {
   failed: 'A turn failed while you were away',
 }
 
-function SessionItem({ session, active, busy, mark, onSelect }: { session: Session; active: boolean; busy: boolean; mark?: SessionMark; onSelect(): void }) {
+interface ItemActions {
+  archive(session: Session): void
+  remove(session: Session): void
+}
+
+function SessionItem({ session, active, busy, mark, onSelect, actions }: { session: Session; active: boolean; busy: boolean; mark?: SessionMark; onSelect(): void; actions: ItemActions }) {
   const rename = useRenameSession()
-  const del = useDeleteSession()
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view')
   const [title, setTitle] = useState(session.title)
   const now = useMinuteClock()
@@ -104,7 +112,10 @@ function SessionItem({ session, active, busy, mark, onSelect }: { session: Sessi
             type="button"
             className="button button-danger small"
             data-testid="confirm-delete"
-            onClick={() => del.mutate(session, { onSettled: () => setMode('view') })}
+            onClick={() => {
+              setMode('view')
+              actions.remove(session)
+            }}
           >
             Delete
           </button>
@@ -123,12 +134,15 @@ function SessionItem({ session, active, busy, mark, onSelect }: { session: Sessi
           >
             <PencilIcon />
           </button>
+          <button type="button" className="icon-button" aria-label="Archive session" data-testid="archive-session" onClick={() => actions.archive(session)}>
+            <ArchiveIcon />
+          </button>
           <button type="button" className="icon-button" aria-label="Delete session" data-testid="delete-session" onClick={() => setMode('confirm')}>
             <TrashIcon />
           </button>
         </span>
       )}
-      {(rename.error || del.error) && <div className="inline-error">{errorMessage(rename.error ?? del.error)}</div>}
+      {rename.error && <div className="inline-error">{errorMessage(rename.error)}</div>}
     </li>
   )
 }
@@ -146,6 +160,28 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
     if (selected) clearMark(selected)
   }, [selected, marks, clearMark])
   const total = sessions.data?.length ?? 0
+  const archive = useArchiveSession()
+  const del = useDeleteSession()
+  const showUndo = useUndoToast((s) => s.show)
+  const [showArchived, setShowArchived] = useState(false)
+  const archived = useArchivedSessions(showArchived)
+  const actions: ItemActions = {
+    archive(session) {
+      if (session.id === selected) onSelect(undefined)
+      archive.mutate({ sessionID: session.id, archived: true })
+      showUndo({ label: `Archived “${session.title || 'Untitled'}”`, undo: () => archive.mutate({ sessionID: session.id, archived: false }) })
+    },
+    remove(session) {
+      if (session.id === selected) onSelect(undefined)
+      archive.mutate({ sessionID: session.id, archived: true })
+      showUndo({
+        label: `Deleted “${session.title || 'Untitled'}”`,
+        undo: () => archive.mutate({ sessionID: session.id, archived: false }),
+        commit: () => del.mutate(session),
+      })
+    },
+  }
+  const error = archive.error ?? del.error
   return (
     <section className="sessions">
       <div className="section-head">
@@ -195,6 +231,7 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
                   busy={(status.data?.[s.id]?.type ?? 'idle') !== 'idle'}
                   mark={s.id === selected ? undefined : marks[s.id]}
                   onSelect={() => onSelect(s.id)}
+                  actions={actions}
                 />
               ))}
             </ul>
@@ -202,6 +239,28 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
         ))}
       </div>
       {total === 0 && !sessions.isLoading && <div className="muted pad">No sessions yet.</div>}
+      {error && (
+        <div className="inline-error" role="alert">
+          {errorMessage(error)}
+        </div>
+      )}
+      <UndoToast />
+      <button type="button" className="text-button archived-toggle" data-testid="archived-toggle" aria-expanded={showArchived} onClick={() => setShowArchived((v) => !v)}>
+        {showArchived ? 'Hide archived' : 'Archived'}
+      </button>
+      {showArchived && (
+        <ul className="archived-list" data-testid="archived-list">
+          {archived.data?.length === 0 && <li className="muted pad">Nothing archived.</li>}
+          {archived.data?.map((s) => (
+            <li key={s.id} className="archived-item" data-testid="archived-item" data-session-id={s.id}>
+              <span className="session-title">{s.title || 'Untitled'}</span>
+              <button type="button" className="text-button" data-testid="unarchive-session" onClick={() => archive.mutate({ sessionID: s.id, archived: false })}>
+                Bring back
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {total > 0 && groups.length === 0 && (
         <div className="muted pad" data-testid="session-search-empty">
           No session matches “{query}”.

@@ -34,3 +34,11 @@ export const SearchIcon = () => (
     <path d="M10.5 10.5L14 14" />
   </Svg>
 )
+
+export const ArchiveIcon = () => (
+  <Svg>
+    <path d="M2 3.5h12v3H2z" />
+    <path d="M3 6.5v6.5h10V6.5" />
+    <path d="M6.5 9h3" />
+  </Svg>
+)

@@ -7,6 +7,7 @@ import { SessionList } from '../../../src/components/SessionList'
 import { session } from './fixtures'
 import { useSessionMarks } from '../../../src/state/session-marks-store'
 import { act } from '@testing-library/react'
+import { useUndoToast } from '../../../src/state/undo-toast-store'
 
 /** A fetch double for the opencode proxy: records requests, answers from a small table. */
 function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })]) {
@@ -19,8 +20,12 @@ function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title:
     if (input.method === 'GET' && url.pathname === '/opencode/session/status') return json({ ses_a: { type: 'busy' } })
     const m = /^\/opencode\/session\/(ses_\w+)$/.exec(url.pathname)
     if (m && input.method === 'PATCH') {
-      const body = (await input.json()) as { title: string }
-      return json({ ...sessions.find((s) => s.id === m[1])!, title: body.title })
+      // Stateful, as the server is: a rename or an archive stays for the next list.
+      const body = (await input.json()) as { title?: string; time?: { archived?: number } }
+      const i = sessions.findIndex((s) => s.id === m[1])
+      const cur = sessions[i]!
+      sessions[i] = { ...cur, ...(body.title !== undefined ? { title: body.title } : {}), time: { ...cur.time, ...(body.time ?? {}) } }
+      return json(sessions[i])
     }
     if (m && input.method === 'DELETE') return json(true)
     return new Response('not found', { status: 404 })
@@ -30,6 +35,7 @@ function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title:
 
 afterEach(() => {
   vi.unstubAllGlobals()
+  useUndoToast.setState({ current: null })
   useSessionMarks.setState({ marks: {} })
 })
 
@@ -72,12 +78,40 @@ describe('SessionList', () => {
     await screen.findByText('Renamed')
     expect(requests.filter((r) => r.startsWith('PATCH'))).toHaveLength(1)
 
+    // Delete: confirmed, it leaves the list at once but is only archived while Undo is offered.
     const renamed = screen.getAllByTestId('session-item')[0]!
     await userEvent.click(within(renamed).getByTestId('delete-session'))
     expect(requests.some((r) => r.startsWith('DELETE'))).toBe(false)
     await userEvent.click(screen.getByTestId('confirm-delete'))
     await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(1))
-    expect(requests).toContain('DELETE /opencode/session/ses_a')
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('Deleted “Renamed”')
+    expect(requests.some((r) => r.startsWith('DELETE'))).toBe(false)
+    await userEvent.click(screen.getByTestId('undo-toast-undo'))
+    await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(2))
+    expect(requests.some((r) => r.startsWith('DELETE'))).toBe(false)
+
+    // Again, and this time the undo lapses: the session is deleted for real.
+    await userEvent.click(within(screen.getAllByTestId('session-item')[0]!).getByTestId('delete-session'))
+    await userEvent.click(screen.getByTestId('confirm-delete'))
+    await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(1))
+    act(() => useUndoToast.getState().expire(useUndoToast.getState().current!.id))
+    await waitFor(() => expect(requests).toContain('DELETE /opencode/session/ses_a'))
+    expect(screen.queryByTestId('undo-toast')).toBeNull()
+  })
+
+  it('archives with undo, and brings an archived session back from the archived list', async () => {
+    const { requests } = setup()
+    const first = (await screen.findAllByTestId('session-item'))[0]!
+    await userEvent.click(within(first).getByTestId('archive-session'))
+    await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(1))
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('Archived “Newest”')
+    act(() => useUndoToast.getState().expire(useUndoToast.getState().current!.id))
+    await userEvent.click(screen.getByTestId('archived-toggle'))
+    const item = await screen.findByTestId('archived-item')
+    expect(item).toHaveTextContent('Newest')
+    await userEvent.click(within(item).getByTestId('unarchive-session'))
+    await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(2))
+    expect(requests.some((r) => r.startsWith('DELETE'))).toBe(false)
   })
 
   it('shows what finished or failed in sessions off screen until the user opens them', async () => {
