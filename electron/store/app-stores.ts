@@ -21,7 +21,9 @@ import { expandHome } from './folders'
 export const DEFAULT_SETTINGS: Settings = {
   remoteUrl: null,
   opencodeConfigPath: null,
-  useUserOpencodeHome: false,
+  // The user's own opencode setup (config, provider keys, sessions), as any opencode client would;
+  // Retake's config file is merged over it by opencode (OPENCODE_CONFIG). Off: a separate HOME.
+  useUserOpencodeHome: true,
   extraFolders: [],
   excludes: [],
 }

@@ -189,7 +189,7 @@ function ServerSection({ settings }: { settings: SettingsView }) {
         </div>
         <label className="settings-check">
           <input type="checkbox" data-testid="use-user-home" checked={useUserHome} onChange={(e) => setUseUserHome(e.target.checked)} />
-          Use my own opencode config (HOME): your usual config, auth and plugins
+          Use my own opencode setup: your usual config, provider keys, plugins and sessions (off: Retake keeps a separate one in its data dir)
         </label>
         <div className="settings-row">
           <button type="submit" className="button button-primary small" data-testid="server-save" disabled={update.isPending}>

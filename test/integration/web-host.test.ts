@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isolatedOpencodeEnv } from '../support/opencode-config'
 import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
 import { startWebHost, type WebHost } from '../../electron/web/host'
 import { createAppProtocolHandler } from '../../electron/desktop/app-protocol'
@@ -42,7 +43,7 @@ beforeAll(async () => {
     opencodeVersion: '1.18.33',
     opencodeConfigPath: join(root, 'opencode.json'),
     initialProject: project,
-    serverEnv: { npm_config_registry: 'http://127.0.0.1:9/' },
+    serverEnv: isolatedOpencodeEnv(join(root, 'server-home')),
   })
   host = await startWebHost({ core, staticDir, port: 0 })
   await core.start()

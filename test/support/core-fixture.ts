@@ -14,7 +14,7 @@ import { createRetakeCore, type CoreOptions, type RetakeCore } from '../../elect
 import { startWebHost, type WebHost } from '../../electron/web/host'
 import { AppStores } from '../../electron/store/app-stores'
 import { startFakeLlm, type FakeLlm } from './fake-llm'
-import { makeOpencodeConfig, offlineOpencodeEnv } from './opencode-config'
+import { isolatedOpencodeEnv, makeOpencodeConfig } from './opencode-config'
 import { initGitRepo } from './opencode-fixture'
 
 export interface CoreApp {
@@ -46,7 +46,8 @@ export async function startCoreApp(
   if (opts.settings) new AppStores(dataDir).updateSettings(opts.settings)
   const configPath = join(root, 'opencode.json')
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
-  const serverEnv = offlineOpencodeEnv()
+  // Its own HOME/XDG dirs: by default the embedded server uses the user's own opencode setup.
+  const serverEnv = isolatedOpencodeEnv(join(root, 'server-home'))
   const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv, ...opts.core })
   const staticDir = join(root, 'static')
   mkdirSync(staticDir, { recursive: true })
