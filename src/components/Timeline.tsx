@@ -4,7 +4,8 @@
  * unless the user has scrolled up to read.
  */
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { measureElement, useVirtualizer } from '@tanstack/react-virtual'
+import { estimateRowHeight, measuredHeight, rememberHeight } from '../lib/row-height'
 import type { MessageWithParts } from '../api/types'
 import { MessageRow } from './MessageRow'
 
@@ -30,7 +31,20 @@ export function Timeline({
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 140,
+    // A row measured before (this session earlier, or another visit) keeps its height; a new one
+    // is estimated from its content (row-height.ts), so the scrollbar tells the truth.
+    estimateSize: (i) => {
+      const m = messages[i]!
+      return measuredHeight(m.info.id) ?? estimateRowHeight(m, scrollRef.current?.clientWidth ?? 800)
+    },
+    measureElement: (el, entry, instance) => {
+      const h = measureElement(el, entry, instance)
+      const i = Number((el as HTMLElement).dataset.index)
+      const m = messages[i]
+      // A row still streaming grows: only finished messages' heights are worth remembering.
+      if (m && (m.info.role === 'user' || (m.info.role === 'assistant' && m.info.time.completed))) rememberHeight(m.info.id, h)
+      return h
+    },
     overscan: 6,
     getItemKey: (i) => messages[i]!.info.id,
   })
