@@ -19,6 +19,7 @@ import type { AppStores } from '../store/app-stores'
 import { decideRecovery } from './recovery'
 import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-journal'
 import { PROXY_BASE, proxyFetch } from './proxy-fetch'
+import { messagesBackTo } from './session-pages'
 
 export interface RetakeHostOptions {
   journalDir: string
@@ -38,29 +39,10 @@ export function createRetakeHost(opts: RetakeHostOptions) {
   const running = new Set<string>()
   const client = (directory: string): OpencodeClient => createOpencodeClient({ baseUrl: PROXY_BASE, directory, fetch: proxyFetch(opts.proxy) })
 
-  /**
-   * The newest messages of the session, back far enough to hold `id` and the user turn it belongs
-   * to: a long session is not read whole for a retake of one of its last turns.
-   */
-  async function messagesFrom(c: OpencodeClient, sessionID: string, id: string): Promise<Message[]> {
-    const PAGE = 64
-    let list: Message[] = []
-    let before: string | undefined
-    for (;;) {
-      const page = unwrap('session.messages', await c.session.messages({ sessionID, limit: PAGE, ...(before ? { before } : {}) })) as unknown as Message[]
-      list = [...page, ...list]
-      const at = list.findIndex((m) => m.info.id === id)
-      const parent = at >= 0 ? list[at]!.info.parentID : undefined
-      const complete = at >= 0 && (list[at]!.info.role === 'user' || !parent || list.some((m) => m.info.id === parent))
-      if (complete || page.length < PAGE) return list
-      before = page[0]!.info.id
-    }
-  }
-
   async function run(input: z.infer<typeof RetakeRunSchema>): Promise<RetakeOutcome> {
     const { directory, sessionID, clickedID, model } = input
     const c = client(directory)
-    const list = await messagesFrom(c, sessionID, clickedID)
+    const list = (await messagesBackTo(c, sessionID, clickedID)) as Message[]
     const target = input.fromSaved ? clickedID : retryTargetFor(list, clickedID)
     if (!target) return { status: 'failed', step: 'payload', error: 'This message has no user turn to retake', saved: false }
     const key = `${sessionID}/${target}`

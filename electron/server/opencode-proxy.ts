@@ -30,7 +30,7 @@ export interface ProxyResponse {
 /** Request headers the renderer may pass on; everything else (cookies, auth, origin) stays behind. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'last-event-id', 'x-opencode-directory', 'x-opencode-workspace']
 /** Response headers the renderer may see; www-authenticate is dropped so no browser login prompt can appear. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-encoding', 'etag', 'last-modified']
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-encoding', 'etag', 'last-modified', 'x-next-cursor']
 
 export function upstreamHeaders(incoming: ProxyRequest['headers'], authorization: string): Record<string, string> {
   const out: Record<string, string> = {}

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventPayload } from '../../src/shared/ipc-contract'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
+import { messagesBackTo } from '../../electron/retake/session-pages'
 
 let app: CoreApp | undefined
 const roots: string[] = []
@@ -63,6 +64,23 @@ describe('retake.run: the whole retake in one host call', () => {
     // Nothing is left in the journal, and no saved payload once it went through.
     expect(readdirSync(join(app.dataDir, 'retakes')).filter((n) => n.endsWith('.json'))).toEqual([])
     expect(await app.call('retry.list', { sessionID })).toEqual([])
+  })
+})
+
+describe('reading a long session back to the retaken turn', () => {
+  it('pages back with opencode’s cursor until the turn and its question are in, and no further', async () => {
+    app = await startCoreApp({ files: FILES })
+    const sessionID = (await app.client.session.create({})).data!.id
+    for (const q of ['one', 'two', 'three', 'four']) await app.client.session.prompt({ sessionID, parts: [{ type: 'text', text: q }] })
+    const all = await messages(sessionID)
+    expect(all).toHaveLength(8)
+    // The last answer: one page of 3 holds it and its question.
+    expect((await messagesBackTo(app.client, sessionID, all[7]!.info.id, 3)).map((m) => m.info.id)).toEqual(all.slice(5).map((m) => m.info.id))
+    // The first answer: its question is one page further back; the whole session comes in order.
+    expect((await messagesBackTo(app.client, sessionID, all[1]!.info.id, 3)).map((m) => m.info.id)).toEqual(all.map((m) => m.info.id))
+    // An answer whose question sits on the previous page: that page is read too.
+    const back = await messagesBackTo(app.client, sessionID, all[3]!.info.id, 3)
+    expect(back.map((m) => m.info.id)).toEqual(all.slice(2).map((m) => m.info.id))
   })
 })
 
