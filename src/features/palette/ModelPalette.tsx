@@ -31,12 +31,15 @@ export function ModelRow({
   current,
   note,
   onChoose,
+  showProvider = section !== 'all',
 }: {
   option: ModelOption
   section: Section
   current: boolean
   note?: string
   onChoose(o: ModelOption): void
+  /** Under a provider heading the provider's name would only repeat it. */
+  showProvider?: boolean
 }) {
   const starred = useModelPrefs((s) => s.favourites.includes(o.key))
   const toggle = useModelPrefs((s) => s.toggleFavourite)
@@ -68,7 +71,7 @@ export function ModelRow({
       <span className="palette-row-main">
         <span className="palette-row-name">{o.modelName}</span>
         {note && <span className="palette-row-note">({note})</span>}
-        {section !== 'all' && <span className="palette-row-provider">{o.providerName}</span>}
+        {showProvider && <span className="palette-row-provider">{o.providerName}</span>}
       </span>
       <span className="palette-row-meta">
         {ctx && (
