@@ -6,23 +6,27 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeApp, startApp, until, type AppUnderTest } from './harness'
 import { chooseInPalette, currentModel } from './pick-model'
 
-let app: AppUnderTest
+let app: AppUnderTest | undefined
 
-beforeEach(async () => {
-  app = await startApp({ git: true })
+beforeEach(async (ctx) => {
+  // The catalogue test starts its own app (230 providers); the others share this setup.
+  if (!ctx.task.name.startsWith('230 providers')) app = await startApp({ git: true })
 })
-afterEach(async (ctx) => closeApp(app, ctx))
+afterEach(async (ctx) => {
+  if (app) await closeApp(app, ctx)
+  app = undefined
+})
 
-const assistantMessages = () => app.page.locator('[data-testid="message"][data-role="assistant"]')
+const assistantMessages = () => app!.page.locator('[data-testid="message"][data-role="assistant"]')
 
 async function send(text: string) {
-  await app.page.getByTestId('composer').fill(text)
-  await app.page.getByTestId('composer').press('Enter')
+  await app!.page.getByTestId('composer').fill(text)
+  await app!.page.getByTestId('composer').press('Enter')
 }
 
 describe('model palette in browser mode', () => {
   it('typing part of a model’s name and Enter chooses it; the next prompt goes to that model', async () => {
-    const { page, fake } = app
+    const { page, fake } = app!
     await until(async () => (await currentModel(page)) === 'fake/echo', 'the model list')
     await page.getByTestId('model-picker').click()
     const palette = page.getByTestId('model-palette')
@@ -48,7 +52,7 @@ describe('model palette in browser mode', () => {
   })
 
   it('Ctrl+K reaches a model by name and makes it the session’s model', async () => {
-    const { page, fake } = app
+    const { page, fake } = app!
     await send('first')
     await assistantMessages().last().getByText('echo: first').waitFor()
     await page.getByTestId('composer').focus()
@@ -62,5 +66,48 @@ describe('model palette in browser mode', () => {
     await send('second')
     await until(() => fake.chatRequests('claude-fake').length === 1, 'the prompt to reach claude-fake')
     expect(fake.chatRequests('claude-fake')[0]!.lastUserText()).toBe('second')
+  })
+
+  it('230 providers, 15 models each: the palette opens with a capped list and typing reaches the last one', async () => {
+    const provider = Object.fromEntries(
+      Array.from({ length: 230 }, (_, p) => [
+        `p${p}`,
+        {
+          name: `Provider ${p}`,
+          npm: '@ai-sdk/openai-compatible',
+          // Never asked: the test only lists them.
+          options: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused' },
+          models: Object.fromEntries(Array.from({ length: 15 }, (_, m) => [`model-${m}`, { name: `Model ${m} of ${p}`, limit: { context: 32_000, output: 4_096 } }])),
+        },
+      ]),
+    )
+    app = await startApp({ git: true, config: { provider, enabled_providers: Object.keys(provider), model: 'p0/model-0', small_model: 'p0/model-0' } })
+    const { page } = app
+    await until(async () => (await currentModel(page)) === 'p0/model-0', 'the model list')
+    const palette = page.getByTestId('model-palette')
+    // Measured in the page: from the click to the first frame painted with the rows.
+    const openInPage = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const t0 = performance.now()
+            document.querySelector<HTMLElement>('[data-testid="model-picker"]')!.click()
+            const tick = () => (document.querySelector('[role="option"]') ? resolve(performance.now() - t0) : requestAnimationFrame(tick))
+            requestAnimationFrame(tick)
+          }),
+      )
+    const firstOpenMs = Math.round(await openInPage())
+    await page.keyboard.press('Escape')
+    await until(async () => (await palette.count()) === 0, 'Esc to close the palette')
+    const openMs = Math.round(await openInPage())
+    await palette.getByText(`${230 * 15 - 300} more models — type to narrow the list.`).waitFor()
+    const t = Date.now()
+    await palette.getByTestId('model-search').pressSequentially('229 model 14')
+    await palette.locator('[role="option"][aria-selected="true"][data-model="p229/model-14"]').waitFor()
+    const typeMs = Date.now() - t
+    expect(await palette.getByRole('option').count()).toBe(1)
+    await page.keyboard.press('Enter')
+    await until(async () => (await currentModel(page)) === 'p229/model-14', 'the chosen model')
+    console.info(`model palette in Chromium, 3450 models: first open ${firstOpenMs} ms, open ${openMs} ms, typing 12 keys ${typeMs} ms`)
   })
 })

@@ -99,6 +99,25 @@ describe('ModelPalette', () => {
   })
 })
 
+describe('ModelPalette with a catalogue the size of models.dev', () => {
+  it('230 providers: renders at most ROW_LIMIT rows, says how many more, and typing reaches the last provider', async () => {
+    const many = Array.from({ length: 230 }, (_, p) =>
+      provider(`p${p}`, `Provider ${p}`, Object.fromEntries(Array.from({ length: 15 }, (_, m) => [`model-${m}`, { name: `Model ${m} of ${p}`, context: 32_000 }]))),
+    )
+    const onChoose = vi.fn()
+    render(<ModelPalette options={modelOptions(many)} onChoose={onChoose} />)
+    expect(screen.getAllByRole('option')).toHaveLength(ROW_LIMIT)
+    expect(screen.getByText(`${230 * 15 - ROW_LIMIT} more models — type to narrow the list.`)).toBeInTheDocument()
+    // Pasted at once: typing it key by key re-renders 300 rows per key, slow in jsdom only.
+    await userEvent.click(screen.getByTestId('model-search'))
+    await userEvent.paste('provider 229 model 14')
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1))
+    await userEvent.keyboard('{Enter}')
+    expect(onChoose).toHaveBeenCalledWith(expect.objectContaining({ key: 'p229/model-14' }))
+    // jsdom renders 300 rows in about a second (Chromium: under 100 ms, see the e2e); room for a busy machine.
+  }, 30_000)
+})
+
 describe('ModelPicker', () => {
   const resolved = { ref: { providerID: 'local', modelID: 'echo' }, source: 'default' as const }
 
