@@ -3,6 +3,7 @@
  * found by typing part of its name is the one the provider is asked for.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { mkdirSync } from 'node:fs'
 import { closeApp, startApp, until, type AppUnderTest } from './harness'
 import { chooseInPalette, currentModel } from './pick-model'
 
@@ -56,10 +57,15 @@ describe('model palette in browser mode', () => {
     await send('first')
     await assistantMessages().last().getByText('echo: first').waitFor()
     await page.getByTestId('composer').focus()
+    // In dark mode, to see the palette follow the theme (screenshot in test-results/).
+    await page.emulateMedia({ colorScheme: 'dark' })
     await page.keyboard.press('Control+k')
     const palette = page.getByTestId('command-palette')
+    await palette.getByTestId('palette-session').first().waitFor()
     await palette.getByTestId('palette-search').fill('claude')
     await palette.locator('[role="option"][aria-selected="true"][data-model="anth/claude-fake"]').waitFor()
+    mkdirSync('test-results', { recursive: true })
+    await page.screenshot({ path: 'test-results/command-palette-dark.png' })
     await page.keyboard.press('Enter')
     await until(async () => (await currentModel(page)) === 'anth/claude-fake', 'the session’s model to change')
     expect(await palette.count()).toBe(0)

@@ -7,6 +7,7 @@ import { ModelPalette } from '../../../src/features/palette/ModelPalette'
 import { formatContext, matchesQuery, modelSections, ROW_LIMIT } from '../../../src/features/palette/model-list'
 import { modelOptions, type ModelOption } from '../../../src/lib/model-choice'
 import { useModelPrefs } from '../../../src/state/model-prefs-store'
+import { useEscapeStops } from '../../../src/lib/use-escape-stops'
 import type { Provider } from '../../../src/api/types'
 
 const caps = (over: { attachment?: boolean; image?: boolean } = {}) => ({
@@ -145,6 +146,27 @@ describe('ModelPicker', () => {
     expect(onChange).toHaveBeenCalledWith({ providerID: 'anthropic', modelID: 'claude-sonnet' })
     expect(screen.queryByTestId('model-palette')).toBeNull()
     expect(screen.getByTestId('model-picker')).toHaveFocus()
+  })
+
+  it('Esc that closes the palette does not also stop the running turn', async () => {
+    const stop = vi.fn()
+    function Running() {
+      useEscapeStops(true, stop)
+      return null
+    }
+    render(
+      <>
+        <Running />
+        <ModelPicker providers={providers} resolved={resolved} loading={false} onChange={() => {}} />
+      </>,
+    )
+    await userEvent.click(screen.getByTestId('model-picker'))
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByTestId('model-palette')).toBeNull()
+    expect(stop).not.toHaveBeenCalled()
+    // With the palette closed, Esc stops the turn as before.
+    await userEvent.keyboard('{Escape}')
+    expect(stop).toHaveBeenCalledOnce()
   })
 
   it('a click outside closes it', async () => {
