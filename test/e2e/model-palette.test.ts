@@ -89,17 +89,23 @@ describe('model palette in browser mode', () => {
     )
     app = await startApp({ git: true, config: { provider, enabled_providers: Object.keys(provider), model: 'p0/model-0', small_model: 'p0/model-0' } })
     const { page } = app
-    await until(async () => (await currentModel(page)) === 'p0/model-0', 'the model list')
+    // The configured default shows before the provider list has loaded; the picker opens once it has.
+    await until(async () => (await currentModel(page)) === 'p0/model-0' && (await page.getByTestId('model-picker').isEnabled()), 'the model list')
     const palette = page.getByTestId('model-palette')
-    // Measured in the page: from the click to the first frame painted with the rows.
+    // Measured in the page: from the click to the rows being in the document.
     const openInPage = () =>
       page.evaluate(
         () =>
-          new Promise<number>((resolve) => {
+          new Promise<number>((resolve, reject) => {
             const t0 = performance.now()
+            const seen = new MutationObserver(() => {
+              if (!document.querySelector('[role="option"]')) return
+              seen.disconnect()
+              resolve(performance.now() - t0)
+            })
+            seen.observe(document.body, { childList: true, subtree: true })
             document.querySelector<HTMLElement>('[data-testid="model-picker"]')!.click()
-            const tick = () => (document.querySelector('[role="option"]') ? resolve(performance.now() - t0) : requestAnimationFrame(tick))
-            requestAnimationFrame(tick)
+            setTimeout(() => reject(new Error('the model palette did not open')), 20_000)
           }),
       )
     const firstOpenMs = Math.round(await openInPage())
