@@ -1,16 +1,14 @@
-/** The model of the session, from the server's configured providers; the choice is kept per session. */
+/**
+ * The model of the session, from the server's configured providers; the choice is kept per session.
+ * A button showing the model in use; it opens the searchable model palette (the native select it
+ * replaces could not be searched with ~230 providers).
+ */
+import { useId, useRef, useState } from 'react'
 import type { ModelRef } from '../shared/ipc-contract'
-import { modelKey, modelOptions, parseModelKey, type ResolvedModel } from '../lib/model-choice'
+import { modelKey, modelOptions, type ResolvedModel } from '../lib/model-choice'
 import type { Provider } from '../api/types'
-
-function capabilityNote(caps: NonNullable<ReturnType<typeof modelOptions>[number]['capabilities']>): string {
-  const notes: string[] = []
-  if (caps.reasoning) notes.push('reasoning')
-  if (caps.input?.image) notes.push('images')
-  if (caps.input?.pdf) notes.push('pdf')
-  if (!caps.toolcall) notes.push('no tools')
-  return notes.length ? ` · ${notes.join(', ')}` : ''
-}
+import { ModelPalette } from '../features/palette/ModelPalette'
+import { Popover } from '../features/palette/Popover'
 
 export function ModelPicker({
   providers,
@@ -23,39 +21,59 @@ export function ModelPicker({
   onChange(ref: ModelRef): void
   loading: boolean
 }) {
+  const [open, setOpen] = useState(false)
+  const trigger = useRef<HTMLButtonElement>(null)
+  const id = useId()
   const options = modelOptions(providers)
   const current = resolved.ref ? modelKey(resolved.ref) : ''
-  const known = options.some((o) => o.key === current)
-  const groups = new Map<string, typeof options>()
-  for (const o of options) groups.set(o.providerName, [...(groups.get(o.providerName) ?? []), o])
+  const known = options.find((o) => o.key === current)
+  const isDefault = resolved.source === 'default'
+  const text = loading
+    ? 'Loading models…'
+    : options.length === 0
+      ? 'No models configured'
+      : known
+        ? `${known.modelName}${isDefault ? ' (default)' : ''}`
+        : current
+          ? `${current} (unavailable)`
+          : 'Choose a model'
   return (
-    <label className="picker">
-      <span className="picker-label">Model</span>
-      <select
+    <div className="picker model-picker">
+      <span className="picker-label" id={`${id}-label`}>
+        Model
+      </span>
+      <button
+        ref={trigger}
+        type="button"
+        className="model-picker-button"
         data-testid="model-picker"
-        aria-label="Model"
-        value={current}
+        data-model={current}
+        aria-labelledby={`${id}-label ${id}-value`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
         disabled={loading || options.length === 0}
-        onChange={(e) => {
-          const ref = parseModelKey(e.target.value)
-          if (ref) onChange(ref)
-        }}
+        title={known ? `${known.modelName} · ${known.providerName}` : undefined}
+        onClick={() => setOpen((o) => !o)}
       >
-        {loading && <option value={current}>Loading models…</option>}
-        {!loading && options.length === 0 && <option value="">No models configured</option>}
-        {!loading && current && !known && <option value={current}>{current} (unavailable)</option>}
-        {[...groups].map(([name, list]) => (
-          <optgroup key={name} label={name}>
-            {list.map((o) => (
-              <option key={o.key} value={o.key}>
-                {o.modelName}
-                {o.capabilities ? capabilityNote(o.capabilities) : ''}
-                {o.key === current && resolved.source === 'default' ? ' (default)' : ''}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-    </label>
+        <span className="name" id={`${id}-value`}>
+          {text}
+        </span>
+        {known && <span className="provider">{known.providerName}</span>}
+        <span aria-hidden>▾</span>
+      </button>
+      {open && (
+        <Popover label="Choose a model" onClose={() => setOpen(false)} trigger={trigger} testid="model-palette">
+          <ModelPalette
+            options={options}
+            current={current}
+            currentNote={isDefault ? 'default' : undefined}
+            onChoose={(o) => {
+              setOpen(false)
+              onChange(o.ref)
+            }}
+          />
+        </Popover>
+      )}
+    </div>
   )
 }

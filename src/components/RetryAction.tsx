@@ -3,18 +3,21 @@
  * another one picked from "Retry with…". An earlier turn asks first (later turns are discarded);
  * while a turn streams it becomes "Stop and retry"; while a retry runs it is locked.
  */
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { modelKey } from '../lib/model-choice'
 import type { ModelRef } from '../shared/ipc-contract'
 import { useRetryContext } from '../retry/retry-context'
 import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
 import { RETRY_STEP_LABEL, useRetryStore } from '../state/retry-store'
+import { ModelPalette } from '../features/palette/ModelPalette'
+import { Popover } from '../features/palette/Popover'
 
 export function RetryAction({ message }: { message: MessageWithParts }) {
   const ctx = useRetryContext()
   const running = useRetryStore((s) => (ctx ? s.running[ctx.sessionID] : undefined))
   const [menuOpen, setMenuOpen] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
   const [confirm, setConfirm] = useState<{ model: ModelRef; later: number } | null>(null)
   if (!ctx) return null
   const target = retryTargetFor(ctx.getMessages(), message.info.id)
@@ -59,8 +62,9 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
       <button
         type="button"
         className="icon-button"
+        ref={menuButton}
         data-testid="retry-with"
-        aria-haspopup="menu"
+        aria-haspopup="dialog"
         aria-expanded={menuOpen}
         disabled={ctx.locked}
         title="Retry with another model"
@@ -69,22 +73,15 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
         ▾
       </button>
       {menuOpen && (
-        <div className="retry-menu" role="menu" data-testid="retry-menu">
+        <Popover label="Retry with…" onClose={() => setMenuOpen(false)} trigger={menuButton} className="retry-menu" testid="retry-menu">
           <div className="retry-menu-head">Retry with…</div>
-          {ctx.options.map((o) => (
-            <button
-              key={o.key}
-              type="button"
-              role="menuitem"
-              className={`retry-menu-item${ctx.model && modelKey(ctx.model) === o.key ? ' current' : ''}`}
-              data-model={o.key}
-              onClick={() => withModel(o.ref)}
-            >
-              <span>{o.modelName}</span>
-              <span className="muted">{o.providerName}</span>
-            </button>
-          ))}
-        </div>
+          <ModelPalette
+            label="Retry with…"
+            options={ctx.options}
+            current={ctx.model ? modelKey(ctx.model) : undefined}
+            onChoose={(o) => withModel(o.ref)}
+          />
+        </Popover>
       )}
       {confirm && (
         <div className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">

@@ -8,6 +8,7 @@ import { useUiStore } from '../state/ui-store'
 import { ChatView } from './ChatView'
 import { SessionList } from './SessionList'
 import { SettingsDialog } from './SettingsDialog'
+import { CommandPalette } from '../features/palette/CommandPalette'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 
@@ -67,6 +68,7 @@ export function Workspace({
         </div>
         {sidebarBottom}
       </aside>
+      <CommandPalette selected={selected} onSelect={select} onOpenSettings={() => setSettingsOpen(true)} />
       {settingsOpen && <SettingsDialog project={scope.directory} onClose={() => setSettingsOpen(false)} />}
       <main className="main">
         <ChatView key={`${scope.directory}\n${selected ?? 'new'}`} sessionID={selected} onSelect={select} />

@@ -11,6 +11,8 @@ export interface ModelOption {
   providerName: string
   modelName: string
   capabilities?: Model['capabilities']
+  /** Context window in tokens, when the server says (the palette shows it). */
+  context?: number
 }
 
 export const modelKey = (ref: ModelRef) => `${ref.providerID}/${ref.modelID}`
@@ -30,7 +32,7 @@ export function modelOptions(providers: Provider[]): ModelOption[] {
     const models = Object.values(p.models).sort((a, b) => a.name.localeCompare(b.name))
     for (const m of models) {
       const ref = { providerID: p.id, modelID: m.id }
-      out.push({ ref, key: modelKey(ref), providerName: p.name || p.id, modelName: m.name || m.id, capabilities: m.capabilities })
+      out.push({ ref, key: modelKey(ref), providerName: p.name || p.id, modelName: m.name || m.id, capabilities: m.capabilities, context: m.limit?.context || undefined })
     }
   }
   return out

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseInlinedAttachment, sha256Hex, type InlinedAttachment } from '../../src/lib/inlined-attachment'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { pickModel, currentModel } from './pick-model'
 
 let app: AppUnderTest
 
@@ -42,7 +43,7 @@ describe('attachments in browser mode', () => {
     expect(await chip.textContent()).toMatch(/notes\.md.*B · markdown/)
     await page.getByTestId('composer').fill('summarise the notes')
     mkdirSync('test-results', { recursive: true })
-    await until(async () => (await page.getByTestId('model-picker').inputValue()) === 'fake/echo', 'the model list')
+    await until(async () => (await currentModel(page)) === 'fake/echo', 'the model list')
     await page.screenshot({ path: 'test-results/attachments-composer.png' })
     await page.getByTestId('composer').press('Enter')
 
@@ -116,7 +117,7 @@ describe('attachments in browser mode', () => {
   it('a real text/markdown file part from another client is a chip, fails on the Anthropic adapter, and ↺ repairs it', async () => {
     const { page, fake, project } = app
     const bytes = Buffer.from(MARKDOWN, 'utf8')
-    await page.getByTestId('model-picker').selectOption('anth/claude-fake')
+    await pickModel(page, 'anth/claude-fake')
     // Another opencode client sends the file as a file part, through the same server.
     await page.evaluate(
       async ([dir, b64]) => {

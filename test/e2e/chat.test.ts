@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { pickModel } from './pick-model'
 
 let app: AppUnderTest
 
@@ -55,7 +56,7 @@ describe('chat in browser mode', () => {
     const { page, fake } = app
     await send('first on the default model')
     await assistantMessages().last().getByText('echo: first on the default model').waitFor()
-    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await pickModel(page, 'fake/echo-2')
     await send('second on echo-2')
     await assistantMessages().last().getByText('echo: second on echo-2').waitFor()
     const asked = fake.chatRequests().map((r) => r.model)

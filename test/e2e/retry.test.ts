@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { pickModel, currentModel, chooseInPalette } from './pick-model'
 
 let app: AppUnderTest
 
@@ -28,7 +29,7 @@ describe('↺ retry in browser mode', () => {
     const userBubble = messages('user').first()
     const userID = await userBubble.getAttribute('data-message-id')
 
-    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await pickModel(page, 'fake/echo-2')
     // The ↺ says which model it will use: the one selected now.
     const retry = userBubble.getByTestId('retry')
     await userBubble.hover()
@@ -49,7 +50,7 @@ describe('↺ retry in browser mode', () => {
     const { page } = app
     await send('tell me something')
     await messages('assistant').last().getByText('echo: tell me something').waitFor()
-    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await pickModel(page, 'fake/echo-2')
     const user = messages('user').first()
     await user.hover()
     await user.getByTestId('retry').click()
@@ -87,7 +88,7 @@ describe('↺ retry in browser mode', () => {
     const { page, fake } = app
     await send('keyboard please')
     await messages('assistant').last().getByText('echo: keyboard please').waitFor()
-    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await pickModel(page, 'fake/echo-2')
     await messages('assistant').last().focus()
     await page.keyboard.press('r')
     // The new assistant bubble shows its model before the provider is asked: wait for the request
@@ -106,11 +107,11 @@ describe('↺ retry in browser mode', () => {
     const user = messages('user').first()
     await user.hover()
     await user.getByTestId('retry-with').click()
-    await page.getByTestId('retry-menu').getByRole('menuitem').filter({ hasText: 'Echo 2' }).click()
+    await chooseInPalette(page, page.getByTestId('retry-menu'), 'echo 2', 'fake/echo-2')
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
-    expect(await page.getByTestId('model-picker').inputValue()).toBe('fake/echo-2')
+    expect(await currentModel(page)).toBe('fake/echo-2')
   })
 
   it('a retry with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
@@ -140,7 +141,7 @@ describe('↺ retry in browser mode', () => {
     await page.reload()
     await page.locator('[data-app-state="ready"]').waitFor()
     await page.getByTestId('failed-retry').waitFor()
-    await page.getByTestId('model-picker').selectOption('fake/echo-2')
+    await pickModel(page, 'fake/echo-2')
     await page.getByTestId('send-again').click()
     await waitForCount(page.getByTestId('failed-retry'), 0)
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()

@@ -1,3 +1,4 @@
+import './cmdk-env'
 /**
  * Composer attachments in the chat view (jsdom): chips added by the picker and removed before
  * sending, the parts a message becomes, limits that never touch the typed text, a failed send that
@@ -71,7 +72,7 @@ afterEach(() => {
 describe('composer attachments', () => {
   it('shows chips with name, size and type, removes one, and sends text + inlined text file + image file part', async () => {
     const prompts = renderChat()
-    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('local/echo'))
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveAttribute('data-model', 'local/echo'))
     await attach(file(['a,b\r\n1,2\r\n'], 'data.csv', 'text/csv'), file([PNG], 'pixel.png', 'image/png'), file(['drop me'], 'gone.txt'))
     const chips = await screen.findAllByTestId('composer-chip')
     expect(chips.map((c) => c.textContent)).toEqual([
@@ -138,7 +139,7 @@ describe('composer attachments', () => {
 
   it('flags a PDF the model cannot take, locks Send, and "Switch model" offers the models that accept it', async () => {
     renderChat()
-    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('local/echo'))
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveAttribute('data-model', 'local/echo'))
     await userEvent.type(screen.getByTestId('composer'), 'read this')
     await attach(file([PDF], 'doc.pdf'))
     expect(await screen.findByTestId('model-support-flag')).toHaveTextContent('The selected model does not accept PDF files.')
@@ -149,12 +150,13 @@ describe('composer attachments', () => {
     const menu = screen.getByTestId('switch-model-menu')
     expect(within(menu).getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Reader (Local)'])
     await userEvent.click(within(menu).getByRole('menuitem'))
-    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('local/reader'))
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveAttribute('data-model', 'local/reader'))
     expect(screen.queryByTestId('model-support-flag')).toBeNull()
     expect(screen.getByTestId('send')).toBeEnabled()
 
     // An image on a text-only model is flagged too.
-    await userEvent.selectOptions(screen.getByTestId('model-picker'), 'local/plain')
+    await userEvent.click(screen.getByTestId('model-picker'))
+    await userEvent.click(screen.getByRole('option', { name: /^Plain · Local/ }))
     await attach(file([PNG], 'p.png'))
     expect(await screen.findByTestId('model-support-flag')).toHaveTextContent('does not accept images')
   })

@@ -1,3 +1,4 @@
+import './cmdk-env'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -101,9 +102,22 @@ describe('RetryAction', () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a2', value)
     await userEvent.click(screen.getByTestId('retry-with'))
-    await userEvent.click(screen.getByRole('menuitem', { name: /Echo 2/ }))
+    // The model palette: the current model is highlighted; typing narrows, Enter retakes.
+    await userEvent.keyboard('echo 2{Enter}')
     expect(value.chooseModel).toHaveBeenCalledWith(echo2)
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
+    expect(screen.queryByTestId('retry-menu')).toBeNull()
+  })
+
+  it('Retry with… closes on Esc without retrying, and focus goes back to its button', async () => {
+    const value = ctx()
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry-with'))
+    expect(screen.getByRole('option', { selected: true })).toHaveAccessibleName(/^Echo 2 · Local.*current/)
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByTestId('retry-menu')).toBeNull()
+    expect(screen.getByTestId('retry-with')).toHaveFocus()
+    expect(value.retake).not.toHaveBeenCalled()
   })
 
   it('a turn that changed files opens the restore sheet instead of retrying at once', async () => {

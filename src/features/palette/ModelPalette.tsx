@@ -1,0 +1,192 @@
+/**
+ * The one model list: search box, favourites, recent models, then every model by provider. Typing
+ * filters by model or provider name; ↑/↓ move, Enter chooses, Ctrl/⌘+S stars the highlighted row.
+ * Used by the chat's model picker, "Retry with…" and the command palette.
+ */
+import { Command } from 'cmdk'
+import { useMemo, useState, type KeyboardEvent } from 'react'
+import type { ModelOption } from '../../lib/model-choice'
+import { useModelPrefs } from '../../state/model-prefs-store'
+import { formatContext, inputBadges, modelSections } from './model-list'
+import '../../styles/palette.css'
+
+type Section = 'fav' | 'recent' | 'all'
+
+/** cmdk needs one unique value per row; a model may show in several sections. */
+export const rowValue = (section: Section, key: string) => `${section}:${key}`
+const keyOfRow = (value: string) => value.slice(value.indexOf(':') + 1)
+
+/** Star toggle for the highlighted row (the star buttons themselves are for the mouse). */
+export function starShortcut(value: string, toggle: (key: string) => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || !value) return
+    e.preventDefault()
+    toggle(keyOfRow(value))
+  }
+}
+
+export function ModelRow({
+  option: o,
+  section,
+  current,
+  note,
+  onChoose,
+  showProvider = section !== 'all',
+}: {
+  option: ModelOption
+  section: Section
+  current: boolean
+  note?: string
+  onChoose(o: ModelOption): void
+  /** Under a provider heading the provider's name would only repeat it. */
+  showProvider?: boolean
+}) {
+  const starred = useModelPrefs((s) => s.favourites.includes(o.key))
+  const toggle = useModelPrefs((s) => s.toggleFavourite)
+  const ctx = formatContext(o.context)
+  const badges = inputBadges(o)
+  // The row's name is spelled out: the star button inside must not become part of it.
+  const label = [
+    `${o.modelName} · ${o.providerName}`,
+    note,
+    ctx && `${ctx} context`,
+    badges.length ? `takes ${badges.join(' and ')}` : undefined,
+    starred ? 'starred' : undefined,
+    current ? 'current' : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return (
+    <Command.Item
+      value={rowValue(section, o.key)}
+      onSelect={() => onChoose(o)}
+      className="palette-row"
+      aria-label={label}
+      data-model={o.key}
+      data-current={current || undefined}
+    >
+      <span className="palette-check" aria-hidden>
+        {current ? '✓' : ''}
+      </span>
+      <span className="palette-row-main">
+        <span className="palette-row-name">{o.modelName}</span>
+        {note && <span className="palette-row-note">({note})</span>}
+        {showProvider && <span className="palette-row-provider">{o.providerName}</span>}
+      </span>
+      <span className="palette-row-meta">
+        {ctx && (
+          <span className="palette-badge" title="Context window (tokens)">
+            {ctx}
+          </span>
+        )}
+        {badges.map((b) => (
+          <span key={b} className="palette-badge">
+            {b}
+          </span>
+        ))}
+      </span>
+      <button
+        type="button"
+        tabIndex={-1}
+        className={`palette-star${starred ? ' on' : ''}`}
+        aria-label={starred ? `Unstar ${o.modelName}` : `Star ${o.modelName}`}
+        aria-pressed={starred}
+        title={starred ? 'Unstar (Ctrl+S)' : 'Star: pin to the top (Ctrl+S)'}
+        // Keep focus in the search box, and do not choose the row.
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={(e) => {
+          e.stopPropagation()
+          toggle(o.key)
+        }}
+      >
+        {starred ? '★' : '☆'}
+      </button>
+    </Command.Item>
+  )
+}
+
+export function ModelPalette({
+  options,
+  current,
+  currentNote,
+  onChoose,
+  label = 'Choose a model',
+}: {
+  options: readonly ModelOption[]
+  /** Key of the model in use: marked, and highlighted when the palette opens. */
+  current?: string
+  /** Said after the current model's name, e.g. "default" for the server's choice. */
+  currentNote?: string
+  onChoose(o: ModelOption): void
+  label?: string
+}) {
+  const favourites = useModelPrefs((s) => s.favourites)
+  const recent = useModelPrefs((s) => s.recent)
+  const toggle = useModelPrefs((s) => s.toggleFavourite)
+  const [query, setQuery] = useState('')
+  const sections = useMemo(() => modelSections(options, query, { favourites, recent }), [options, query, favourites, recent])
+  const [value, setValue] = useState(() => {
+    if (!current) return ''
+    const section: Section = favourites.includes(current) ? 'fav' : recent.includes(current) ? 'recent' : 'all'
+    return rowValue(section, current)
+  })
+  const choose = (o: ModelOption) => {
+    useModelPrefs.getState().markUsed(o.key)
+    onChoose(o)
+  }
+  const row = (o: ModelOption, section: Section) => (
+    <ModelRow
+      key={rowValue(section, o.key)}
+      option={o}
+      section={section}
+      current={o.key === current}
+      note={o.key === current ? currentNote : undefined}
+      onChoose={choose}
+    />
+  )
+  return (
+    <Command
+      className="palette"
+      label={label}
+      shouldFilter={false}
+      loop
+      // Ctrl+K belongs to the command palette; cmdk would take it as "previous row".
+      vimBindings={false}
+      value={value}
+      onValueChange={setValue}
+      onKeyDown={starShortcut(value, toggle)}
+    >
+      <Command.Input
+        className="palette-input"
+        autoFocus
+        value={query}
+        onValueChange={setQuery}
+        placeholder="Search models and providers…"
+        aria-label="Search models"
+        data-testid="model-search"
+      />
+      <Command.List className="palette-list" label="Models">
+        <Command.Empty className="palette-empty">{options.length ? 'No model matches.' : 'No models configured.'}</Command.Empty>
+        {sections.favourites.length > 0 && (
+          <Command.Group heading="★ Favourites" className="palette-group">
+            {sections.favourites.map((o) => row(o, 'fav'))}
+          </Command.Group>
+        )}
+        {sections.recent.length > 0 && (
+          <Command.Group heading="Recent" className="palette-group">
+            {sections.recent.map((o) => row(o, 'recent'))}
+          </Command.Group>
+        )}
+        {sections.groups.map((g, i) => (
+          <Command.Group key={`${i}:${g.provider}`} heading={g.provider} className="palette-group">
+            {g.options.map((o) => row(o, 'all'))}
+          </Command.Group>
+        ))}
+        {sections.hidden > 0 && <div className="palette-more">{sections.hidden} more models — type to narrow the list.</div>}
+      </Command.List>
+      <div className="palette-hint" aria-hidden>
+        ↑↓ move · Enter choose · Ctrl+S star · Esc close
+      </div>
+    </Command>
+  )
+}
