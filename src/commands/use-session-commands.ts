@@ -88,7 +88,7 @@ export function useSessionCommands(opts: {
           const r = await undoRestore(last.restoreId)
           if (!r.restoreId) return { ok: true, message: 'Nothing changed: the files already were as before the restore.' }
           const n = r.applied.length
-          return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as they were before the restore.` }
+          return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as ${n === 1 ? 'it was' : 'they were'} before the restore.` }
         } catch (err) {
           return { ok: false, message: `Undo failed: ${errorMessage(err)}` }
         }
