@@ -27,7 +27,7 @@ async function send(text: string, answer: string | RegExp) {
 describe('tool cards and slash commands', () => {
   it('WRITE and BASH show readable cards; /retry opens the restore sheet and retakes the turn', async () => {
     const { page, fake, project } = app
-    await send('WRITE notes.txt hello from the agent ; BASH echo tool-output-here', /done/)
+    await send('WRITE notes.txt hello from the agent ; BASH echo tool-output-here', 'done: write, bash')
 
     const write = page.locator('[data-testid="tool-call"][data-tool="write"]').first()
     const bash = page.locator('[data-testid="tool-call"][data-tool="bash"]').first()
