@@ -13,3 +13,8 @@ export function useScope(): Scope {
   if (!scope) throw new Error('useScope outside a ScopeProvider')
   return scope
 }
+
+/** The project folder when there is one (tool cards show paths relative to it; tests may render without). */
+export function useOptionalDirectory(): string | undefined {
+  return useContext(ScopeContext)?.directory
+}

@@ -10,6 +10,7 @@ import { errorMessage } from '../api/unwrap'
 import { useUiStore } from '../state/ui-store'
 import { ProjectPicker } from './ProjectPicker'
 import { ServerStatusPanel, serverStatusText } from './ServerStatusPanel'
+import { ShortcutsSheet } from './ShortcutsSheet'
 import { Workspace, type LoadState } from './Workspace'
 
 /** Bumps each time the server becomes ready, so caches of a previous server process are not reused. */
@@ -149,6 +150,7 @@ export function AppShell() {
   return (
     <div className={`app${scope ? '' : ' app-single'}`} ref={rootRef}>
       {content}
+      <ShortcutsSheet />
     </div>
   )
 }

@@ -40,6 +40,7 @@ import { describeError } from '../lib/message-errors'
 import { ascendingId } from '../shared/ids'
 import { isCheckpointFailure } from '../api/mutations'
 import { useEscapeStops } from '../lib/use-escape-stops'
+import { useComposerCommands } from '../commands/use-composer-commands'
 
 export function ChatView({ sessionID, onSelect }: { sessionID: string | undefined; onSelect(id: string): void }) {
   const { directory } = useScope()
@@ -135,9 +136,12 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
     [directory],
   )
   usePendingSendGuard({ sessionID, messageIDs, status, sessionError, onLost })
+  const commands = useComposerCommands({ sessionID, messages: visible, options, draft, setDraft: useCallback((t: string) => setDraft(dkey, t), [setDraft, dkey]) })
 
   async function onSend(opts: { skipCheckpoint?: boolean } = {}) {
-    const text = draft
+    // A slash command runs here and is never sent; `//…` sends the text with one slash.
+    const text = commands.intercept(draft)
+    if (text === null) return
     let sid = sessionID
     let parts
     try {
@@ -256,6 +260,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         }
         footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
       />
+      {commands.bridge}
       </RetrySessionLayer>
       <PermissionPrompt sessionID={sessionID} />
       <QuestionPrompt sessionID={sessionID} />
@@ -271,6 +276,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         hasAttachments={attachments.length > 0}
         blocked={blocked}
         onPasteFiles={addFiles}
+        assist={commands.assist}
         attachButton={<AttachButton onFiles={addFiles} disabled={retryLocked} />}
         attachments={
           <ComposerAttachments

@@ -4,6 +4,7 @@
  * sessions and a failed send.
  */
 import { useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react'
+import type { ComposerAssist } from '../commands/use-slash-menu'
 
 /** Whether this keydown should send: plain Enter outside an IME composition. */
 export function isSendKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
@@ -28,6 +29,7 @@ export function Composer({
   hasAttachments = false,
   blocked,
   onPasteFiles,
+  assist,
 }: {
   value: string
   onChange(text: string): void
@@ -45,6 +47,8 @@ export function Composer({
   blocked?: string | null
   /** Files pasted into the box (images from the clipboard, copied files). */
   onPasteFiles?(files: File[]): void
+  /** Slash-command completion: its popup, and keys it takes before the composer's own. */
+  assist?: ComposerAssist
 }) {
   const ref = useRef<HTMLTextAreaElement>(null)
   useLayoutEffect(() => {
@@ -56,6 +60,7 @@ export function Composer({
 
   const canSend = !disabled && !blocked && (value.trim().length > 0 || hasAttachments)
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (assist?.onKeyDown(e)) return
     if (!isSendKey(e)) return
     e.preventDefault()
     if (canSend) onSend()
@@ -83,7 +88,9 @@ export function Composer({
       )}
       {attachments}
       <div className="composer-box">
+        {assist?.popup}
         <textarea
+          {...assist?.inputProps}
           ref={ref}
           data-testid="composer"
           aria-label="Message"

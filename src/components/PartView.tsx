@@ -4,7 +4,7 @@ import type { Part } from '../api/types'
 import { shownAttachment } from '../lib/attachments'
 import { AttachmentChip } from './AttachmentChips'
 import { Markdown } from './Markdown'
-import { ToolCall } from './ToolCall'
+import { ToolCard } from './tools/ToolCard'
 
 function Reasoning({ text, streaming }: { text: string; streaming: boolean }) {
   const [open, setOpen] = useState(false)
@@ -35,7 +35,7 @@ export const PartView = memo(function PartView({ part, role }: { part: Part; rol
     case 'reasoning':
       return <Reasoning text={part.text} streaming={part.time?.end === undefined} />
     case 'tool':
-      return <ToolCall part={part} />
+      return <ToolCard part={part} />
     case 'file': {
       // File parts (from other clients, images, PDFs) are attachments too; images also show inline.
       const attachment = shownAttachment(part)

@@ -68,7 +68,7 @@ describe('MessageRow', () => {
     },
   }
 
-  it('shows a tool call compactly and expands its input and output', async () => {
+  it('shows a tool call compactly and expands what it wrote', async () => {
     render(<MessageRow message={assistant('msg_2', 'msg_1', {}, [tool])} continued={false} />)
     const call = screen.getByTestId('tool-call')
     expect(call).toHaveAttribute('data-status', 'completed')
@@ -77,7 +77,7 @@ describe('MessageRow', () => {
     expect(screen.queryByTestId('tool-body')).toBeNull()
     await userEvent.click(screen.getByTestId('tool-toggle'))
     expect(screen.getByTestId('tool-toggle')).toHaveAttribute('aria-expanded', 'true')
-    expect(screen.getByTestId('tool-body')).toHaveTextContent('Wrote file successfully.')
+    expect(screen.getByTestId('tool-body')).toHaveTextContent('v1')
     expect(screen.getByTestId('tool-body')).toHaveTextContent('/p/gen.txt')
   })
 

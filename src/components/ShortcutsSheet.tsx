@@ -1,0 +1,121 @@
+/**
+ * `?` (outside a text field, where it is just a character) opens the list of the app's keys and
+ * slash commands; Esc or Close shuts it. Mounted once for the whole app.
+ */
+import { useEffect, useState } from 'react'
+import { SLASH_COMMANDS } from '../commands/slash-commands'
+import { useEscape } from '../lib/use-escape'
+import '../styles/commands.css'
+
+/** Whether a key event comes from somewhere that types text (so `?` must stay a character). */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  if (target.isContentEditable) return true
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type)
+  return false
+}
+
+const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
+  {
+    group: 'Composer',
+    keys: [
+      [['Enter'], 'Send'],
+      [['Shift', 'Enter'], 'New line'],
+      [['/'], 'Slash commands (at the start of the message)'],
+      [['↑', '↓'], 'Move in the command list'],
+      [['Tab'], 'Complete the command'],
+      [['Esc'], 'Close the command list'],
+    ],
+  },
+  {
+    group: 'Conversation',
+    keys: [
+      [['Esc'], 'Stop the running turn'],
+      [['Tab'], 'Move between messages and their actions'],
+      [['R'], 'Retake the focused message’s turn with the model chosen now'],
+      [['Enter'], 'Expand or collapse a focused tool call'],
+    ],
+  },
+  {
+    group: 'Anywhere',
+    keys: [
+      [['?'], 'Show this list'],
+      [['Esc'], 'Close a dialog or sheet'],
+    ],
+  },
+]
+
+function Sheet({ onClose }: { onClose(): void }) {
+  useEscape(onClose)
+  return (
+    <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="dialog shortcuts-sheet" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts-sheet">
+        <div className="dialog-head">
+          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+        </div>
+        <table>
+          {KEYS.map(({ group, keys }) => (
+            <tbody key={group}>
+              <tr>
+                <th colSpan={2} scope="colgroup">
+                  {group}
+                </th>
+              </tr>
+              {keys.map(([combo, what]) => (
+                <tr key={`${group}-${what}`}>
+                  <td>
+                    {combo.map((k, i) => (
+                      <span key={k}>
+                        {i > 0 && ' + '}
+                        <kbd>{k}</kbd>
+                      </span>
+                    ))}
+                  </td>
+                  <td>{what}</td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
+          <tbody>
+            <tr>
+              <th colSpan={2} scope="colgroup">
+                Slash commands
+              </th>
+            </tr>
+            {SLASH_COMMANDS.map((c) => (
+              <tr key={c.name}>
+                <td>
+                  <kbd>
+                    /{c.name}
+                    {c.args ? ` ${c.args}` : ''}
+                  </kbd>
+                </td>
+                <td>{c.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="dialog-buttons">
+          <button type="button" className="button button-secondary" autoFocus onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function ShortcutsSheet() {
+  const [open, setOpen] = useState(false)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTypingTarget(e.target)) return
+      e.preventDefault()
+      setOpen(true)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+  return open ? <Sheet onClose={() => setOpen(false)} /> : null
+}

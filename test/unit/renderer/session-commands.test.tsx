@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { renderHook } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { ScopeProvider } from '../../../src/api/scope'
+import { setBridge } from '../../../src/bridge'
+import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import { useSessionCommands } from '../../../src/commands/use-session-commands'
+import type { RetryContextValue } from '../../../src/retry/retry-context'
+import type { ModelOption } from '../../../src/lib/model-choice'
+import { assistant, SID, user } from './fixtures'
+
+const echo = { providerID: 'fake', modelID: 'echo' }
+const echo2 = { providerID: 'fake', modelID: 'echo-2' }
+const options: ModelOption[] = [
+  { ref: echo, key: 'fake/echo', providerName: 'Fake', modelName: 'Echo' },
+  { ref: echo2, key: 'fake/echo-2', providerName: 'Fake', modelName: 'Echo 2' },
+]
+const messages = [user('msg_1', 'one'), assistant('msg_2', 'msg_1'), user('msg_3', 'two'), assistant('msg_4', 'msg_3')]
+
+function ctxWith(changed: (id: string) => boolean): RetryContextValue {
+  return {
+    sessionID: SID,
+    getMessages: () => messages,
+    model: echo,
+    modelLabel: 'Echo',
+    options,
+    busy: false,
+    locked: false,
+    chooseModel: vi.fn(),
+    retake: vi.fn(async () => {}),
+    changedFiles: changed,
+    openRestoreSheet: vi.fn(),
+    editSaved: vi.fn(),
+    discardSaved: vi.fn(),
+  }
+}
+
+function run(ctx: RetryContextValue) {
+  const qc = new QueryClient()
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={qc}>
+      <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>{children}</ScopeProvider>
+    </QueryClientProvider>
+  )
+  const { result } = renderHook(() => useSessionCommands({ sessionID: SID, messages, options, retry: { current: ctx } }), { wrapper })
+  return result.current
+}
+
+afterEach(() => setBridge(null))
+
+describe('what /retry and /rewind do (the ↺ path)', () => {
+  it('/retry of a turn that changed files opens the restore sheet, as ↺ does', async () => {
+    const ctx = ctxWith((id) => id === 'msg_3')
+    expect(await run(ctx)({ kind: 'command', name: 'retry', arg: '' })).toEqual({ ok: true })
+    expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_3', echo)
+    expect(ctx.retake).not.toHaveBeenCalled()
+  })
+
+  it('/retry of a turn that changed nothing retakes at once; with a model, that model becomes the session’s', async () => {
+    const ctx = ctxWith(() => false)
+    await run(ctx)({ kind: 'command', name: 'retry', arg: 'echo-2' })
+    expect(ctx.chooseModel).toHaveBeenCalledWith(echo2)
+    expect(ctx.retake).toHaveBeenCalledWith('msg_3', echo2)
+    expect(ctx.openRestoreSheet).not.toHaveBeenCalled()
+  })
+
+  it('/retry with a model nobody has says so and keeps the draft', async () => {
+    const ctx = ctxWith(() => false)
+    const out = await run(ctx)({ kind: 'command', name: 'retry', arg: 'gpt-9' })
+    expect(out).toMatchObject({ ok: false, draft: '/retry gpt-9' })
+    expect(out.message).toContain('gpt-9')
+    expect(ctx.retake).not.toHaveBeenCalled()
+  })
+
+  it('/rewind N goes back before turn N through the restore sheet; a bad N or none asks for one', async () => {
+    const ctx = ctxWith(() => false)
+    const go = run(ctx)
+    expect(await go({ kind: 'command', name: 'rewind', arg: '1' })).toEqual({ ok: true })
+    expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_1', echo)
+    expect(await go({ kind: 'command', name: 'rewind', arg: '3' })).toMatchObject({ ok: false, message: 'There is no turn 3: choose 1–2.' })
+    expect(await go({ kind: 'command', name: 'rewind', arg: '' })).toMatchObject({ ok: false, draft: '/rewind ' })
+    expect(ctx.retake).not.toHaveBeenCalled()
+  })
+
+  it('nothing runs while a retake of the session is under way', async () => {
+    const ctx = { ...ctxWith(() => false), locked: true }
+    expect(await run(ctx)({ kind: 'command', name: 'retry', arg: '' })).toMatchObject({ ok: false })
+    expect(ctx.retake).not.toHaveBeenCalled()
+  })
+})
+
+describe('/undo', () => {
+  function host(last: { restoreId: string; rolledBack: boolean } | null) {
+    const calls: Array<[string, unknown]> = []
+    setBridge({
+      async invoke(channel: string, input: unknown) {
+        calls.push([channel, input])
+        if (channel === 'checkpoints.lastRestore') return last && { ...last, messageID: 'msg_3', at: 1 }
+        if (channel === 'checkpoints.undo')
+          return { restoreId: 'rst_2', status: 'done', applied: [{ root: '/p', path: 'a', kind: 'restore' }], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [] }
+        throw new Error(`unexpected ${channel}`)
+      },
+      on: () => () => {},
+    } as unknown as RetakeBridge)
+    return calls
+  }
+
+  it('undoes the session’s last restore, from the host’s record', async () => {
+    const calls = host({ restoreId: 'rst_1', rolledBack: true })
+    const out = await run(ctxWith(() => false))({ kind: 'command', name: 'undo', arg: '' })
+    expect(out).toEqual({ ok: true, message: 'Undo put 1 file back as it was before the restore.' })
+    expect(calls).toEqual([
+      ['checkpoints.lastRestore', { directory: '/p', sessionID: SID }],
+      ['checkpoints.undo', { directory: '/p', restoreId: 'rst_1' }],
+    ])
+  })
+
+  it('says when there is nothing to undo', async () => {
+    const calls = host(null)
+    expect(await run(ctxWith(() => false))({ kind: 'command', name: 'undo', arg: '' })).toMatchObject({ ok: false, message: 'No file restore to undo in this conversation.' })
+    expect(calls.map((c) => c[0])).toEqual(['checkpoints.lastRestore'])
+  })
+})

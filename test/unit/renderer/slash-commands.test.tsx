@@ -1,0 +1,150 @@
+import { describe, expect, it, vi } from 'vitest'
+import { fireEvent, render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
+import { Composer } from '../../../src/components/Composer'
+import { ShortcutsSheet } from '../../../src/components/ShortcutsSheet'
+import { completions, findModel, parseDraft } from '../../../src/commands/slash-commands'
+import { useSlashMenu } from '../../../src/commands/use-slash-menu'
+
+const data = {
+  models: [
+    { key: 'fake/echo', label: 'Echo' },
+    { key: 'fake/echo-2', label: 'Echo 2' },
+  ],
+  turns: [{ text: 'first question' }, { text: 'second question' }],
+}
+
+/** The composer with the popup, as the chat panel wires it: picking a runnable item runs it. */
+function Harness({ onRun, onSend }: { onRun(text: string): void; onSend(text: string): void }) {
+  const [value, setValue] = useState('')
+  const assist = useSlashMenu({ draft: value, data, onChange: setValue, onRun: (t) => (onRun(t), setValue('')) })
+  return <Composer value={value} onChange={setValue} onSend={() => onSend(value)} onStop={() => {}} busy={false} assist={assist} />
+}
+
+function setup() {
+  const onRun = vi.fn()
+  const onSend = vi.fn()
+  render(<Harness onRun={onRun} onSend={onSend} />)
+  return { onRun, onSend, box: screen.getByTestId('composer') }
+}
+
+const labels = () => screen.getAllByRole('option').map((o) => o.textContent)
+
+describe('slash commands: what a draft means', () => {
+  it('parses commands, unknown commands, paths and the // escape', () => {
+    expect(parseDraft('/retry')).toEqual({ kind: 'command', name: 'retry', arg: '' })
+    expect(parseDraft('/retry fake/echo-2 ')).toEqual({ kind: 'command', name: 'retry', arg: 'fake/echo-2' })
+    expect(parseDraft('/Rewind 2')).toEqual({ kind: 'command', name: 'rewind', arg: '2' })
+    expect(parseDraft('/frobnicate')).toEqual({ kind: 'unknown', name: 'frobnicate' })
+    expect(parseDraft('/usr/bin/env is missing')).toEqual({ kind: 'text', text: '/usr/bin/env is missing' })
+    expect(parseDraft('//retry is a word')).toEqual({ kind: 'text', text: '/retry is a word' })
+    expect(parseDraft('please /retry')).toEqual({ kind: 'text', text: 'please /retry' })
+  })
+
+  it('completes command names, then models for /retry and turns for /rewind', () => {
+    expect(completions('/', data).map((i) => i.label)).toEqual(['/retry [model]', '/rewind [turn]', '/undo'])
+    expect(completions('/re', data).map((i) => i.text)).toEqual(['/retry', '/rewind '])
+    expect(completions('/retry 2', data).map((i) => i.text)).toEqual(['/retry fake/echo-2'])
+    expect(completions('/rewind sec', data).map((i) => i.label)).toEqual(['2. second question'])
+    expect(completions('hello', data)).toEqual([])
+    expect(completions('/retry x\nmore', data)).toEqual([])
+  })
+
+  it('finds the model a /retry names', () => {
+    expect(findModel(data.models, 'echo-2')?.key).toBe('fake/echo-2')
+    expect(findModel(data.models, 'fake/echo')?.key).toBe('fake/echo')
+    expect(findModel(data.models, 'echo')?.key).toBe('fake/echo')
+    expect(findModel(data.models, 'ech')).toBeUndefined()
+  })
+})
+
+describe('slash command popup in the composer', () => {
+  it('opens on / and narrows as you type', async () => {
+    const { box } = setup()
+    expect(screen.queryByRole('listbox')).toBeNull()
+    await userEvent.type(box, '/')
+    expect(screen.getByRole('listbox', { name: 'Commands' })).toBeInTheDocument()
+    expect(labels()).toHaveLength(3)
+    expect(box).toHaveAttribute('aria-activedescendant', screen.getAllByRole('option')[0]!.id)
+    await userEvent.type(box, 'u')
+    expect(labels()).toEqual(['/undoUndo the last file restore'])
+    await userEvent.type(box, 'x')
+    expect(screen.queryByRole('listbox')).toBeNull()
+  })
+
+  it('↑/↓ move the selection, Tab completes, Enter runs a complete command and sends nothing', async () => {
+    const { box, onRun, onSend } = setup()
+    await userEvent.type(box, '/re')
+    const options = () => screen.getAllByRole('option')
+    expect(options()[0]).toHaveAttribute('aria-selected', 'true')
+    await userEvent.keyboard('{ArrowDown}')
+    expect(options()[1]).toHaveAttribute('aria-selected', 'true')
+    await userEvent.keyboard('{ArrowDown}')
+    expect(options()[0]).toHaveAttribute('aria-selected', 'true')
+    await userEvent.keyboard('{ArrowUp}')
+    expect(options()[1]).toHaveAttribute('aria-selected', 'true')
+    // Tab completes /rewind, which then lists the turns.
+    await userEvent.keyboard('{Tab}')
+    expect(box).toHaveValue('/rewind ')
+    expect(labels()).toEqual(['1. first question', '2. second question'])
+    await userEvent.keyboard('{ArrowDown}{Enter}')
+    expect(onRun).toHaveBeenCalledWith('/rewind 2')
+    expect(onSend).not.toHaveBeenCalled()
+  })
+
+  it('Enter on /retry runs it; on /retry with a model, runs it with that model', async () => {
+    const { box, onRun } = setup()
+    await userEvent.type(box, '/retry{Enter}')
+    expect(onRun).toHaveBeenLastCalledWith('/retry')
+    await userEvent.type(box, '/retry echo-2{Enter}')
+    expect(onRun).toHaveBeenLastCalledWith('/retry fake/echo-2')
+  })
+
+  it('Esc closes the popup (and is not left to stop a turn); typing opens it again', async () => {
+    const { box } = setup()
+    const escapes = vi.fn()
+    // What the chat's "Esc stops the turn" listener sees.
+    const listener = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && escapes()
+    window.addEventListener('keydown', listener)
+    await userEvent.type(box, '/r')
+    expect(screen.getByRole('listbox')).toBeInTheDocument()
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByRole('listbox')).toBeNull()
+    expect(escapes).not.toHaveBeenCalled()
+    await userEvent.type(box, 'e')
+    expect(screen.getByRole('listbox')).toBeInTheDocument()
+    window.removeEventListener('keydown', listener)
+  })
+
+  it('a click on an option picks it and keeps the focus in the box', async () => {
+    const { box, onRun } = setup()
+    await userEvent.type(box, '/')
+    await userEvent.click(screen.getByRole('option', { name: /\/undo/ }))
+    expect(onRun).toHaveBeenCalledWith('/undo')
+    expect(box).toHaveFocus()
+  })
+})
+
+describe('shortcuts sheet', () => {
+  it('opens on ? outside a text field, lists the keys and commands, closes on Esc', async () => {
+    render(
+      <>
+        <textarea aria-label="typing" />
+        <button type="button">elsewhere</button>
+        <ShortcutsSheet />
+      </>,
+    )
+    await userEvent.type(screen.getByLabelText('typing'), '?')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByLabelText('typing')).toHaveValue('?')
+    screen.getByRole('button', { name: 'elsewhere' }).focus()
+    await userEvent.keyboard('?')
+    const sheet = screen.getByRole('dialog', { name: 'Keyboard shortcuts' })
+    expect(sheet).toHaveTextContent('Shift + Enter')
+    expect(sheet).toHaveTextContent('/retry [model]')
+    expect(sheet).toHaveTextContent('/undo')
+    fireEvent.keyDown(window, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
