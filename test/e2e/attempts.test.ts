@@ -47,6 +47,7 @@ describe('attempts', () => {
     await waitForCount(later, 2)
     expect(await later.allTextContents()).toEqual(['You: second question', 'You: third question'])
     await waitForText(panel, 'echo: third question')
+    await page.screenshot({ path: 'test-results/guide-attempts.png' })
   })
 
   it('Edit retakes the message with the new text: its files rolled back, one bubble, the old question kept', async () => {

@@ -145,6 +145,7 @@ describe('chat in browser mode', () => {
     await items.nth(1).click()
     await assistantMessages().last().getByText('echo: in the first session').waitFor()
     expect(existsSync(app.project)).toBe(true)
+    await page.screenshot({ path: 'test-results/guide-sessions.png' })
   })
 
   it('a turn that ends off screen marks its session in the list, done or failed, until the user opens it', async () => {

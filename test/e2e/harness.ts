@@ -33,8 +33,8 @@ export interface StartOptions {
   git?: boolean
   /** Files to create in the project before start. */
   files?: Record<string, string>
-  /** Extra opencode config merged over the test config (e.g. permissions). */
-  config?: Record<string, unknown>
+  /** Extra opencode config merged over the test config (e.g. permissions), or a function of it. */
+  config?: Record<string, unknown> | ((base: ReturnType<typeof makeOpencodeConfig>) => Record<string, unknown>)
   /** Extra environment for the host (e.g. Retake's own settings, to check they stay its own). */
   env?: Record<string, string>
 }
@@ -52,7 +52,9 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
     execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: project })
   }
   const configPath = join(root, 'opencode.json')
-  writeFileSync(configPath, JSON.stringify({ ...makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl }), ...opts.config }, null, 2))
+  const base = makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })
+  const config = typeof opts.config === 'function' ? opts.config(base) : { ...base, ...opts.config }
+  writeFileSync(configPath, JSON.stringify(config, null, 2))
 
   let out = ''
   const host: ChildProcess = spawn(

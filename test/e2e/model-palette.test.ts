@@ -33,6 +33,7 @@ describe('model palette in browser mode', () => {
     const palette = page.getByTestId('model-palette')
     // Grouped by provider, with context size and what the model takes.
     await palette.getByRole('group', { name: 'Fake Anthropic' }).getByRole('option', { name: /^Claude Fake · Fake Anthropic, 128K context, takes files and images/ }).waitFor()
+    await page.screenshot({ path: 'test-results/guide-model-palette.png' })
     // "o 2": both words must match, only Echo 2 has them.
     await chooseInPalette(page, palette, 'o 2', 'fake/echo-2')
     await until(async () => (await palette.count()) === 0, 'the palette to close')

@@ -42,6 +42,7 @@ describe('tool cards and slash commands', () => {
     await write.getByTestId('tool-toggle').press('Enter')
     await waitForText(write.getByTestId('written-content'), 'hello from the agent')
     expect(existsSync(join(project, 'notes.txt'))).toBe(true)
+    await page.screenshot({ path: 'test-results/guide-tool-cards.png' })
 
     const before = fake.chatRequests().length
     fake.script({ kind: 'text', text: 'retaken by the slash command' })
