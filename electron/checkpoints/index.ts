@@ -16,6 +16,7 @@ import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore
 import type { ApplyHooks } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
+import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
 import { releaseStatPool } from './stat-pool'
@@ -110,10 +111,10 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
       const turns = opts?.toolUse ? planTurns(e, target) : []
       const lookup = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
-      return makePlan(e, target, lookup)
+      return completeDiffs(e, makePlan(e, target, lookup))
     },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
-    planUndo: async (restoreId) => makeUndoPlan(e, restoreId),
+    planUndo: async (restoreId) => completeDiffs(e, makeUndoPlan(e, restoreId)),
     undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),
     listTurns: (sessionID) => {
       const ts = sessionID ? e.records.sessionTurns(sessionID) : e.records.allTurns()
@@ -121,7 +122,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         (t): TurnInfo => ({ turnKey: { sessionID: t.sessionID, messageID: t.messageID }, status: t.status, createdAt: t.createdAt, sealedAt: t.sealedAt, restoredBy: t.restoredBy }),
       )
     },
-    changes: async (k) => turnChanges(e, k),
+    changes: (k) => turnChanges(e, k),
     forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
     deleteSession: async (s) => {
       await deleteSession(e, s)

@@ -8,6 +8,8 @@ import path from 'node:path'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
 import { LinkProbe } from './link-probe'
+import { withDiffBudget } from './diff'
+import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, turnsToAttribute, undoCandidates } from './planner'
@@ -118,11 +120,14 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
   const byId = new Map<string, Candidate>()
   const ctx = new PlanContext(cands)
-  for (const c of cands) {
-    const a = classify(e, c, true, ctx)
-    plan.actions.push(a)
-    byId.set(a.id, c)
-  }
+  // Diffs share a budget of main-thread time; those past it are made by completeDiffs, off-thread.
+  withDiffBudget(PLAN_DIFF_BUDGET_MS, () => {
+    for (const c of cands) {
+      const a = classify(e, c, true, ctx)
+      plan.actions.push(a)
+      byId.set(a.id, c)
+    }
+  })
   plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
   remember(e, plan, byId)
 }
