@@ -37,6 +37,8 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
     if (ls[ls.length - 1] === '') ls.pop()
     return ls
   }
+  // A spent budget defers even small diffs: thousands of them (an install's files) add up.
+  if (deadline !== Infinity && performance.now() > deadline) return { added: 0, removed: 0, deferred: true }
   const a = split(aText)
   const b = split(bText)
   let pre = 0

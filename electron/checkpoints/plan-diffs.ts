@@ -23,7 +23,13 @@ const DIFFED = new Set(['restore', 'delete', 'recreate', 'conflict'])
 const deferred = (a: PlanAction): boolean => DIFFED.has(a.kind) && a.binary === false && a.diff === undefined
 
 export async function completeDiffs(e: Engine, plan: Plan): Promise<Plan> {
+  let slice = performance.now()
   for (const a of plan.actions.filter(deferred)) {
+    // Small diffs are made inline (diffOffThread): let other events in between, every ~10 ms.
+    if (performance.now() - slice > 10) {
+      await new Promise((resolve) => setImmediate(resolve))
+      slice = performance.now()
+    }
     // The same two sides addDiff compared: the disk as the plan saw it (checked by hash: a file
     // changed since is not previewed from its new content) and the stored target.
     let cur: Uint8Array | null = null

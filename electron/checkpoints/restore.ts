@@ -18,7 +18,7 @@ import type { Candidate } from './planner'
 import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
 import type { RestoreRecord, TurnRecord } from './records'
-import { buildSteps, cleanTemps, KeptInPlace, runStep } from './steps'
+import { buildSteps, cleanTemps, flushFolders, KeptInPlace, runStep } from './steps'
 import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
@@ -242,7 +242,7 @@ function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, S
 
 function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
   const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
-  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks }
+  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks, dirty: new Set() }
 }
 
 interface StepRun {
@@ -276,6 +276,8 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
       journal.failed(i, msg)
     }
   }
+  // Every change durable before the caller commits (restore record, turns marked, journal gone).
+  flushFolders(env)
   return out
 }
 

@@ -20,13 +20,15 @@ function rewrite(): { a: Buffer; b: Buffer } {
 }
 
 describe('plan diffs off the main thread', () => {
-  it('a diff past the budget is deferred (no text, no guess); a small one is made in time', () => {
+  it('a diff past the budget is deferred (no text, no guess); within it, the diff is made', () => {
     const { a, b } = rewrite()
     expect(a.length).toBeGreaterThan(200_000)
-    const late = withDiffBudget(0, () => diffBuffers(a, b, 'big.ts'))
+    const late = withDiffBudget(-1, () => diffBuffers(a, b, 'big.ts'))
     expect(late).toMatchObject({ binary: false, deferred: true })
     expect(late).not.toHaveProperty('text')
-    const small = withDiffBudget(0, () => diffBuffers(Buffer.from('x\ny\n'), Buffer.from('x\nz\n'), 's.txt'))
+    // A spent budget defers small diffs too: a plan of thousands of files must not add them up.
+    expect(withDiffBudget(-1, () => diffBuffers(Buffer.from('x\n'), Buffer.from('y\n'), 'tiny.txt'))).toMatchObject({ deferred: true })
+    const small = withDiffBudget(60_000, () => diffBuffers(Buffer.from('x\ny\n'), Buffer.from('x\nz\n'), 's.txt'))
     expect(small).toEqual({ binary: false, added: 1, removed: 1, text: '--- a/s.txt\n+++ b/s.txt\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n' })
   })
 
