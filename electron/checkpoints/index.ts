@@ -13,7 +13,7 @@ import { Engine } from './engine'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
 import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore'
-import type { ApplyHooks } from './restore'
+import type { ApplyHooks, RecoveredRestore } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
 import { completeDiffs } from './plan-diffs'
@@ -25,7 +25,7 @@ import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
 
 export * from './types'
-export type { ApplyHooks } from './restore'
+export type { ApplyHooks, RecoveredRestore } from './restore'
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */
@@ -35,6 +35,8 @@ export interface CaptureCallOptions extends CaptureOptions {
 export interface InternalStore extends CheckpointStore {
   /** Damaged or unknown records ignored while opening (never acted on). */
   readonly warnings: string[]
+  /** The restores completed at open (`recovered`), with what each left as it was or failed on. */
+  readonly recoveredRestores: RecoveredRestore[]
   capture(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
@@ -47,8 +49,9 @@ export interface InternalStore extends CheckpointStore {
 export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
   const e = new Engine(opts)
   let recovered: string[]
+  const recoveredRestores: RecoveredRestore[] = []
   try {
-    recovered = await recover(e)
+    recovered = await recover(e, recoveredRestores)
     if (opts.watch === true) await e.startWatchers()
   } catch (err) {
     await e.stopWatchers()
@@ -104,6 +107,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
 
   const store: InternalStore = {
     recovered,
+    recoveredRestores,
     warnings: e.warnings,
     capture: (k, o) => capture(k, o, false),
     seal: (k, o) => capture(k, o, true),

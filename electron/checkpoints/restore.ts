@@ -267,7 +267,7 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
     } catch (err) {
       if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })
-        journal.done(i)
+        journal.kept(i, err.message)
         continue
       }
       const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
@@ -320,8 +320,15 @@ async function commitRestore(e: Engine, journal: Journal, intent: Intent, comple
   return complete
 }
 
+/** A restore completed at open: what it left as it was (before or after the crash) and what failed. */
+export interface RecoveredRestore {
+  restoreId: string
+  skipped: ApplyResult['skipped']
+  failed: ApplyResult['failed']
+}
+
 /** On open: finish every restore a crash interrupted (forward: the intent was durable). */
-export async function recover(e: Engine): Promise<string[]> {
+export async function recover(e: Engine, details: RecoveredRestore[] = []): Promise<string[]> {
   const messages: string[] = []
   for (const file of pendingJournals(e.storeDir)) {
     const st = readJournal(file)
@@ -337,7 +344,15 @@ export async function recover(e: Engine): Promise<string[]> {
       cleanTemps(env, st.intent.steps)
       const r = await runSteps(e, env, journal, st.intent, st.done, {}, true)
       await commitRestore(e, journal, st.intent, r.failed.length === 0)
-      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''})`)
+      // Paths kept as the user left them before the crash are reported as the apply would have.
+      const keptBefore = [...st.kept].map(([i, reason]) => {
+        const s = st.intent.steps[i]!
+        return { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key, reason }
+      })
+      const skipped = [...keptBefore, ...r.kept]
+      details.push({ restoreId: st.intent.restoreId, skipped, failed: r.failed })
+      const kept = skipped.length ? `, ${skipped.length} kept as they are: ${skipped.map((k) => JSON.stringify(k.path)).join(', ')}` : ''
+      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`)
     } finally {
       e.lock.release()
     }
