@@ -10,8 +10,11 @@ import type { DiffResult, LineDiff } from './diff'
 /** Below this many bytes in all, a diff is made inline: it cannot take long, a message would. */
 const INLINE_BYTES = 16 * 1024
 
+// __name: tsx (bench, soak, the browser-mode host under tsx) compiles with esbuild's keepNames,
+// which wraps named inner functions in a helper the worker does not have; naming is all it does.
 const SOURCE = `
 const { parentPort } = require('node:worker_threads')
+const __name = (fn) => fn
 const lineDiff = ${lineDiff.toString()}
 const dec = new TextDecoder()
 parentPort.on('message', (m) => {
