@@ -18,8 +18,8 @@ import { openCheckpointStore } from '../electron/checkpoints/index'
 import type { CaptureResult, OpenOptions } from '../electron/checkpoints/index'
 import { dirSize } from '../electron/checkpoints/fsutil'
 import { defaultPoolSize } from '../electron/checkpoints/stat-pool'
-import { captureRows, diffPlanRows, installRows, printTable, realTree } from './checkpoints-extra'
-import type { Row } from './checkpoints-extra'
+import { captureRows, diffPlanRows, installRows, printTable, realTree, sideBySide } from './checkpoints-extra'
+import type { Figures } from './checkpoints-extra'
 
 const small = process.argv.includes('--small')
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -231,25 +231,32 @@ async function main(): Promise<void> {
     // An install into the generated workspace: eight source packages copied in (thousands of files).
     const vendor = path.join(ws, 'vendor')
     fs.rmSync(vendor, { recursive: true, force: true })
-    const more: Row[] = await installRows('generated', ws, tmp, () => {
+    const genInstall = await installRows('generated', ws, tmp, () => {
       fs.mkdirSync(vendor)
-      for (let p = 0; p < 8; p++) sh('cp', ['-a', path.join(ws, 'src', `pkg${p}`), path.join(vendor, `pkg${p}`)])
+      for (let p = 0; p < 6; p++) sh('cp', ['-a', path.join(ws, 'src', `pkg${p}`), path.join(vendor, `pkg${p}`)])
       return vendor
     })
-    printTable('generated workspace, more figures', [...more, ...diffRows])
-
+    const cols: [string, Figures][] = [['generated', { first: rtFirst, gitFirst, second: rtSecond, gitSecond, watched: rtWatched, restore: rtRestore, install: genInstall }]]
+    let realTitle = ''
     if (!process.argv.includes('--no-real')) {
       const real = realTree(work, small, path.join(here, '..', 'node_modules'))
       const realFiles = Number(execFileSync('sh', ['-c', `find "${real}" -type f | wc -l`]).toString().trim())
-      const realRows = await captureRows(real, tmp, path.join(real, 'src', 'mod3.ts'))
-      const held = path.join(tmp, 'node_modules-held')
-      fs.renameSync(path.join(real, 'node_modules'), held)
-      const install = await installRows('real', real, tmp, () => {
-        fs.renameSync(held, path.join(real, 'node_modules'))
-        return path.join(real, 'node_modules')
-      }, true)
-      printTable(`real dependency tree: this project's node_modules, ${realFiles} files, ${mb(dirSize(real))}`, [...realRows, ...install])
+      realTitle = ` · real: this project's node_modules in a small project, ${realFiles} files, ${mb(dirSize(real))}`
+      const figs = await captureRows(real, tmp, path.join(real, 'src', 'mod3.ts'))
+      // The install turn: a workspace package gets its own node_modules, three packages of the
+      // real tree (highlight.js, lodash, zod: ~3,400 files) copied in as npm would write them.
+      const app = path.join(real, 'packages', 'app')
+      fs.rmSync(path.join(real, 'packages'), { recursive: true, force: true })
+      const pkgs = small ? ['zod'] : ['highlight.js', 'lodash', 'zod']
+      const inst = await installRows('real', real, tmp, () => {
+        fs.mkdirSync(path.join(app, 'node_modules'), { recursive: true })
+        for (const p of pkgs) sh('cp', ['-a', path.join(real, 'node_modules', p), path.join(app, 'node_modules', p)])
+        return path.join(app, 'node_modules')
+      })
+      fs.rmSync(path.join(real, 'packages'), { recursive: true, force: true })
+      cols.push(['real', { ...figs, install: inst }])
     }
+    printTable(`targets, both workspaces side by side (generated · real)${realTitle}`, [...sideBySide(cols), ...diffRows])
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }

@@ -2,14 +2,14 @@
 // with +/- line counts for text. Binary files and files over the cap are listed too.
 import type { Engine } from './engine'
 import { contentChanged } from './current'
-import { diffBuffers } from './diff'
+import { diffOffThread } from './diff-worker'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
 import type { ChangeItem, Entry, TurnKeyInput } from './types'
 
 const DIFF_LIMIT = 2 << 20
 
-export function turnChanges(e: Engine, input: TurnKeyInput): ChangeItem[] {
+export async function turnChanges(e: Engine, input: TurnKeyInput): Promise<ChangeItem[]> {
   e.assertOpen()
   const key = parseTurnKey(input)
   const t = e.records.turns.get(Records.key(key))
@@ -34,7 +34,8 @@ export function turnChanges(e: Engine, input: TurnKeyInput): ChangeItem[] {
       else if (x.type !== y.type) item.change = 'type'
       else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
       if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
-        const d = diffBuffers(read(e, x), read(e, y), k)
+        // Off the main thread: a change list of large rewrites must not freeze the window.
+        const d = await diffOffThread(read(e, x), read(e, y), k)
         Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed, ...(d.text !== undefined ? { diff: d.text } : {}) })
       }
       out.push(item)

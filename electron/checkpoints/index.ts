@@ -13,9 +13,10 @@ import { Engine } from './engine'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
 import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore'
-import type { ApplyHooks } from './restore'
+import type { ApplyHooks, RecoveredRestore } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
 import { turnChanges } from './changes'
+import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
 import { releaseStatPool } from './stat-pool'
@@ -24,7 +25,7 @@ import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
 
 export * from './types'
-export type { ApplyHooks } from './restore'
+export type { ApplyHooks, RecoveredRestore } from './restore'
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */
@@ -34,6 +35,8 @@ export interface CaptureCallOptions extends CaptureOptions {
 export interface InternalStore extends CheckpointStore {
   /** Damaged or unknown records ignored while opening (never acted on). */
   readonly warnings: string[]
+  /** The restores completed at open (`recovered`), with what each left as it was or failed on. */
+  readonly recoveredRestores: RecoveredRestore[]
   capture(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
@@ -46,8 +49,9 @@ export interface InternalStore extends CheckpointStore {
 export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
   const e = new Engine(opts)
   let recovered: string[]
+  const recoveredRestores: RecoveredRestore[] = []
   try {
-    recovered = await recover(e)
+    recovered = await recover(e, recoveredRestores)
     if (opts.watch === true) await e.startWatchers()
   } catch (err) {
     await e.stopWatchers()
@@ -103,6 +107,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
 
   const store: InternalStore = {
     recovered,
+    recoveredRestores,
     warnings: e.warnings,
     capture: (k, o) => capture(k, o, false),
     seal: (k, o) => capture(k, o, true),
@@ -110,10 +115,10 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
       const turns = opts?.toolUse ? [...planTurns(e, target), ...(opts.foreign ?? []).map((f) => f.turn)] : []
       const tools = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
-      return makePlan(e, target, { tools, foreign: opts?.foreign })
+      return completeDiffs(e, makePlan(e, target, { tools, foreign: opts?.foreign }))
     },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
-    planUndo: async (restoreId) => makeUndoPlan(e, restoreId),
+    planUndo: async (restoreId) => completeDiffs(e, makeUndoPlan(e, restoreId)),
     undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),
     listTurns: (sessionID) => {
       const ts = sessionID ? e.records.sessionTurns(sessionID) : e.records.allTurns()
@@ -121,7 +126,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         (t): TurnInfo => ({ turnKey: { sessionID: t.sessionID, messageID: t.messageID }, status: t.status, createdAt: t.createdAt, sealedAt: t.sealedAt, restoredBy: t.restoredBy }),
       )
     },
-    changes: async (k) => turnChanges(e, k),
+    changes: (k) => turnChanges(e, k),
     forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
     deleteSession: async (s) => {
       await deleteSession(e, s)

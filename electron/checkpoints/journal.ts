@@ -31,6 +31,8 @@ export interface JournalState {
   intent: Intent
   done: Set<number>
   failed: Map<number, string>
+  /** Steps that left their path as it was (KeptInPlace), with the reason: reported after a crash too. */
+  kept: Map<number, string>
   committed: boolean
 }
 
@@ -58,6 +60,10 @@ export class Journal {
    */
   done(i: number): void {
     fs.writeSync(this.fd, JSON.stringify({ type: 'done', i }) + '\n')
+  }
+  /** A step that kept its path as the user left it: done, and its reason is reported by recovery. */
+  kept(i: number, reason: string): void {
+    fs.writeSync(this.fd, JSON.stringify({ type: 'kept', i, reason }) + '\n')
   }
   failed(i: number, error: string): void {
     appendLineSync(this.fd, JSON.stringify({ type: 'failed', i, error }))
@@ -88,10 +94,11 @@ export function readJournal(file: string): JournalState | null {
   let intent: Intent | null = null
   const done = new Set<number>()
   const failed = new Map<number, string>()
+  const kept = new Map<number, string>()
   let committed = false
   for (const line of lines) {
     if (!line.trim()) continue
-    let rec: { type?: string; i?: number; error?: string }
+    let rec: { type?: string; i?: number; error?: string; reason?: string }
     try {
       rec = JSON.parse(line)
     } catch {
@@ -100,10 +107,11 @@ export function readJournal(file: string): JournalState | null {
     if (rec.type === 'intent' && !intent) intent = rec as unknown as Intent
     else if (rec.type === 'done' && typeof rec.i === 'number') done.add(rec.i)
     else if (rec.type === 'failed' && typeof rec.i === 'number') failed.set(rec.i, rec.error ?? 'failed')
+    else if (rec.type === 'kept' && typeof rec.i === 'number') done.add(rec.i), kept.set(rec.i, rec.reason ?? 'kept')
     else if (rec.type === 'commit') committed = true
   }
   if (!intent || !Array.isArray(intent.steps)) return null
-  return { intent, done, failed, committed }
+  return { intent, done, failed, kept, committed }
 }
 
 export function pendingJournals(storeDir: string): string[] {

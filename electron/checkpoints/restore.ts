@@ -8,6 +8,8 @@ import path from 'node:path'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
 import { LinkProbe } from './link-probe'
+import { withDiffBudget } from './diff'
+import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
@@ -16,7 +18,7 @@ import type { Candidate } from './planner'
 import { parseTurnKey, keyToAbs } from './paths'
 import { Records } from './records'
 import type { RestoreRecord, TurnRecord } from './records'
-import { buildSteps, cleanTemps, KeptInPlace, runStep } from './steps'
+import { buildSteps, cleanTemps, flushFolders, KeptInPlace, runStep } from './steps'
 import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
@@ -118,11 +120,14 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
   const byId = new Map<string, Candidate>()
   const ctx = new PlanContext(cands)
-  for (const c of cands) {
-    const a = classify(e, c, true, ctx)
-    plan.actions.push(a)
-    byId.set(a.id, c)
-  }
+  // Diffs share a budget of main-thread time; those past it are made by completeDiffs, off-thread.
+  withDiffBudget(PLAN_DIFF_BUDGET_MS, () => {
+    for (const c of cands) {
+      const a = classify(e, c, true, ctx)
+      plan.actions.push(a)
+      byId.set(a.id, c)
+    }
+  })
   plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
   remember(e, plan, byId)
 }
@@ -237,7 +242,7 @@ function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, S
 
 function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
   const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
-  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks }
+  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks, dirty: new Set() }
 }
 
 interface StepRun {
@@ -262,7 +267,7 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
     } catch (err) {
       if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })
-        journal.done(i)
+        journal.kept(i, err.message)
         continue
       }
       const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
@@ -271,6 +276,8 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
       journal.failed(i, msg)
     }
   }
+  // Every change durable before the caller commits (restore record, turns marked, journal gone).
+  flushFolders(env)
   return out
 }
 
@@ -313,8 +320,15 @@ async function commitRestore(e: Engine, journal: Journal, intent: Intent, comple
   return complete
 }
 
+/** A restore completed at open: what it left as it was (before or after the crash) and what failed. */
+export interface RecoveredRestore {
+  restoreId: string
+  skipped: ApplyResult['skipped']
+  failed: ApplyResult['failed']
+}
+
 /** On open: finish every restore a crash interrupted (forward: the intent was durable). */
-export async function recover(e: Engine): Promise<string[]> {
+export async function recover(e: Engine, details: RecoveredRestore[] = []): Promise<string[]> {
   const messages: string[] = []
   for (const file of pendingJournals(e.storeDir)) {
     const st = readJournal(file)
@@ -330,7 +344,15 @@ export async function recover(e: Engine): Promise<string[]> {
       cleanTemps(env, st.intent.steps)
       const r = await runSteps(e, env, journal, st.intent, st.done, {}, true)
       await commitRestore(e, journal, st.intent, r.failed.length === 0)
-      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''})`)
+      // Paths kept as the user left them before the crash are reported as the apply would have.
+      const keptBefore = [...st.kept].map(([i, reason]) => {
+        const s = st.intent.steps[i]!
+        return { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key, reason }
+      })
+      const skipped = [...keptBefore, ...r.kept]
+      details.push({ restoreId: st.intent.restoreId, skipped, failed: r.failed })
+      const kept = skipped.length ? `, ${skipped.length} kept as they are: ${skipped.map((k) => JSON.stringify(k.path)).join(', ')}` : ''
+      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`)
     } finally {
       e.lock.release()
     }

@@ -102,6 +102,26 @@ describe('crash safety', () => {
     for (const n of [5, 17]) await crashAndCheck('step', n, true)
   })
 
+  it('a path kept as the user left it before the kill is still reported once recovery completes the restore', async () => {
+    const w = await workspace()
+    w.write('keep.txt', 'before\n')
+    await w.store.capture('s/m1')
+    w.write('new/t.txt', 'made by the turn\n')
+    w.write('keep.txt', 'after\n')
+    await w.store.seal('s/m1')
+    w.write('new/mine.txt', 'the user wrote this in the folder the turn made\n')
+    await w.store.close()
+    // Steps: unlink new/t.txt, rmdir new (kept: it holds the user's file), write keep.txt ← killed here.
+    const res = await runChild(CHILD, [w.storeDir, w.ws, 'step', '2'])
+    expect(res.signal).toBe('SIGKILL')
+    w.store = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }] })
+    expect(w.text('keep.txt')).toBe('before\n')
+    expect(w.text('new/mine.txt')).toContain('the user wrote this')
+    expect(w.store.recoveredRestores).toHaveLength(1)
+    expect(w.store.recoveredRestores[0]!.skipped.map((k) => k.path)).toEqual(['new'])
+    expect(w.store.recovered[0]).toContain('1 kept as they are: "new"')
+  })
+
   it('Crash: killed at random times during a restore (seeded), every file is pre or post and the journal completes', async () => {
     // Deterministic seeds → kill delays spread over the restore's run time, counted from the
     // moment the child starts applying (start-up time varies too much to count from spawn).

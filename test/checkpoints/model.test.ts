@@ -1,7 +1,10 @@
 // Proof by model: seeded random scenarios (trees with folders, symlinks in and out of the root,
 // modes, .gitignore; turns that edit, create, delete, rename, swap kinds and install many files;
 // user edits after the turn) against the real engine; the oracle (model/oracle.ts) judges every
-// restore and every undo. A failure prints its seed; replay it with
+// restore and every undo. About one seed in seven (model/crash.ts CRASH_SHARE, drawn from the seed)
+// runs its restore or its undo in a child process killed at a random step or rename, reopens the
+// store so recovery completes it, and is judged the same way: 8 of the 50 CI seeds, hundreds in a
+// soak. A failure prints its seed; replay it with
 //   SEED=<seed> npm run soak:checkpoints          (prints what the scenario did)
 //   RETAKE_CK_MODEL_SEEDS=<seed> npx vitest run --project checkpoints test/checkpoints/model.test.ts
 // Classes the engine does not handle yet are off unless named in RETAKE_CK_MODEL_FLAGS (comma list

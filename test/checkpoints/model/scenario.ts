@@ -5,6 +5,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import type { InternalStore } from '../../../electron/checkpoints/index'
+import type { ApplyResult } from '../../../electron/checkpoints/types'
+import { crashFor, crashingApply } from './crash'
 import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
@@ -58,42 +61,55 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   g.initialTree()
   const outsideBefore = readTree(outside)
   const pooled = r.chance(0.3) ? { pooledWalkMinEntries: 0, statWorkers: 2 } : { statWorkers: 0 }
-  const store = await openCheckpointStore({ storeDir: path.join(dir, 'store'), roots: [{ path: ws }], ...pooled })
+  const storeDir = path.join(dir, 'store')
+  let store: InternalStore | null = await openCheckpointStore({ storeDir, roots: [{ path: ws }], ...pooled })
   const violations: string[] = []
+  const crash = crashFor(seed)
+  /** Apply the plan of `what` here, or in a child killed at the seed's crash point (see model/crash.ts). */
+  const apply = async (what: 'turn' | 'undo', id: string): Promise<ApplyResult> => {
+    if (crash?.during !== (what === 'turn' ? 'restore' : 'undo')) {
+      const plan = what === 'turn' ? await store!.plan({ turnKey: id }) : await store!.planUndo(id)
+      return store!.apply(plan, { onConflict: 'restore-rest' })
+    }
+    await store!.close()
+    store = null
+    const out = await crashingApply({ storeDir, ws, open: pooled, what, id, crash }, log)
+    store = out.store
+    return out.result
+  }
   try {
     const turns = 1 + r.int(3)
     let back = readTree(ws)
     let userDuring = new Map<string, Node>()
     for (let i = 1; i <= turns; i++) {
       back = readTree(ws)
-      await store.capture(`s/m${i}`)
+      await store!.capture(`s/m${i}`)
       log.push(`turn m${i}: ` + turnOps(g).join('; '))
       if (flags.userEditDuringTurn && i === turns && r.chance(0.5)) {
         const u = userDuringTurn(g)
         userDuring = u.writes
         log.push(...u.log)
       }
-      await store.seal(`s/m${i}`)
+      await store!.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
     log.push('after seal: ' + userAfter(g, changedPaths(back, expected), kindChanged(back, expected)).join('; '))
     const before = readTree(ws)
     const ignored = ignoredIn(back, expected)
-    const plan = await store.plan({ turnKey: `s/m${turns}` })
-    const res = await store.apply(plan, { onConflict: 'restore-rest' })
+    const res = await apply('turn', `s/m${turns}`)
     const after = readTree(ws)
     violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring }))
     if (res.restoreId) {
       if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
       const beforeUndo = readTree(ws)
-      const undo = await store.undo(res.restoreId, { onConflict: 'restore-rest' })
+      const undo = await apply('undo', res.restoreId)
       violations.push(...judge({ label: 'undo', back: before, expected: after, before: beforeUndo, after: readTree(ws), result: undo, ignored: ignoredIn(before, after) }))
     }
     const outsideAfter = readTree(outside)
     for (const p of new Set([...outsideBefore.keys(), ...outsideAfter.keys()]))
       if (!nodeEq(outsideBefore.get(p), outsideAfter.get(p))) violations.push(`outside the root: ${p} changed`)
   } finally {
-    await store.close()
+    await store?.close()
   }
   return violations
 }
