@@ -14,8 +14,6 @@ type CheckpointHandlers = Pick<
   | 'checkpoints.lastRestore'
   | 'checkpoints.verify'
   | 'checkpoints.cleanup'
-  | 'checkpoints.holdKept'
-  | 'checkpoints.putBackKept'
 >
 
 export function checkpointHandlers(service: CheckpointService): CheckpointHandlers {
@@ -81,7 +79,5 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
       const s = await store.sweep()
       return { turnsDropped: r.turnsDropped, bytesFreed: r.bytesFreed + s.bytesFreed }
     },
-    'checkpoints.holdKept': ({ directory, planId, overwrite, keep }) => ({ holdId: service.holdKept(directory, planId, overwrite, keep) }),
-    'checkpoints.putBackKept': ({ holdId }) => service.putBackKept(holdId),
   }
 }

@@ -305,16 +305,6 @@ export const channels = {
     input: z.object({ directory, maxAgeDays: z.number().positive().optional(), maxTurnsPerSession: z.number().int().positive().optional() }),
     output: z.object({ turnsDropped: z.number(), bytesFreed: z.number() }),
   },
-  /** Before the server's revert: set aside the conflicting files the user keeps. */
-  'checkpoints.holdKept': {
-    input: z.object({ directory, planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }),
-    output: z.object({ holdId: z.string() }),
-  },
-  /** After it: put them back exactly as they were. */
-  'checkpoints.putBackKept': {
-    input: z.object({ holdId: z.string().min(1) }),
-    output: z.object({ restored: z.array(z.string()), failed: z.array(z.object({ path: z.string(), error: z.string() })) }),
-  },
   /** Runs a whole retake on the host (journaled: a crash mid-way is finished or rolled back at the next start). */
   'retake.run': { input: RetakeRunSchema, output: RetakeOutcomeSchema },
   /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
