@@ -4,7 +4,7 @@
  */
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { opencodeBaseUrl } from '../bridge'
-import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
+import { OPENCODE_PROXY_PATH } from '../shared/opencode-proxy-path'
 import { isAllowedOpencodeRoute } from '../shared/opencode-routes'
 
 const clients = new Map<string, OpencodeClient>()

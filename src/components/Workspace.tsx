@@ -6,7 +6,7 @@ import { useEventStream } from '../api/use-event-stream'
 import { useUiStore } from '../state/ui-store'
 import { ChatView } from './ChatView'
 import { SessionList } from './SessionList'
-import { SettingsDialog } from './SettingsDialog'
+import { SettingsDialog } from './lazy'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 

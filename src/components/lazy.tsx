@@ -1,0 +1,24 @@
+/**
+ * Parts of the window that are opened, not shown at start (settings, the attachment viewer, the
+ * checkpoints panel, the restore sheet with its diffs, provider keys): each is its own chunk,
+ * fetched when first opened, so the first load is the chat shell only. Until the chunk has arrived
+ * nothing is drawn in their place (they are dialogs; the click that opened them is not lost).
+ */
+import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react'
+
+function deferred<C extends ComponentType<any>>(load: () => Promise<C>) {
+  const Lazy = lazy(() => load().then((component) => ({ default: component })))
+  return function Deferred(props: ComponentProps<C>) {
+    return (
+      <Suspense fallback={null}>
+        <Lazy {...props} />
+      </Suspense>
+    )
+  }
+}
+
+export const SettingsDialog = deferred(() => import('./SettingsDialog').then((m) => m.SettingsDialog))
+export const AttachmentViewer = deferred(() => import('./AttachmentViewer').then((m) => m.AttachmentViewer))
+export const CheckpointsPanel = deferred(() => import('./CheckpointsPanel').then((m) => m.CheckpointsPanel))
+export const ProviderKeysDialog = deferred(() => import('./ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
+export const RestoreSheet = deferred(() => import('./RestoreSheet').then((m) => m.RestoreSheet))
