@@ -1,10 +1,11 @@
 /** React Query hooks for opencode server state (thin: the call, its unwrap, its key). */
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { clientFor } from './client'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import { sortSessions } from './apply-event'
 import { unwrap } from './unwrap'
+import { fetchMessages } from './message-window'
 import type { MessageWithParts, Session, StatusMap } from './types'
 
 export function useSessions() {
@@ -20,13 +21,14 @@ export function useSessions() {
 
 export function useMessages(sessionID: string | undefined) {
   const scope = useScope()
+  const qc = useQueryClient()
   return useQuery({
     queryKey: queryKeys.messages(scope, sessionID ?? ''),
     enabled: !!sessionID,
     // Events keep this current; a refetch would only race with the stream.
     staleTime: Infinity,
-    queryFn: async (): Promise<MessageWithParts[]> =>
-      unwrap('session.messages', await clientFor(scope.directory).session.messages({ sessionID: sessionID! })),
+    // The newest messages first; older ones as the reader scrolls up (src/api/message-window.ts).
+    queryFn: (): Promise<MessageWithParts[]> => fetchMessages(qc, scope, sessionID!),
   })
 }
 
