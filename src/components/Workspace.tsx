@@ -4,9 +4,8 @@ import { useSessions } from '../api/queries'
 import { useScope } from '../api/scope'
 import { useEventStream } from '../api/use-event-stream'
 import { useUiStore } from '../state/ui-store'
-import { ChatView } from './ChatView'
 import { SessionList } from './SessionList'
-import { SettingsDialog } from './lazy'
+import { ChatView, SettingsDialog } from './lazy'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 

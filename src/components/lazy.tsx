@@ -1,7 +1,7 @@
 /**
  * Parts of the window that are opened, not shown at start (settings, the attachment viewer, the
  * checkpoints panel, the restore sheet with its diffs, provider keys): each is its own chunk,
- * fetched when first opened, so the first load is the chat shell only. Until the chunk has arrived
+ * fetched when first opened, so the first load is the shell only (the chat view: see below). Until the chunk has arrived
  * nothing is drawn in their place (they are dialogs; the click that opened them is not lost).
  */
 import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react'
@@ -17,6 +17,11 @@ function deferred<C extends ComponentType<any>>(load: () => Promise<C>) {
   }
 }
 
+// The chat itself (timeline, markdown, composer) is needed at once but not for the first paint: its
+// chunk is asked for as soon as this module runs, so it downloads and parses while the shell boots
+// and its data is fetched (a longer wait than the chunk), instead of delaying the shell.
+const chatView = import('./ChatView')
+export const ChatView = deferred(() => chatView.then((m) => m.ChatView))
 export const SettingsDialog = deferred(() => import('./SettingsDialog').then((m) => m.SettingsDialog))
 export const AttachmentViewer = deferred(() => import('./AttachmentViewer').then((m) => m.AttachmentViewer))
 export const CheckpointsPanel = deferred(() => import('./CheckpointsPanel').then((m) => m.CheckpointsPanel))
