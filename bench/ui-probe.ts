@@ -66,11 +66,15 @@ export async function domCount(page: Page): Promise<number> {
   return page.evaluate(() => document.getElementsByTagName('*').length)
 }
 
-/** Bytes of script (decoded: minified, before gzip) whose response ended before first paint, and all script so far. */
+/**
+ * Bytes of script (decoded: minified, before gzip) whose response ended before the first contentful
+ * paint, and all script so far. First contentful, not first paint: opencode web paints a background
+ * colour from its HTML before any script, which would count nothing.
+ */
 export async function scriptBytes(page: Page): Promise<{ beforePaint: number; total: number; files: number }> {
   // No named helpers inside: tsx would wrap them in a __name() the page does not have.
   return page.evaluate(() => {
-    const fp = performance.getEntriesByType('paint').find((e) => e.name === 'first-paint')?.startTime ?? Infinity
+    const fp = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint')?.startTime ?? Infinity
     const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((r) => /\.m?js(\?|$)/.test(new URL(r.name).pathname))
       .map((r) => ({ end: r.responseEnd, bytes: r.decodedBodySize || r.encodedBodySize || r.transferSize }))

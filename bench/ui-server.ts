@@ -114,6 +114,7 @@ export function turnText(i: number): string {
 }
 
 export const LAST_MARKER = 'LAST-TURN-MARKER'
+export const SHORT_MARKER = 'SHORT-SESSION-MARKER'
 
 // opencode's ids: a prefix, 12 hex digits of (ms × 4096 + counter, its low 48 bits) — inverted for sessions, so the
 // newest sorts first — then 14 random base62 characters. Imported turns get ids of the same shape,
@@ -133,9 +134,9 @@ type Exported = { info: Record<string, unknown> & { id: string }; messages: Arra
  * Fills a session with `turns` turns. One turn is a real prompt (the fake answers at once); opencode
  * exports that session, and the export is grown to `turns` copies of that turn — each with its own
  * text, ids and times — and imported with `opencode import` (a real prompt costs ~0.7 s here, so
- * 1,000 of them would take over ten minutes).
+ * 1,000 of them would take over ten minutes). A short session made last is the one both apps show first.
  */
-export async function fillSession(world: BenchWorld, turns: number, log: (s: string) => void): Promise<string> {
+export async function fillSession(world: BenchWorld, turns: number, log: (s: string) => void): Promise<{ long: string; short: string }> {
   const created = await world.client.session.create({ title: 'template' })
   const template = created.data!.id
   const r = await world.client.session.prompt({ sessionID: template, parts: [{ type: 'text', text: turnText(1) }] })
@@ -166,5 +167,8 @@ export async function fillSession(world: BenchWorld, turns: number, log: (s: str
   const check = await world.client.session.messages({ sessionID })
   if (check.data?.length !== turns * 2) throw new Error(`imported session has ${check.data?.length} messages, expected ${turns * 2}`)
   log(`  ${turns} turns in session ${sessionID} (1 real prompt, then opencode import)`)
-  return sessionID
+  // The newest session, so both apps start on it and open the long one when asked.
+  const short = (await world.client.session.create({ title: 'Short session (bench)' })).data!.id
+  await world.client.session.prompt({ sessionID: short, parts: [{ type: 'text', text: `Hello.\n\n${SHORT_MARKER}` }] })
+  return { long: sessionID, short }
 }
