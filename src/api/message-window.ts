@@ -51,8 +51,9 @@ function record(scope: Scope, sessionID: string, limit: number | undefined, got:
 /** The query function for a session's messages: its current window, or the first page. */
 export async function fetchMessages(qc: QueryClient, scope: Scope, sessionID: string): Promise<MessageWithParts[]> {
   const w = windows.get(keyOf(scope, sessionID))
-  const loaded = qc.getQueryData<MessageWithParts[]>(queryKeys.messages(scope, sessionID))?.length ?? 0
-  const limit = w?.complete ? undefined : Math.max(FIRST_PAGE, w?.limit ?? 0, loaded)
+  const cached = qc.getQueryData<MessageWithParts[]>(queryKeys.messages(scope, sessionID))
+  // Nothing cached (first open, or the cache was collected since): the first page again.
+  const limit = !cached ? FIRST_PAGE : w?.complete ? undefined : Math.max(FIRST_PAGE, w?.limit ?? 0, cached.length)
   const list = await fetchWindow(scope, sessionID, limit)
   record(scope, sessionID, limit, list.length)
   return list
