@@ -142,3 +142,33 @@ export async function wheelToTop(page: Page, notch: number, maxEvents: number): 
   const moved = await page.evaluate(() => (window as any).__benchMoved as number)
   return { ...w, sent: events * notch, moved, events, reachedTop: top <= 0 }
 }
+
+/**
+ * Page time from an action (a DOM click on `click`, or a client-side route change to `route`) to
+ * the first animation frame in which an element whose own text is `marker` is inside the viewport.
+ * Measured in the page: Playwright's click and waitFor add their own round trips (80–200 ms seen).
+ */
+export async function timeToVisible(page: Page, action: { click: string } | { route: string }, marker: string, timeoutMs: number): Promise<number> {
+  // One loop, no named helpers inside: tsx would wrap them in a __name() the page does not have.
+  return page.evaluate(
+    async ({ action, marker, timeoutMs }) => {
+      const xpath = `//*[normalize-space(text())='${marker}']`
+      const t0 = performance.now()
+      if ('click' in action) (document.querySelector(action.click) as HTMLElement).click()
+      else {
+        history.pushState(null, '', action.route)
+        dispatchEvent(new PopStateEvent('popstate'))
+      }
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r))
+        const found = document.evaluate(xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null)
+        for (let i = 0; i < found.snapshotLength; i++) {
+          const r = (found.snapshotItem(i) as Element).getBoundingClientRect()
+          if (r.height > 0 && r.bottom > 0 && r.top < innerHeight) return performance.now() - t0
+        }
+        if (performance.now() - t0 > timeoutMs) throw new Error(`${marker} not visible after ${timeoutMs} ms`)
+      }
+    },
+    { action, marker, timeoutMs },
+  )
+}

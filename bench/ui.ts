@@ -12,7 +12,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { fillSession, LAST_MARKER, SHORT_MARKER, startWorld, stopChild, waitForLine, type BenchWorld } from './ui-server'
-import { domCount, heapAfterGc, markScroller, pct, PROBE_SCRIPT, scriptBytes, startRecording, stopRecording, wheelToTop, type ScrollResult, type Window } from './ui-probe'
+import { domCount, heapAfterGc, markScroller, pct, PROBE_SCRIPT, scriptBytes, startRecording, stopRecording, timeToVisible, wheelToTop, type ScrollResult, type Window } from './ui-probe'
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name)
@@ -61,37 +61,29 @@ async function newPage(browser: Browser, world: BenchWorld, blocked: { n: number
   return context.newPage()
 }
 
+const streamEnd = (app: App) => `STREAM-END-${app.toUpperCase()}`
 const marker = (page: Page, text: string) => page.getByText(text, { exact: true }).last()
 
 /**
  * Loads the app cold (new context, nothing cached) on the short session (`bootMs`: navigation →
  * its last message visible), then opens the long one (`switchMs`: the loaded app is asked to show
- * it → its last message visible; Retake: a click in its session list; opencode web: a client-side
- * route change, as its own links do). Starting on the short session means neither app has the
+ * it → its last message visible, timed in the page; Retake: a click in its session list; opencode
+ * web: a client-side route change, as its own links do). Starting on the short session means neither app has the
  * long one loading already.
  */
-async function openSession(app: App, page: Page, world: BenchWorld, retakeUrl: string, ids: Ids): Promise<{ bootMs: number; switchMs: number }> {
+async function openSession(app: App, page: Page, world: BenchWorld, retakeUrl: string, ids: Ids, last = LAST_MARKER): Promise<{ bootMs: number; switchMs: number }> {
   const t0 = performance.now()
   if (app === 'opencode') {
     const route = (id: string) => `/server/${Buffer.from(world.url).toString('base64url')}/session/${id}`
     await page.goto(`${world.url}${route(ids.short)}`)
     await marker(page, SHORT_MARKER).waitFor({ state: 'visible', timeout: 60_000 })
-    const t1 = performance.now()
-    await page.evaluate((path) => {
-      history.pushState(null, '', path)
-      dispatchEvent(new PopStateEvent('popstate'))
-    }, route(ids.long))
-    await marker(page, LAST_MARKER).waitFor({ state: 'visible', timeout: 120_000 })
-    const t2 = performance.now()
-    return { bootMs: t1 - t0, switchMs: t2 - t1 }
+    const bootMs = performance.now() - t0
+    return { bootMs, switchMs: await timeToVisible(page, { route: route(ids.long) }, last, 120_000) }
   }
   await page.goto(retakeUrl)
   await marker(page, SHORT_MARKER).waitFor({ state: 'visible', timeout: 60_000 })
-  const t1 = performance.now()
-  await page.locator(`[data-testid="session-item"][data-session-id="${ids.long}"]`).click()
-  await marker(page, LAST_MARKER).waitFor({ state: 'visible', timeout: 120_000 })
-  const t2 = performance.now()
-  return { bootMs: t1 - t0, switchMs: t2 - t1 }
+  const bootMs = performance.now() - t0
+  return { bootMs, switchMs: await timeToVisible(page, { click: `[data-testid="session-item"][data-session-id="${ids.long}"] button.session-select` }, last, 120_000) }
 }
 
 async function measureOpen(app: App, browser: Browser, world: BenchWorld, retakeUrl: string, ids: Ids, blocked: { n: number }): Promise<OpenFigures> {
@@ -112,12 +104,13 @@ async function measureOpen(app: App, browser: Browser, world: BenchWorld, retake
   }
 }
 
-async function measureStream(app: App, browser: Browser, world: BenchWorld, retakeUrl: string, ids: Ids, blocked: { n: number }): Promise<StreamFigures> {
+/** `last`: the text that ends the long session now (an earlier stream added a turn after the fill). */
+async function measureStream(app: App, browser: Browser, world: BenchWorld, retakeUrl: string, ids: Ids, last: string, blocked: { n: number }): Promise<StreamFigures> {
   const page = await newPage(browser, world, blocked)
   try {
-    await openSession(app, page, world, retakeUrl, ids)
+    await openSession(app, page, world, retakeUrl, ids, last)
     await page.waitForTimeout(1000)
-    const end = `STREAM-END-${app.toUpperCase()}`
+    const end = streamEnd(app)
     const text = streamText(end)
     const chunks = Math.round(text.length / 4 / TOKENS_PER_CHUNK)
     world.fake.script({ kind: 'text', text, chunks, chunkDelayMs: (1000 / TOKENS_PER_S) * TOKENS_PER_CHUNK })
@@ -193,9 +186,11 @@ async function main() {
       log(`${app}: open, measure, scroll`)
       open[app] = await measureOpen(app, browser, world, r.url, ids, blocked)
     }
+    let last = LAST_MARKER
     for (const app of ['retake', 'opencode'] as const) {
       log(`${app}: stream`)
-      stream[app] = await measureStream(app, browser, world, r.url, ids, blocked)
+      stream[app] = await measureStream(app, browser, world, r.url, ids, last, blocked)
+      last = streamEnd(app)
     }
     const rows = table(open, stream)
     const head = ['figure', 'Retake', 'opencode web', 'Retake / opencode']
