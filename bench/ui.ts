@@ -120,6 +120,9 @@ async function measureStream(app: App, browser: Browser, world: BenchWorld, reta
     // The rate counts from the moment the fake got the turn (opencode's own preparation of a long
     // history before it is not streaming).
     const request = await world.fake.waitForRequest((r) => r.kind === 'chat' && r.time >= asked, 120_000)
+    // The end of the stream is watched from here (the fake's log), not by polling the page: a
+    // Playwright text locator polled every frame cost up to 42 ms of the page's own frames.
+    while (request.endedAt === undefined && Date.now() - asked < 120_000) await new Promise((r) => setTimeout(r, 50))
     await marker(page, end).waitFor({ state: 'visible', timeout: 120_000 })
     const w = await stopRecording(page, since)
     return { ...w, tokensPerS: (chunks * TOKENS_PER_CHUNK) / ((Date.now() - request.time) / 1000) }
