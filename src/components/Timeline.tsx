@@ -38,6 +38,9 @@ export function Timeline({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
+    // A session opens at its end: the first render lays out the last rows, not the first ones
+    // (which would be rendered and measured only to be scrolled away at once).
+    initialOffset: () => messages.length * 140,
     overscan: 6,
     getItemKey: (i) => messages[i]!.info.id,
   })
