@@ -14,6 +14,8 @@ export type { OpencodeClient }
 // The SDK (58 kB, a quarter of the first load) is its own chunk, asked for as soon as this module
 // runs: the first call to opencode comes after the host's own calls, by when it has arrived.
 const sdk = import('@opencode-ai/sdk/v2/client')
+// A failed load fails each call (shown as that query's error); not an unhandled rejection here too.
+sdk.catch(() => {})
 
 /**
  * The client for a directory (cached: creating one per render would defeat connection reuse).
