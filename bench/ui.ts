@@ -68,8 +68,8 @@ const marker = (page: Page, text: string) => page.getByText(text, { exact: true 
  * Loads the app cold (new context, nothing cached) on the short session (`bootMs`: navigation →
  * its last message visible), then opens the long one (`switchMs`: the loaded app is asked to show
  * it → its last message visible, timed in the page; Retake: a click in its session list; opencode
- * web: a client-side route change, as its own links do). Starting on the short session means neither app has the
- * long one loading already.
+ * web: a client-side route change, as its own links do). Starting on the short session means
+ * neither app has the long one loading already.
  */
 async function openSession(app: App, page: Page, world: BenchWorld, retakeUrl: string, ids: Ids, last = LAST_MARKER): Promise<{ bootMs: number; switchMs: number }> {
   const t0 = performance.now()
