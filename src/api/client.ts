@@ -2,22 +2,40 @@
  * One opencode client per project directory. Every request goes to the host's `/opencode` proxy on
  * the renderer's own origin (the proxy adds the server's credentials; the renderer never sees them).
  */
-import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { opencodeBaseUrl } from '../bridge'
-import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
+import { OPENCODE_PROXY_PATH } from '../shared/opencode-proxy-path'
 import { isAllowedOpencodeRoute } from '../shared/opencode-routes'
 
 const clients = new Map<string, OpencodeClient>()
 
 export type { OpencodeClient }
 
-/** The client for a directory (cached: creating one per render would defeat connection reuse). */
+// The SDK (58 kB, a quarter of the first load) is its own chunk, asked for as soon as this module
+// runs: the first call to opencode comes after the host's own calls, by when it has arrived.
+const sdk = import('@opencode-ai/sdk/v2/client')
+// A failed load fails each call (shown as that query's error); not an unhandled rejection here too.
+sdk.catch(() => {})
+
+/**
+ * The client for a directory (cached: creating one per render would defeat connection reuse).
+ * Every call is `client.<group>.<method>(…)` and returns a promise, so the client can be handed
+ * out before the SDK has loaded: this stand-in has the same shape, and each method waits for the
+ * SDK's client and calls it.
+ */
 export function clientFor(directory: string): OpencodeClient {
   const base = opencodeBaseUrl()
   const key = `${base}\n${directory}`
   let client = clients.get(key)
   if (!client) {
-    client = createOpencodeClient({ baseUrl: base, directory, fetch: routeCheckedFetch })
+    const real = sdk.then((m) => m.createOpencodeClient({ baseUrl: base, directory, fetch: routeCheckedFetch }))
+    const call = (name: PropertyKey, method: PropertyKey) => async (...args: unknown[]) => {
+      const c = (await real) as unknown as Record<PropertyKey, Record<PropertyKey, (...a: unknown[]) => unknown>>
+      return c[name]![method]!(...args)
+    }
+    // No `then` at either level: neither the client nor a group may look like a promise.
+    const group = (name: PropertyKey) => new Proxy({}, { get: (_, method) => (method === 'then' ? undefined : call(name, method)) })
+    client = new Proxy({}, { get: (_, name) => (name === 'then' ? undefined : group(name)) }) as OpencodeClient
     clients.set(key, client)
   }
   return client

@@ -5,6 +5,7 @@ import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import { sortSessions } from './apply-event'
 import { unwrap } from './unwrap'
+import { fetchMessages } from './message-window'
 import type { MessageWithParts, Session, StatusMap } from './types'
 
 export function useSessions() {
@@ -31,11 +32,6 @@ export function useArchivedSessions(enabled: boolean) {
   })
 }
 
-/** Messages fetched per page: the newest page opens a session; older pages follow in the background. */
-export const MESSAGE_PAGE = 100
-/** The latest load of each session's messages: an older one still paging back stops. */
-const loads = new Map<string, number>()
-
 export function useMessages(sessionID: string | undefined) {
   const scope = useScope()
   const qc = useQueryClient()
@@ -44,34 +40,8 @@ export function useMessages(sessionID: string | undefined) {
     enabled: !!sessionID,
     // Events keep this current; a refetch would only race with the stream.
     staleTime: Infinity,
-    queryFn: async (): Promise<MessageWithParts[]> => {
-      const key = queryKeys.messages(scope, sessionID!)
-      const load = (loads.get(JSON.stringify(key)) ?? 0) + 1
-      loads.set(JSON.stringify(key), load)
-      const client = clientFor(scope.directory)
-      const first = await client.session.messages({ sessionID: sessionID!, limit: MESSAGE_PAGE })
-      const page = unwrap('session.messages', first)
-      // Opening a long session waits for its newest page only; the rest comes in behind it, each
-      // older page put in front of what the cache holds (events may have added to it meanwhile).
-      let cursor = first.response?.headers.get('x-next-cursor') ?? null
-      void (async () => {
-        // Behind the first page: React Query stores it when this function returns.
-        await new Promise((r) => setTimeout(r, 0))
-        while (cursor && loads.get(JSON.stringify(key)) === load) {
-          const r = await client.session.messages({ sessionID: sessionID!, limit: MESSAGE_PAGE, before: cursor })
-          if (loads.get(JSON.stringify(key)) !== load) return
-          const older = unwrap('session.messages', r)
-          qc.setQueryData<MessageWithParts[]>(key, (cur) => {
-            const have = new Set((cur ?? []).map((m) => m.info.id))
-            return [...older.filter((m) => !have.has(m.info.id)), ...(cur ?? [])]
-          })
-          cursor = r.response?.headers.get('x-next-cursor') ?? null
-        }
-      })().catch(() => {
-        // The older history stays unloaded; a reopen of the session tries again.
-      })
-      return page
-    },
+    // The newest messages first; older ones as the reader scrolls up (src/api/message-window.ts).
+    queryFn: (): Promise<MessageWithParts[]> => fetchMessages(qc, scope, sessionID!),
   })
 }
 

@@ -3,7 +3,7 @@
  * `window.retakeHost` (contextBridge); in a browser there is none and the HTTP bridge is used.
  */
 import type { ChannelName, Envelope, EventName, RetakeBridge } from '../shared/ipc-contract'
-import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
+import { OPENCODE_PROXY_PATH } from '../shared/opencode-proxy-path'
 import type { HostTransport } from '../shared/host-transport'
 import { BridgeError } from './bridge-error'
 import { createHttpBridge } from './http-bridge'

@@ -4,11 +4,11 @@
  * text goes into the DOM as text (CR and BOM survive), and highlighted HTML escapes CR as `&#13;`
  * because the HTML parser would otherwise fold CRLF into LF.
  */
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { createPortal } from 'react-dom'
-import hljs from 'highlight.js/lib/common'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from '../lib/attachments'
 import { bytesToDataUrl } from '../lib/inlined-attachment'
+import { grammarVersion, highlightCode, subscribeGrammars } from '../lib/highlight'
 import { copyText } from './CopyButton'
 import { Markdown } from './Markdown'
 import '../styles/attachments.css'
@@ -35,19 +35,16 @@ export function saveBytes(bytes: Uint8Array, name: string, mime: string): void {
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 function highlighted(text: string, language: string): string {
-  let html: string
-  try {
-    html = hljs.getLanguage(language) ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text)
-  } catch {
-    html = escapeHtml(text)
-  }
+  // Plain until the grammar has loaded (src/lib/highlight.ts); the viewer renders again then.
+  const html = highlightCode(text, language) ?? escapeHtml(text)
   return html.replace(/\r/g, '&#13;')
 }
 
 function Source({ text, language }: { text: string; language: string | null }) {
+  const grammars = useSyncExternalStore(subscribeGrammars, grammarVersion)
   const html = useMemo(
     () => (language && text.length <= HIGHLIGHT_MAX_CHARS ? highlighted(text, language) : null),
-    [text, language],
+    [text, language, grammars],
   )
   if (html !== null) {
     return (

@@ -1,6 +1,7 @@
 /** Sanitized markdown with highlighted, copyable code blocks. */
-import { memo, useMemo, type MouseEvent } from 'react'
+import { memo, useMemo, useSyncExternalStore, type MouseEvent } from 'react'
 import { renderBlock, splitBlocks } from '../lib/markdown'
+import { grammarVersion, subscribeGrammars } from '../lib/highlight'
 import { useLinkPrompt } from '../state/link-prompt-store'
 import { copyText } from './CopyButton'
 
@@ -27,7 +28,9 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
 
 /** One top-level block: re-rendered only when its own text changes (streaming grows the last one). */
 const Block = memo(function Block({ raw }: { raw: string }) {
-  const html = useMemo(() => renderBlock(raw), [raw])
+  // A grammar arriving renders the block again: a cache hit unless it was waiting for that grammar.
+  const grammars = useSyncExternalStore(subscribeGrammars, grammarVersion)
+  const html = useMemo(() => renderBlock(raw), [raw, grammars])
   return <div className="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />
 })
 

@@ -1,16 +1,20 @@
 /**
  * The message list, virtualized: only rows near the viewport are mounted, each row's height is
  * measured as it renders (streaming rows grow). It sticks to the bottom while new content arrives,
- * unless the user has scrolled up to read.
+ * unless the user has scrolled up to read. Only the newest messages are fetched at first; nearing
+ * the top fetches older ones (src/api/message-window.ts), and the row being read stays in place.
  */
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { measureElement, useVirtualizer } from '@tanstack/react-virtual'
 import { estimateRowHeight, measuredHeight, rememberHeight } from '../lib/row-height'
 import type { MessageWithParts } from '../api/types'
+import { useOlderMessages } from '../api/message-window'
 import { MessageRow } from './MessageRow'
 
 /** Pixels from the bottom that still count as "at the bottom". */
 const STICK_THRESHOLD = 48
+/** Older messages are asked for when the reader is this many screens from the top. */
+const PREFETCH_SCREENS = 3
 
 export function Timeline({
   sessionID,
@@ -27,16 +31,20 @@ export function Timeline({
   const scrollRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const [showJump, setShowJump] = useState(false)
+  const older = useOlderMessages(sessionID)
+  // The first row on screen when older messages were asked for, and its distance from the top.
+  const anchor = useRef<{ id: string; offset: number } | null>(null)
 
+  const sizeOf = (i: number) => {
+    const m = messages[i]!
+    return measuredHeight(m.info.id) ?? estimateRowHeight(m, scrollRef.current?.clientWidth ?? 800)
+  }
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     // A row measured before (this session earlier, or another visit) keeps its height; a new one
     // is estimated from its content (row-height.ts), so the scrollbar tells the truth.
-    estimateSize: (i) => {
-      const m = messages[i]!
-      return measuredHeight(m.info.id) ?? estimateRowHeight(m, scrollRef.current?.clientWidth ?? 800)
-    },
+    estimateSize: (i) => sizeOf(i),
     measureElement: (el, entry, instance) => {
       const h = measureElement(el, entry, instance)
       const i = Number((el as HTMLElement).dataset.index)
@@ -45,6 +53,9 @@ export function Timeline({
       if (m && (m.info.role === 'user' || (m.info.role === 'assistant' && m.info.time.completed))) rememberHeight(m.info.id, h)
       return h
     },
+    // A session opens at its end: the first render lays out the last rows, not the first ones
+    // (which would be rendered and measured only to be scrolled away at once).
+    initialOffset: () => messages.reduce((sum, _m, i) => sum + sizeOf(i), 0),
     overscan: 6,
     getItemKey: (i) => messages[i]!.info.id,
   })
@@ -56,6 +67,17 @@ export function Timeline({
   }, [sessionID])
 
   const total = virtualizer.getTotalSize()
+  const firstId = messages[0]?.info.id
+  // Older rows were put above: scroll by their height so the row being read does not move.
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    const a = anchor.current
+    if (!el || !a || stick.current) return
+    const row = virtualizer.measurementsCache.find((m) => m.key === a.id)
+    if (!row || row.index === 0) return
+    anchor.current = null
+    el.scrollTop = row.start - a.offset
+  }, [firstId, virtualizer])
   // After every render (new rows, a streamed token, a row re-measured): follow the end if stuck to it.
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -68,6 +90,11 @@ export function Timeline({
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD
     stick.current = atBottom
     setShowJump(!atBottom)
+    if (older.hasOlder && el.scrollTop < el.clientHeight * PREFETCH_SCREENS) {
+      const first = virtualizer.getVirtualItems().find((i) => i.end > el.scrollTop)
+      if (first) anchor.current = { id: String(first.key), offset: first.start - el.scrollTop }
+      older.loadOlder()
+    }
   }
 
   const items = virtualizer.getVirtualItems()

@@ -1,16 +1,20 @@
 /**
- * Markdown → sanitized HTML for assistant text. marked renders, highlight.js colours code, DOMPurify
- * removes anything active (the model's output is untrusted: it can contain HTML and links).
+ * Markdown → sanitized HTML for assistant text. marked renders, highlight.js colours code (its
+ * grammars load on demand: src/lib/highlight.ts), DOMPurify removes anything active (the model's
+ * output is untrusted: it can contain HTML and links).
  * Code blocks get a copy button; its click is handled by delegation in the Markdown component,
  * because the strict CSP forbids inline handlers anyway.
  */
 import { Marked } from 'marked'
-import hljs from 'highlight.js/lib/common'
 import DOMPurify from 'dompurify'
 import { classifyLink } from './link-policy'
+import { grammarPending, highlightCode } from './highlight'
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** Set while rendering when a code block waited for its grammar (that HTML is not final). */
+let waitingForGrammar = false
 
 const marked = new Marked({
   gfm: true,
@@ -18,15 +22,10 @@ const marked = new Marked({
   renderer: {
     code({ text, lang }) {
       const language = (lang ?? '').trim().split(/\s+/)[0] ?? ''
-      let body: string
-      try {
-        body =
-          language && hljs.getLanguage(language)
-            ? hljs.highlight(text, { language, ignoreIllegals: true }).value
-            : escapeHtml(text)
-      } catch {
-        body = escapeHtml(text)
-      }
+      const highlighted = language ? highlightCode(text, language) : null
+      // Plain for now: the block is rendered again (not cached) once the grammar has arrived.
+      if (highlighted === null && language && grammarPending(language)) waitingForGrammar = true
+      const body = highlighted ?? escapeHtml(text)
       const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : ''
       return (
         `<div class="code-block"><div class="code-head">${label}` +
@@ -109,7 +108,9 @@ export function renderBlock(raw: string): string {
     blockCache.set(raw, hit)
     return hit
   }
+  waitingForGrammar = false
   const html = renderMarkdown(raw)
+  if (waitingForGrammar) return html
   blockCache.set(raw, html)
   if (blockCache.size > BLOCK_CACHE_SIZE) blockCache.delete(blockCache.keys().next().value!)
   return html

@@ -343,4 +343,4 @@ export interface RetakeBridge {
 }
 
 /** Where the renderer reaches the opencode proxy, relative to its own origin. */
-export const OPENCODE_PROXY_PATH = '/opencode'
+export { OPENCODE_PROXY_PATH } from './opencode-proxy-path'

@@ -40,7 +40,8 @@ describe('attachment chips only for Retake’s own blocks', () => {
     render(<PartView part={textPart(real)} role="user" />)
     expect(screen.queryByTestId('part-text')).toBeNull()
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    const viewer = screen.getByTestId('attachment-viewer')
+    // The viewer is its own chunk, loaded on first use.
+    const viewer = await screen.findByTestId('attachment-viewer')
     expect(within(viewer).getByRole('heading', { name: 'Quarterly plan' })).toBeInTheDocument()
     await userEvent.click(screen.getByTestId('viewer-toggle'))
     expect(screen.getByTestId('viewer-source').textContent).toBe(BODY)

@@ -5,7 +5,7 @@
  * source toggle, and saves the same bytes.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { Part } from '../../../src/api/types'
 import { PartView } from '../../../src/components/PartView'
@@ -45,7 +45,7 @@ describe('attachments in the timeline', () => {
     render(<PartView part={filePart('text/markdown', 'notes.md', bytesToDataUrl(enc.encode(MD), 'text/markdown'))} role="user" />)
     expect(screen.getByTestId('attachment')).toHaveAttribute('data-inline', 'false')
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    const viewer = screen.getByTestId('attachment-viewer')
+    const viewer = await screen.findByTestId('attachment-viewer')
     expect(within(viewer).getByRole('heading', { name: 'Title' })).toBeInTheDocument()
   })
 
@@ -63,7 +63,7 @@ describe('the attachment viewer', () => {
   it('CSV: a table, and the source is exactly the bytes sent (BOM and CRLF kept)', async () => {
     render(<PartView part={inline('data.csv', 'text/csv', CSV)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    const table = screen.getByTestId('viewer-table')
+    const table = await screen.findByTestId('viewer-table')
     const rows = within(table).getAllByRole('row').map((r) => Array.from(r.querySelectorAll('th,td'), (c) => c.textContent))
     expect(rows).toEqual([['name', 'qty'], ['Widget, large', '2'], ['say "hi"', '3']])
     await userEvent.click(screen.getByTestId('viewer-toggle'))
@@ -73,7 +73,7 @@ describe('the attachment viewer', () => {
   it('markdown: rendered, with a source toggle showing the exact text', async () => {
     render(<PartView part={inline('notes.md', 'text/markdown', MD)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    expect(screen.getByTestId('viewer-rendered').querySelector('h1')).toHaveTextContent('Title')
+    expect((await screen.findByTestId('viewer-rendered')).querySelector('h1')).toHaveTextContent('Title')
     expect(screen.getByTestId('viewer-toggle')).toHaveTextContent('Source')
     await userEvent.click(screen.getByTestId('viewer-toggle'))
     expect(screen.getByTestId('viewer-source').textContent).toBe(MD)
@@ -85,8 +85,9 @@ describe('the attachment viewer', () => {
     const code = 'const a = 1\r\nconst b = "<b>"\r\n'
     render(<PartView part={inline('a.ts', 'text/x-typescript', code)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
+    // The viewer and the TypeScript grammar are loaded on demand (src/components/lazy.tsx, src/lib/highlight.ts).
+    await waitFor(() => expect(screen.getByTestId('viewer-source').querySelector('.hljs-keyword')).not.toBeNull())
     const source = screen.getByTestId('viewer-source')
-    expect(source.querySelector('.hljs-keyword')).not.toBeNull()
     expect(source.textContent).toBe(code)
   })
 
@@ -100,7 +101,7 @@ describe('the attachment viewer', () => {
     })
     render(<PartView part={inline('data.csv', 'text/csv', CSV)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    await userEvent.click(screen.getByTestId('viewer-copy'))
+    await userEvent.click(await screen.findByTestId('viewer-copy'))
     expect(writeText).toHaveBeenCalledWith(CSV)
     await userEvent.click(screen.getByTestId('viewer-save'))
     expect(clicked).toHaveBeenCalledOnce()

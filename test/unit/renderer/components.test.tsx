@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { fireEvent, render, screen } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { Composer } from '../../../src/components/Composer'
@@ -115,14 +115,17 @@ describe('MessageRow', () => {
     expect(screen.getByTestId('aborted-note')).toBeInTheDocument()
   })
 
-  it('renders markdown safely and gives code blocks a copy button', () => {
+  it('renders markdown safely and gives code blocks a copy button', async () => {
     const md = assistant('msg_2', 'msg_1', {}, [
       { id: 'prt_t', sessionID: SID, messageID: 'msg_2', type: 'text', text: '# Title\n<img src=x onerror="alert(1)">\n\n```js\nconst a = 1\n```' },
     ])
     const { container } = render(<MessageRow message={md} continued={false} />)
     expect(container.querySelector('h1')).toHaveTextContent('Title')
     expect(container.querySelector('[onerror]')).toBeNull()
-    expect(container.querySelector('.hljs-keyword')).toHaveTextContent('const')
+    expect(container.querySelector('pre code')).toHaveTextContent('const a = 1')
+    // The grammar arrives on demand (src/lib/highlight.ts); the block is then highlighted in place.
+    await waitFor(() => expect(container.querySelector('.hljs-keyword')).toHaveTextContent('const'))
+    expect(container.querySelector('[onerror]')).toBeNull()
     expect(screen.getByTestId('copy-code')).toBeInTheDocument()
   })
 
