@@ -3,7 +3,7 @@ import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import type { ServerStatus } from '../shared/ipc-contract'
-import { setBlockKey } from '../lib/inlined-attachment'
+import { setBlockKey } from '../lib/block-key'
 
 export const hostKeys = {
   appInfo: ['host', 'app.info'] as const,

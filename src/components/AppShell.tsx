@@ -8,9 +8,9 @@ import { useAppInfo, useServerStatus } from '../api/host'
 import { ScopeProvider } from '../api/scope'
 import { errorMessage } from '../api/unwrap'
 import { useUiStore } from '../state/ui-store'
-import { ProjectPicker } from './ProjectPicker'
 import { ServerStatusPanel, serverStatusText } from './ServerStatusPanel'
-import { ShortcutsSheet } from './ShortcutsSheet'
+import { ShortcutsSheet } from './ShortcutsKey'
+import { ProjectPicker } from './lazy'
 import { Workspace, type LoadState } from './Workspace'
 
 /** Bumps each time the server becomes ready, so caches of a previous server process are not reused. */

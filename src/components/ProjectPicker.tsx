@@ -1,11 +1,13 @@
 /** Opening a project: the native dialog where the host has one, a validated path field otherwise, and recents. */
-import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { hostKeys, useRecentProjects } from '../api/host'
 import { errorMessage } from '../api/unwrap'
 import type { RecentProject } from '../shared/ipc-contract'
-import { FolderBrowser } from './FolderBrowser'
+import { lazy, Suspense, useState } from 'react'
+
+// Opened on Browse… only: its own chunk.
+const FolderBrowser = lazy(() => import('./FolderBrowser').then((m) => ({ default: m.FolderBrowser })))
 
 export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolean; onOpen(path: string): void }) {
   const qc = useQueryClient()
@@ -58,7 +60,11 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
           </button>
         </form>
       )}
-      {!canPickFolder && browsing && <FolderBrowser start={path.trim() || undefined} onNavigate={setPath} onOpen={(p) => open.mutate(p)} />}
+      {!canPickFolder && browsing && (
+        <Suspense fallback={null}>
+          <FolderBrowser start={path.trim() || undefined} onNavigate={setPath} onOpen={(p) => open.mutate(p)} />
+        </Suspense>
+      )}
       {error && (
         <div className="inline-error" role="alert" data-testid="project-error">
           {errorMessage(error)}

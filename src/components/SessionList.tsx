@@ -4,9 +4,9 @@
  * seconds (a deleted session is archived first and deleted for real only when the undo lapses, so
  * closing the window meanwhile loses nothing) — and the archived ones, to bring back.
  */
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { useArchiveSession, useDeleteSession, useRenameSession } from '../api/mutations'
-import { useArchivedSessions, useSessions, useStatusMap } from '../api/queries'
+import { useSessions, useStatusMap } from '../api/queries'
 import type { Session } from '../api/types'
 import { errorMessage } from '../api/unwrap'
 import { relativeTime } from '../lib/relative-time'
@@ -16,6 +16,9 @@ import { useSessionMarks } from '../state/session-marks-store'
 import { ArchiveIcon, PencilIcon, SearchIcon, TrashIcon } from '../ui/icons'
 import { useUndoToast } from '../state/undo-toast-store'
 import { UndoToast } from './UndoToast'
+
+// Shown on request only: its own chunk.
+const ArchivedSessions = lazy(() => import('./ArchivedSessions').then((m) => ({ default: m.ArchivedSessions })))
 
 function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now())
@@ -164,7 +167,6 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
   const del = useDeleteSession()
   const showUndo = useUndoToast((s) => s.show)
   const [showArchived, setShowArchived] = useState(false)
-  const archived = useArchivedSessions(showArchived)
   const actions: ItemActions = {
     archive(session) {
       if (session.id === selected) onSelect(undefined)
@@ -249,17 +251,9 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
         {showArchived ? 'Hide archived' : 'Archived'}
       </button>
       {showArchived && (
-        <ul className="archived-list" data-testid="archived-list">
-          {archived.data?.length === 0 && <li className="muted pad">Nothing archived.</li>}
-          {archived.data?.map((s) => (
-            <li key={s.id} className="archived-item" data-testid="archived-item" data-session-id={s.id}>
-              <span className="session-title">{s.title || 'Untitled'}</span>
-              <button type="button" className="text-button" data-testid="unarchive-session" onClick={() => archive.mutate({ sessionID: s.id, archived: false })}>
-                Bring back
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Suspense fallback={null}>
+          <ArchivedSessions onBringBack={(sessionID) => archive.mutate({ sessionID, archived: false })} />
+        </Suspense>
       )}
       {total > 0 && groups.length === 0 && (
         <div className="muted pad" data-testid="session-search-empty">

@@ -1,20 +1,10 @@
 /**
- * `?` (outside a text field, where it is just a character) opens the list of the app's keys and
- * slash commands; Esc or Close shuts it. Mounted once for the whole app.
+ * The list of the app's keys and slash commands; Esc or Close shuts it. Its own chunk: opened by
+ * `?` (ShortcutsKey.tsx, in the first load).
  */
-import { useEffect, useState } from 'react'
 import { SLASH_COMMANDS } from '../commands/slash-commands'
 import { useEscape } from '../lib/use-escape'
 import '../styles/commands.css'
-
-/** Whether a key event comes from somewhere that types text (so `?` must stay a character). */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  if (target.isContentEditable) return true
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true
-  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type)
-  return false
-}
 
 const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
   {
@@ -46,7 +36,7 @@ const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
   },
 ]
 
-function Sheet({ onClose }: { onClose(): void }) {
+export function Sheet({ onClose }: { onClose(): void }) {
   useEscape(onClose)
   return (
     <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
@@ -106,16 +96,3 @@ function Sheet({ onClose }: { onClose(): void }) {
   )
 }
 
-export function ShortcutsSheet() {
-  const [open, setOpen] = useState(false)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTypingTarget(e.target)) return
-      e.preventDefault()
-      setOpen(true)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
-  return open ? <Sheet onClose={() => setOpen(false)} /> : null
-}

@@ -7,7 +7,7 @@ import { useEventStream } from '../api/use-event-stream'
 import { useUiStore } from '../state/ui-store'
 import { SessionList } from './SessionList'
 import { ChatView, SettingsDialog } from './lazy'
-import { CommandPalette } from '../features/palette/CommandPalette'
+import { CommandPalette } from '../features/palette/CommandPaletteKey'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 

@@ -1,6 +1,7 @@
 /**
  * Parts of the window that are opened, not shown at start (settings, the attachment viewer, the
- * checkpoints panel, the restore sheet with its diffs, provider keys): each is its own chunk,
+ * checkpoints panel, the restore sheet with its diffs, provider keys, the project picker, which a
+ * window with its project open never shows): each is its own chunk,
  * fetched when first opened, so the first load is the shell only (the chat view: see below).
  * Until the chunk has arrived nothing is drawn in their place (they are dialogs; the click that
  * opened them is not lost).
@@ -48,3 +49,4 @@ export const AttachmentViewer = deferred(() => import('./AttachmentViewer').then
 export const CheckpointsPanel = deferred(() => import('./CheckpointsPanel').then((m) => m.CheckpointsPanel))
 export const ProviderKeysDialog = deferred(() => import('./ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
 export const RestoreSheet = deferred(() => import('./RestoreSheet').then((m) => m.RestoreSheet))
+export const ProjectPicker = deferred(() => import('./ProjectPicker').then((m) => m.ProjectPicker))

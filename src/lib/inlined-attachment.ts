@@ -17,6 +17,7 @@
  * looks like a block but has no valid tag — typed, pasted, from another install, or written before
  * tags existed — stays text (it is still sent and retried verbatim: nothing is lost, only the chip).
  */
+import { blockKey, blockKeyVersion, setBlockKey } from './block-key'
 import { hmacSha256Hex, sha256Hex } from './sha256'
 import { detectFileType } from './file-type'
 
@@ -38,22 +39,14 @@ export interface InlinedAttachment {
 
 export { sha256Hex }
 
-// ---- the install's key for block tags ----
+// ---- the install's key for block tags (block-key.ts) ----
 
-/** A random key until the host's arrives, so a page that never gets one still tags what it makes. */
-let blockKey: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(32))
-
-/** Installs the host's per-install key (hex, from app.info); earlier parse results are forgotten. */
-export function setBlockKey(hex: string): void {
-  if (!/^(?:[0-9a-f]{2}){16,64}$/.test(hex)) throw new Error('The attachment key must be 16 to 64 bytes of hex')
-  blockKey = Uint8Array.from(hex.match(/../g)!, (b) => parseInt(b, 16))
-  memo.clear()
-}
+export { setBlockKey }
 
 /** The tag covers every field of the start line, so no part of a tagged block can be swapped. */
 function tagOf(nameJson: string, mimeJson: string, byteLength: number, sha: string): string {
   const message = new TextEncoder().encode(`retake-attachment\n${nameJson}\n${mimeJson}\n${byteLength}\n${sha}`)
-  return hmacSha256Hex(blockKey, message).slice(0, 32)
+  return hmacSha256Hex(blockKey(), message).slice(0, 32)
 }
 
 // ---- base64 data URLs, in chunks so a 5 MB file never hits the argument-count or stack limits ----
@@ -172,16 +165,16 @@ export function parseInlinedAttachment(text: string): InlinedAttachment | null {
 // Per-part memo, so streaming updates of a message never re-hash a 200 KB attachment. Keyed by part
 // id; reused only when the text is the same (identity or equal value; length is checked first).
 const MEMO_MAX = 500
-const memo = new Map<string, { text: string; result: InlinedAttachment | null }>()
+const memo = new Map<string, { text: string; result: InlinedAttachment | null; key: number }>()
 
 /** The attachment Retake made that a stored part holds (see fromRetake), memoized by part id and text. */
 export function parseTextPart(part: { id: string; text: string }): InlinedAttachment | null {
   const hit = memo.get(part.id)
-  if (hit && hit.text.length === part.text.length && hit.text === part.text) return hit.result
+  if (hit && hit.key === blockKeyVersion() && hit.text.length === part.text.length && hit.text === part.text) return hit.result
   const parsed = parseInlinedAttachment(part.text)
   const result = parsed?.fromRetake ? parsed : null
   memo.delete(part.id)
-  memo.set(part.id, { text: part.text, result })
+  memo.set(part.id, { text: part.text, result, key: blockKeyVersion() })
   if (memo.size > MEMO_MAX) memo.delete(memo.keys().next().value!)
   return result
 }

@@ -1,10 +1,11 @@
 /**
  * Ctrl/⌘+K: one box to reach a session (open it), a model (make it the open session's model) or an
  * action (new conversation, settings, stop the running turn). Esc closes it and focus goes back.
- * Mounted once per project by the workspace; it reads the same caches the rest of the window does.
+ * Opened by CommandPaletteKey (its own chunk, with cmdk, fetched on the first Ctrl/⌘+K); it reads
+ * the same caches the rest of the window does.
  */
 import { Command } from 'cmdk'
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useAbort } from '../../api/mutations'
 import { useConfigProviders, useServerConfig, useSessions, useStatusMap } from '../../api/queries'
 import { useScope } from '../../api/scope'
@@ -21,7 +22,6 @@ import '../../styles/palette.css'
 const SEARCH_LIMIT = 30
 const SESSIONS_SHOWN_EMPTY = 8
 
-export const isPaletteKey = (e: KeyboardEvent) => e.key.toLowerCase() === 'k' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey
 
 const matches = (text: string, query: string) => {
   const t = text.toLowerCase()
@@ -35,22 +35,7 @@ export interface CommandPaletteProps {
   onOpenSettings(): void
 }
 
-export function CommandPalette(props: CommandPaletteProps) {
-  const [open, setOpen] = useState(false)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!isPaletteKey(e) || e.isComposing) return
-      // The browser's own Ctrl+K (focus its search bar) would take the keys away from the window.
-      e.preventDefault()
-      setOpen((o) => !o)
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
-  return open ? <PaletteDialog {...props} onClose={() => setOpen(false)} /> : null
-}
-
-function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
+export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
   useFocusReturn()
   const { directory } = useScope()
   const sessions = useSessions()

@@ -3,7 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { Composer } from '../../../src/components/Composer'
-import { ShortcutsSheet } from '../../../src/components/ShortcutsSheet'
+import { ShortcutsSheet } from '../../../src/components/ShortcutsKey'
 import { completions, findModel, parseDraft } from '../../../src/commands/slash-commands'
 import { useSlashMenu } from '../../../src/commands/use-slash-menu'
 
@@ -140,7 +140,8 @@ describe('shortcuts sheet', () => {
     expect(screen.getByLabelText('typing')).toHaveValue('?')
     screen.getByRole('button', { name: 'elsewhere' }).focus()
     await userEvent.keyboard('?')
-    const sheet = screen.getByRole('dialog', { name: 'Keyboard shortcuts' })
+    // The sheet is its own chunk, fetched on the first ?.
+    const sheet = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })
     expect(sheet).toHaveTextContent('Shift + Enter')
     expect(sheet).toHaveTextContent('/retry [model]')
     expect(sheet).toHaveTextContent('/undo')
