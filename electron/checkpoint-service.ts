@@ -225,6 +225,11 @@ export class CheckpointService {
     return this.kept.putBack(holdId)
   }
 
+  /** The turn record an earlier attempt of this turn had becomes current again (attempt-turns.ts). */
+  async bringBackAttemptTurn(directory: string, turn: { sessionID: string; messageID: string }, restoreId: string): Promise<boolean> {
+    return (await this.store(directory)).bringBackAttemptTurn(turn, restoreId)
+  }
+
   async undo(directory: string, restoreId: string, choices: ApplyChoices = { onConflict: 'restore-rest' }): Promise<ApplyResult> {
     const store = await this.store(directory)
     return store.undo(restoreId, choices)

@@ -224,6 +224,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
     ...checkpointHandlers(checkpoints),
     'retake.run': (input) => retakes.run(input),
+    'attempts.continue': (input) => retakes.continueAttempt(input),
     'sessions.forget': async ({ directory, sessionID }) => {
       stores.forgetSession(sessionID)
       await (await checkpoints.store(directory)).deleteSession(sessionID)

@@ -8,6 +8,7 @@
 //   const plan = await store.plan({ turnKey: 'ses_1/msg_1' })
 //   const res = await store.apply(plan, { onConflict: 'restore-rest' })
 //   await store.undo(res.restoreId!)
+import { bringBackAttemptTurn } from './attempt-turns'
 import type { RootCoverage } from './coverage'
 import { Engine } from './engine'
 import { parseTurnKey } from './paths'
@@ -40,6 +41,8 @@ export interface InternalStore extends CheckpointStore {
   capture(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
+  /** See attempt-turns.ts. */
+  bringBackAttemptTurn(turnKey: TurnKeyInput, restoreId: string): Promise<boolean>
 }
 
 /**
@@ -82,6 +85,8 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
       else {
         // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.
+        // The replaced record is the previous attempt's turn: kept, so that attempt can come back.
+        if (existing) e.records.archiveTurn(existing)
         const now = Date.now()
         e.records.saveTurn({ format: 'retake-checkpoint-turn', version: 1, ...key, seq: e.records.nextSeq(), pre: out.snapshotId, post: null, status: 'open', createdAt: now, coverage: coverageNow(e) })
       }
@@ -128,6 +133,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
     changes: (k) => turnChanges(e, k),
     forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
+    bringBackAttemptTurn: (k, restoreId) => bringBackAttemptTurn(e, parseTurnKey(k), restoreId),
     deleteSession: async (s) => {
       await deleteSession(e, s)
     },

@@ -1,6 +1,8 @@
 // Turn and restore records: small JSON files, each written atomically, all held in memory.
 // turns/<sessionID>/<messageID>.json — the turn's pre-image (capture) and after-state (seal).
 // restores/<restoreId>.json — what a restore changed, so it can be undone.
+// attempt-turns/<sessionID>/<messageID>@<createdAt>.json — a turn record a retake replaced (the same
+// message id asked again): the previous attempt's turn, kept so that attempt can be made current.
 import fs from 'node:fs'
 import path from 'node:path'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
@@ -51,17 +53,26 @@ export interface RestoreRecord {
 export class Records {
   readonly turns = new Map<string, TurnRecord>()
   readonly restores = new Map<string, RestoreRecord>()
+  /** Turn records replaced by a retake, by `Records.archiveKey`. */
+  readonly archived = new Map<string, TurnRecord>()
   readonly warnings: string[] = []
   private readonly turnsDir: string
   private readonly restoresDir: string
+  private readonly archiveDir: string
   private seq = 0
 
   constructor(storeDir: string) {
     this.turnsDir = path.join(storeDir, 'turns')
     this.restoresDir = path.join(storeDir, 'restores')
+    this.archiveDir = path.join(storeDir, 'attempt-turns')
     mkdirPrivate(this.turnsDir)
     mkdirPrivate(this.restoresDir)
     this.load()
+    this.loadArchive()
+  }
+
+  static archiveKey(t: TurnRecord): string {
+    return `${Records.key(t)}@${t.createdAt}`
   }
 
   static key(k: TurnKey): string {
@@ -97,6 +108,42 @@ export class Records {
     }
   }
 
+  private loadArchive(): void {
+    if (!fs.existsSync(this.archiveDir)) return
+    for (const ses of fs.readdirSync(this.archiveDir)) {
+      const d = path.join(this.archiveDir, ses)
+      if (!fs.statSync(d).isDirectory()) continue
+      for (const name of fs.readdirSync(d)) {
+        const t = name.endsWith('.json') ? readRecord<TurnRecord>(path.join(d, name)) : null
+        if (!t || t.format !== TURN_FORMAT || t.version !== 1 || typeof t.pre !== 'string') continue
+        // A swap cut off between its writes leaves the record in both places: the current one wins.
+        const current = this.turns.get(Records.key(t))
+        if (current && current.createdAt === t.createdAt) fs.rmSync(path.join(d, name), { force: true })
+        else this.archived.set(Records.archiveKey(t), t)
+      }
+    }
+  }
+
+  /** Keeps a turn record a retake is about to replace (written before the replacement). */
+  archiveTurn(t: TurnRecord): void {
+    const d = path.join(this.archiveDir, t.sessionID)
+    mkdirPrivate(this.archiveDir)
+    mkdirPrivate(d)
+    writeJsonAtomic(path.join(d, `${t.messageID}@${t.createdAt}.json`), t)
+    this.archived.set(Records.archiveKey(t), t)
+  }
+
+  dropArchived(t: TurnRecord): void {
+    fs.rmSync(path.join(this.archiveDir, t.sessionID, `${t.messageID}@${t.createdAt}.json`), { force: true })
+    this.archived.delete(Records.archiveKey(t))
+  }
+
+  /** Replaced records of one turn (its earlier attempts). */
+  archivedOf(k: TurnKey): TurnRecord[] {
+    const key = Records.key(k)
+    return [...this.archived.values()].filter((t) => Records.key(t) === key)
+  }
+
   nextSeq(): number {
     return ++this.seq
   }
@@ -116,6 +163,7 @@ export class Records {
   }
 
   deleteTurn(t: TurnRecord): void {
+    for (const a of this.archivedOf(t)) this.dropArchived(a)
     fs.rmSync(path.join(this.turnsDir, t.sessionID, `${t.messageID}.json`), { force: true })
     this.turns.delete(Records.key(t))
     try {

@@ -84,7 +84,8 @@ export function gc(e: Engine): { blobsSwept: number; bytesFreed: number } {
     if (!r.turns.some((k) => e.records.turns.has(Records.key(k)))) e.records.deleteRestore(r.restoreId)
   }
   const keep = new Set<string>()
-  for (const t of e.records.turns.values()) {
+  // A turn's earlier attempts keep their snapshots too: "continue from this attempt" needs them.
+  for (const t of [...e.records.turns.values(), ...e.records.archived.values()]) {
     keep.add(t.pre)
     if (t.post) keep.add(t.post)
   }

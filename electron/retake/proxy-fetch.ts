@@ -19,7 +19,7 @@ export function proxyFetch(proxy: (req: ProxyRequest) => Promise<ProxyResponse>)
       headers[name] = value
     })
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : null
-    const res = await proxy({ method: request.method, path, headers, body: body ? Readable.from([body]) : null, signal: request.signal })
+    const res = await proxy({ method: request.method, path, headers, body: body ? Readable.from([body]) : null, signal: request.signal, fromHost: true })
     const bytes = res.body ? await readAll(res.body) : null
     // 204/304 must not carry a body in a Response.
     return new Response(res.status === 204 || res.status === 304 || !bytes ? null : new Uint8Array(bytes), { status: res.status, headers: res.headers })

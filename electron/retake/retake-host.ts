@@ -8,7 +8,7 @@
  */
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
-import type { EventPayload, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
+import type { AttemptContinueOutcome, EventPayload, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
 import { runRetry, RetryError, type RetryDeps, type StoredMessage } from '../../src/retry/retry-flow'
 import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
 import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
@@ -20,6 +20,7 @@ import { decideRecovery } from './recovery'
 import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-journal'
 import { PROXY_BASE, proxyFetch } from './proxy-fetch'
 import { messagesBackTo } from './session-pages'
+import { continueFromAttempt, type ContinueInput } from './continue-attempt'
 
 export interface RetakeHostOptions {
   journalDir: string
@@ -58,6 +59,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     // The attempt keeps the whole branch: the answers and every later turn with its answers.
     const at = list.findIndex((m) => m.info.id === target)
     const branch = at >= 0 ? list.slice(at + 1) : answers
+    let attemptAt: number | null = null
     let record: RetakeRecord = { directory, sessionID, messageID: target, startedAt: Date.now(), phase: 'started' }
     const phase = (p: RetakePhase, patch: Partial<RetakeRecord> = {}) => {
       record = journal.update(record, { ...patch, phase: p })
@@ -70,7 +72,10 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         if (e.state === 'pending') phase('started')
       },
       drop: async (s, m) => opts.stores.dropRetry(s, m),
-      recordAttempt: async (a) => opts.stores.addAttempt(a),
+      recordAttempt: async (a) => {
+        opts.stores.addAttempt(a)
+        attemptAt = a.at
+      },
       forgetAttempt: async (s, m, at) => opts.stores.forgetAttempt(s, m, at),
     })
     const files = opts.checkpoints
@@ -86,6 +91,8 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         phase('restoring')
         const r = await files.apply(directory, planId, { onConflict: 'restore-rest', overwrite, keep })
         phase('restored', r.restoreId ? { restoreId: r.restoreId } : {})
+        // The restore's before-image is the replaced attempt's files: noted on it, so it can return.
+        if (r.restoreId && attemptAt !== null) opts.stores.setAttemptRestore(sessionID, target, attemptAt, r.restoreId)
         return r
       },
       undoFiles: (restoreId) => files.undo(directory, restoreId),
@@ -130,6 +137,26 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     } finally {
       // runRetry undid what it had done on every failure it saw; only a death leaves a record.
       journal.end(record)
+      running.delete(key)
+    }
+  }
+
+  /** "Continue from this attempt" (continue-attempt.ts), one per turn at a time like a retake. */
+  async function continueAttempt(input: ContinueInput): Promise<AttemptContinueOutcome> {
+    const key = `${input.sessionID}/${input.messageID}`
+    if (running.has(key)) return { status: 'failed', error: 'This turn is being retaken or switched already' }
+    running.add(key)
+    try {
+      const f = proxyFetch(opts.proxy)
+      const post = async (path: string, body: unknown) => {
+        const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(input.directory)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+        const text = await r.text()
+        return { status: r.status, json: text ? (JSON.parse(text) as unknown) : null }
+      }
+      return await continueFromAttempt({ client: client(input.directory), post, checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now }, input)
+    } catch (err) {
+      return { status: 'failed', error: (err as Error).message }
+    } finally {
       running.delete(key)
     }
   }
@@ -186,7 +213,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
   }
 
-  return { run, recover }
+  return { run, recover, continueAttempt }
 }
 
 export type RetakeHost = ReturnType<typeof createRetakeHost>

@@ -131,6 +131,15 @@ export class AppStores {
     writeJson(this.attemptsFile(attempt.sessionID), list)
   }
 
+  /** Notes the restore that rolled an attempt's files back (see Attempt.restoreId). */
+  setAttemptRestore(sessionID: string, messageID: string, at: number, restoreId: string): void {
+    const list = this.attempts(sessionID)
+    const i = list.findIndex((a) => a.messageID === messageID && a.at === at)
+    if (i < 0) return
+    list[i] = { ...list[i]!, restoreId }
+    writeJson(this.attemptsFile(sessionID), list)
+  }
+
   /** Takes back one attempt (a retake that stopped before the conversation changed recorded it). */
   forgetAttempt(sessionID: string, messageID: string, at: number): void {
     const list = this.attempts(sessionID)

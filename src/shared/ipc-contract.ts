@@ -109,6 +109,11 @@ export const AttemptSchema = z.object({
   messages: z.array(z.unknown()),
   /** The retaken user message as it was asked in that attempt (an edit changes it). */
   user: z.unknown().optional(),
+  /**
+   * The checkpoint restore that rolled this attempt's files back when it was replaced: its
+   * before-image is the attempt's files, so "continue from this attempt" can bring them back.
+   */
+  restoreId: z.string().optional(),
 })
 export type Attempt = z.infer<typeof AttemptSchema>
 
@@ -242,6 +247,20 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
 ])
 export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
 
+export const AttemptContinueOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('done'),
+    /** The `at` of the attempt the branch left behind became. */
+    kept: z.number(),
+    /** The current branch's files rolled back (null: it changed none, or they were left). */
+    rollback: ApplyResultSchema.nullable(),
+    /** The attempt's files brought back (null: its retake had rolled no files back). */
+    filesBack: ApplyResultSchema.nullable(),
+  }),
+  z.object({ status: z.literal('failed'), error: z.string() }),
+])
+export type AttemptContinueOutcome = z.infer<typeof AttemptContinueOutcomeSchema>
+
 export const channels = {
   'app.info': { input: empty, output: AppInfoSchema },
   'server.status': { input: empty, output: ServerStatusSchema },
@@ -269,6 +288,17 @@ export const channels = {
   'retry.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },
   'attempts.add': { input: AttemptSchema, output: z.literal(true) },
   'attempts.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(AttemptSchema) },
+  /** Makes a kept attempt the current branch again, conversation and files (continue-attempt.ts). */
+  'attempts.continue': {
+    input: z.object({
+      directory,
+      sessionID: SessionIdSchema,
+      messageID: MessageIdSchema,
+      at: z.number(),
+      files: z.object({ planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }).optional(),
+    }),
+    output: AttemptContinueOutcomeSchema,
+  },
   'shell.openExternal': { input: z.object({ url: z.string().url() }), output: z.boolean() },
   /** Every recorded turn of a session with what it changed on disk. */
   'checkpoints.list': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.array(TurnCheckpointSchema) },

@@ -1,0 +1,125 @@
+/**
+ * "Continue from this attempt": an attempt kept by a retake becomes the session's current branch
+ * again — the conversation on the opencode server and the files on disk — and the branch it
+ * replaces is kept as an attempt in its turn, so switching back and forth loses nothing.
+ *
+ * Conversation: opencode has no call to put back messages it deleted, but it is event-sourced and
+ * replays a session's events (`POST /sync/replay`, what it uses to move sessions between
+ * machines). The current branch's messages are deleted from the retaken question on, then the
+ * stored attempt's messages are replayed as `message.updated` / `message.part.updated` events with
+ * their own ids and contents: the model sees exactly that history on the next prompt.
+ * Files: the current branch's turns are rolled back through the plan the user saw (the restore
+ * sheet, conflicts offered), then the restore that replaced the attempt is undone (its before-image
+ * is the attempt's files, guarded by content like every undo), and the attempt's own turn record
+ * comes back (attempt-turns.ts) so a later retake rolls back what that attempt did.
+ */
+import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { z } from 'zod'
+import type { ApplyResultSchema, Attempt, AttemptContinueOutcome } from '../../src/shared/ipc-contract'
+import { unwrap } from '../../src/api/unwrap'
+import type { CheckpointService } from '../checkpoint-service'
+import type { AppStores } from '../store/app-stores'
+import { messagesBackTo } from './session-pages'
+
+export interface ContinueInput {
+  directory: string
+  sessionID: string
+  messageID: string
+  /** The attempt's `at` (its id within the turn). */
+  at: number
+  /** The plan that rolls back the current branch's files (checkpoints.plan backTo the turn). */
+  files?: { planId: string; overwrite?: string[]; keep?: string[] }
+}
+
+type ApplyResult = z.infer<typeof ApplyResultSchema>
+
+interface Deps {
+  client: OpencodeClient
+  /** The host's own POST to opencode (a host-only route: the window cannot call it). */
+  post(path: string, body: unknown): Promise<{ status: number; json: unknown }>
+  checkpoints: CheckpointService
+  stores: AppStores
+  now(): number
+}
+
+type Stored = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
+
+export async function continueFromAttempt(d: Deps, input: ContinueInput): Promise<AttemptContinueOutcome> {
+  const { directory, sessionID, messageID } = input
+  const attempt = d.stores.attempts(sessionID).find((a) => a.messageID === messageID && a.at === input.at)
+  if (!attempt) return { status: 'failed', error: 'That attempt is no longer kept' }
+  const status = unwrap('session.status', await d.client.session.status({})) as Record<string, { type: string }>
+  if (status[sessionID] && status[sessionID]!.type !== 'idle') return { status: 'failed', error: 'A turn is running in this session: stop it or wait for it to end first' }
+
+  const list = (await messagesBackTo(d.client, sessionID, messageID)) as Stored[]
+  const at = list.findIndex((m) => m.info.id === messageID)
+  if (at < 0) return { status: 'failed', error: 'The retaken message is not in this session any more' }
+  const current = list[at]!
+  const branch = list.slice(at + 1)
+  const lastModel = [...branch].reverse().find((m) => m.info.providerID && m.info.modelID)?.info
+
+  // 1. The branch being left is kept first: whatever fails later, nothing of it is lost.
+  const keptAt = d.now()
+  const leaving: Attempt = {
+    sessionID,
+    messageID,
+    at: keptAt,
+    messages: branch,
+    user: current,
+    ...(lastModel ? { model: { providerID: lastModel.providerID!, modelID: lastModel.modelID! } } : {}),
+  }
+  d.stores.addAttempt(leaving)
+
+  // 2. Files: roll the current branch back, then bring the attempt's back.
+  let rollback: ApplyResult | null = null
+  if (input.files) {
+    rollback = await d.checkpoints.apply(directory, input.files.planId, { onConflict: 'restore-rest', overwrite: input.files.overwrite ?? [], keep: input.files.keep ?? [] })
+    if (rollback.status === 'cancelled' || rollback.failed.length > 0) {
+      if (rollback.restoreId) await d.checkpoints.undo(directory, rollback.restoreId).catch(() => {})
+      d.stores.forgetAttempt(sessionID, messageID, keptAt)
+      return { status: 'failed', error: `The current files could not all be rolled back: ${rollback.failed.map((f: { path: string }) => f.path).join(', ') || rollback.status}` }
+    }
+    if (rollback.restoreId) d.stores.setAttemptRestore(sessionID, messageID, keptAt, rollback.restoreId)
+  }
+  let filesBack: ApplyResult | null = null
+  if (attempt.restoreId) {
+    await d.checkpoints.bringBackAttemptTurn(directory, { sessionID, messageID }, attempt.restoreId)
+    filesBack = await d.checkpoints.undo(directory, attempt.restoreId)
+  }
+
+  // 3. Conversation: the current branch out (newest first), the attempt's in.
+  for (const m of [...branch].reverse()) unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: m.info.id }))
+  unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID }))
+  const messages = [(attempt.user ?? current) as Stored, ...(attempt.messages as Stored[])]
+  await replayMessages(d, directory, sessionID, messages)
+
+  // 4. The attempt is current now: it leaves the history (the branch left behind took its place).
+  d.stores.forgetAttempt(sessionID, messageID, attempt.at)
+  return { status: 'done', kept: keptAt, rollback, filesBack }
+}
+
+/** Appends message events after the session's last event (replay refuses a gap in the sequence). */
+async function replayMessages(d: Deps, directory: string, sessionID: string, messages: Stored[]): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    let seq = await lastSeq(d, sessionID)
+    let n = 0
+    const id = () => `evt_${d.now().toString(16)}rtk${String(n++).padStart(12, '0')}`
+    const events: unknown[] = []
+    for (const m of messages) {
+      events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.updated.1', data: { sessionID, info: m.info } })
+      for (const part of m.parts) events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.part.updated.1', data: { sessionID, part, time: d.now() } })
+    }
+    const r = await d.post('/sync/replay', { directory, events })
+    if (r.status === 200) return
+    // Another event (a title, a status) landed between the read and the replay: read again.
+    if (tries >= 2) throw new Error(`opencode refused to replay the attempt's messages (HTTP ${r.status}); they are kept in Retake: try again`)
+  }
+}
+
+/** The session's newest event number (`/sync/history` answers the events after a given one). */
+async function lastSeq(d: Deps, sessionID: string): Promise<number> {
+  // Events after number 0 (the session's creation, always there; the server refuses negatives).
+  const r = await d.post('/sync/history', { [sessionID]: 0 })
+  if (r.status !== 200 || !Array.isArray(r.json)) throw new Error(`opencode did not list the session's events (HTTP ${r.status})`)
+  return (r.json as { aggregate_id: string; seq: number }[]).filter((e) => e.aggregate_id === sessionID).reduce((max, e) => Math.max(max, e.seq), 0)
+}

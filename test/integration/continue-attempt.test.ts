@@ -1,0 +1,121 @@
+/**
+ * "Continue from this attempt" against the real opencode server (only the LLM is fake): a kept
+ * attempt becomes the current branch again — the conversation the model sees and the files on
+ * disk — and the branch it replaces is kept, so switching back and forth loses nothing.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
+
+let app: CoreApp | undefined
+afterEach(async () => {
+  await app?.stop()
+  app = undefined
+})
+
+const FILES = { 'a.txt': 'alpha\n', 'c.txt': 'charlie\n' }
+const TURN1 = 'WRITE new.txt created by the agent ; EDIT a.txt alpha ALPHA ; BASH rm c.txt'
+const TURN2 = 'WRITE second.txt from turn two'
+const RETAKEN = 'WRITE retaken.txt the second attempt'
+const ECHO2 = { providerID: 'fake', modelID: 'echo-2' }
+
+type Msg = { info: { id: string; role: string }; parts: { type: string; text?: string }[] }
+async function conversation(sessionID: string): Promise<string[]> {
+  const list = (await app!.client.session.messages({ sessionID })).data as unknown as Msg[]
+  return list.map((m) => `${m.info.id} ${m.info.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('|')}`)
+}
+
+async function prompt(sessionID: string, text: string): Promise<string> {
+  const r = await app!.client.session.prompt({ sessionID, parts: [{ type: 'text', text }] })
+  const userID = (r.data!.info as { parentID: string }).parentID
+  await waitSealed(app!, sessionID, userID)
+  return userID
+}
+
+async function continueFrom(sessionID: string, messageID: string, at: number, files: { overwrite?: string[] } = {}) {
+  const plan = await app!.call('checkpoints.plan', { directory: app!.project, target: { backTo: { sessionID, messageID } } })
+  return { plan, out: await app!.call('attempts.continue', { directory: app!.project, sessionID, messageID, at, files: { planId: plan.planId, overwrite: files.overwrite ?? [], keep: [] } }) }
+}
+
+/** Two turns, then turn 1 retaken with another text and model: attempt A (both turns) is kept. */
+async function retakenSession() {
+  const sessionID = (await app!.client.session.create({})).data!.id
+  const userID = await prompt(sessionID, TURN1)
+  await prompt(sessionID, TURN2)
+  const a = { files: tree(app!.project), talk: await conversation(sessionID) }
+  const plan = await app!.call('checkpoints.plan', { directory: app!.project, target: { backTo: { sessionID, messageID: userID } } })
+  const out = await app!.call('retake.run', { directory: app!.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, edit: { text: RETAKEN } })
+  expect(out).toMatchObject({ status: 'done', messageID: userID })
+  await waitSealed(app!, sessionID, userID)
+  const c = { files: tree(app!.project), talk: await conversation(sessionID) }
+  return { sessionID, userID, a, c }
+}
+
+describe('continue from an attempt', () => {
+  it('brings back the attempt’s conversation and files exactly, keeps the branch it leaves, and switches back losslessly', async () => {
+    app = await startCoreApp({ git: true, files: FILES })
+    const initial = tree(app.project)
+    const { sessionID, userID, a, c } = await retakenSession()
+    expect(Object.keys(c.files).sort()).toEqual(['a.txt', 'c.txt', 'retaken.txt'])
+    const [kept] = await app.call('attempts.list', { sessionID })
+    expect(kept!.restoreId).toBeTruthy()
+
+    const first = await continueFrom(sessionID, userID, kept!.at)
+    expect(first.out, JSON.stringify(first.out)).toMatchObject({ status: "done" })
+    expect(tree(app.project)).toEqual(a.files)
+    // The very messages, ids and texts of attempt A: turn 2 included.
+    expect(await conversation(sessionID)).toEqual(a.talk)
+    // The branch left behind is the one attempt now kept.
+    const afterFirst = await app.call('attempts.list', { sessionID })
+    expect(afterFirst).toHaveLength(1)
+    expect((afterFirst[0]!.user as Msg).parts.map((p) => p.text)).toContain(RETAKEN)
+
+    // The model continues from A's history.
+    await prompt(sessionID, 'three')
+    const seen = JSON.stringify(app.fake.chatRequests().at(-1)!.body.messages)
+    expect(seen).toContain('from turn two')
+    expect(seen).not.toContain('the second attempt')
+    const aWithThree = await conversation(sessionID)
+
+    // Back to the retaken branch: its files and conversation, and A (with turn 3) kept.
+    const back = await continueFrom(sessionID, userID, afterFirst[0]!.at)
+    expect(back.out).toMatchObject({ status: 'done' })
+    expect(tree(app.project)).toEqual(c.files)
+    expect(await conversation(sessionID)).toEqual(c.talk)
+    // And to A again: nothing was lost on the way.
+    const again = (await app.call('attempts.list', { sessionID }))[0]!
+    expect((await continueFrom(sessionID, userID, again.at)).out).toMatchObject({ status: 'done' })
+    expect(tree(app.project)).toEqual(a.files)
+    expect(await conversation(sessionID)).toEqual(aWithThree)
+
+    // A's own turn record came back with it: retaking turn 1 now rolls back what A's turns did.
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    app.fake.script({ kind: 'text', text: 'nothing to change' })
+    expect(await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, edit: { text: 'just talk' } })).toMatchObject({ status: 'done' })
+    expect(tree(app.project)).toEqual(initial)
+  })
+
+  it('offers a file the user edited since as a conflict and keeps the user’s version unless told otherwise', async () => {
+    app = await startCoreApp({ git: true, files: FILES })
+    const { sessionID, userID, a } = await retakenSession()
+    writeFileSync(join(app.project, 'retaken.txt'), 'my own words\n')
+    const [kept] = await app.call('attempts.list', { sessionID })
+    const { plan, out } = await continueFrom(sessionID, userID, kept!.at)
+    expect(plan.actions.find((x) => x.path === 'retaken.txt')?.kind).toBe('conflict')
+    expect(out).toMatchObject({ status: 'done' })
+    expect(readFileSync(join(app.project, 'retaken.txt'), 'utf8')).toBe('my own words\n')
+    // Everything else is attempt A's.
+    const { 'retaken.txt': _mine, ...rest } = tree(app.project)
+    expect(rest).toEqual(a.files)
+  })
+
+  it('refuses an attempt that is not kept, changing nothing', async () => {
+    app = await startCoreApp({ git: true, files: FILES })
+    const { sessionID, userID, c } = await retakenSession()
+    const out = await app.call('attempts.continue', { directory: app.project, sessionID, messageID: userID, at: 1 })
+    expect(out).toEqual({ status: 'failed', error: 'That attempt is no longer kept' })
+    expect(tree(app.project)).toEqual(c.files)
+    expect(await conversation(sessionID)).toEqual(c.talk)
+  })
+})
