@@ -29,6 +29,8 @@ export interface ContinueInput {
   at: number
   /** The plan that rolls back the current branch's files (checkpoints.plan backTo the turn). */
   files?: { planId: string; overwrite?: string[]; keep?: string[] }
+  /** The conversation only: no file is touched (the user's choice in the sheet). */
+  leaveFiles?: boolean
 }
 
 type ApplyResult = z.infer<typeof ApplyResultSchema>
@@ -72,7 +74,7 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
 
   // 2. Files: roll the current branch back, then bring the attempt's back.
   let rollback: ApplyResult | null = null
-  if (input.files) {
+  if (input.files && !input.leaveFiles) {
     rollback = await d.checkpoints.apply(directory, input.files.planId, { onConflict: 'restore-rest', overwrite: input.files.overwrite ?? [], keep: input.files.keep ?? [] })
     if (rollback.status === 'cancelled' || rollback.failed.length > 0) {
       if (rollback.restoreId) await d.checkpoints.undo(directory, rollback.restoreId).catch(() => {})
@@ -82,7 +84,7 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
     if (rollback.restoreId) d.stores.setAttemptRestore(sessionID, messageID, keptAt, rollback.restoreId)
   }
   let filesBack: ApplyResult | null = null
-  if (attempt.restoreId) {
+  if (attempt.restoreId && !input.leaveFiles) {
     await d.checkpoints.bringBackAttemptTurn(directory, { sessionID, messageID }, attempt.restoreId)
     filesBack = await d.checkpoints.undo(directory, attempt.restoreId)
   }

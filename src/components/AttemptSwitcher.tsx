@@ -1,7 +1,9 @@
 /**
  * "Attempt k of N" on a retaken turn: each earlier attempt is kept locally as a whole branch — the
  * question as it was asked (an edit changes it), its answers and every later turn with theirs —
- * with the model it used and how it ended; arrows step through them, read-only.
+ * with the model it used and how it ended; arrows step through them, read-only. "Continue from this
+ * attempt" makes the one shown current again (the host's continue-attempt.ts, through the restore
+ * sheet); the branch it replaces becomes an attempt in its turn.
  */
 import { useState } from 'react'
 import type { MessageWithParts } from '../api/types'
@@ -10,7 +12,18 @@ import { describeError } from '../lib/message-errors'
 import { PartView } from './PartView'
 import { typedText } from '../lib/message-text'
 
-export function AttemptSwitcher({ attempts, current }: { attempts: Attempt[]; current?: MessageWithParts }) {
+export function AttemptSwitcher({
+  attempts,
+  current,
+  onContinue,
+  locked,
+}: {
+  attempts: Attempt[]
+  current?: MessageWithParts
+  onContinue?(attempt: Attempt): void
+  /** A retake or switch of this session is running. */
+  locked?: boolean
+}) {
   const total = attempts.length + 1
   // total = the live answer in the timeline.
   const [index, setIndex] = useState(total)
@@ -28,6 +41,11 @@ export function AttemptSwitcher({ attempts, current }: { attempts: Attempt[]; cu
           ›
         </button>
       </span>
+      {shown && onContinue && (
+        <button type="button" className="text-button" data-testid="attempt-continue" disabled={locked} onClick={() => onContinue(shown)}>
+          Continue from this attempt
+        </button>
+      )}
       {shown && <AttemptPanel attempt={shown} current={current} />}
     </div>
   )

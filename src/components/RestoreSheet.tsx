@@ -28,6 +28,8 @@ export function RestoreSheet(props: {
   messageID: string
   modelLabel: string
   laterTurns: number
+  /** "continue": the sheet of "continue from this attempt" (the current branch's files roll back). */
+  purpose?: 'retake' | 'continue'
   onCancel(): void
   onConfirm(decision: RestoreDecision): void
 }) {
@@ -40,6 +42,7 @@ export function RestoreSheet(props: {
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
   useEscape(props.onCancel)
+  const continuing = props.purpose === 'continue'
 
   useEffect(() => {
     mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })
@@ -74,11 +77,17 @@ export function RestoreSheet(props: {
 
   return (
     <div className="dialog-backdrop" role="presentation">
-      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label="Retake this turn" data-testid="restore-sheet">
+      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label={continuing ? 'Continue from this attempt' : 'Retake this turn'} data-testid="restore-sheet">
         <div className="dialog-head">
-          <h2>Retake with {props.modelLabel}</h2>
+          <h2>{continuing ? 'Continue from this attempt' : `Retake with ${props.modelLabel}`}</h2>
         </div>
-        {props.laterTurns > 0 && (
+        {continuing && (
+          <p className="muted" data-testid="continue-explainer">
+            The current answers{props.laterTurns > 0 ? ` and the ${props.laterTurns} later turn${props.laterTurns === 1 ? '' : 's'}` : ''} are kept as an attempt you can come back to. Their file
+            changes below are rolled back, then the files come back as the attempt left them.
+          </p>
+        )}
+        {!continuing && props.laterTurns > 0 && (
           <p className="muted">
             The {props.laterTurns} later turn{props.laterTurns === 1 ? '' : 's'} will be discarded (kept in the attempt history).
           </p>
@@ -162,10 +171,12 @@ export function RestoreSheet(props: {
           {(
             [
               ['both', 'Files and conversation'],
-              ['conversation', 'Conversation only (files stay as they are)'],
+              ['conversation', continuing ? 'Conversation only (files stay as they are now)' : 'Conversation only (files stay as they are)'],
               ['files', 'Files only (the conversation stays)'],
             ] as const
-          ).map(([value, label]) => (
+          )
+            .filter(([value]) => !continuing || value !== 'files')
+            .map(([value, label]) => (
             <label key={value}>
               <input type="radio" name="restore-mode" value={value} checked={mode === value} onChange={() => setMode(value)} disabled={value !== 'conversation' && !plan} />
               {label}
@@ -183,7 +194,7 @@ export function RestoreSheet(props: {
             disabled={mode !== 'conversation' && !plan}
             onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [], keep: [] }) : confirm(mode))}
           >
-            {mode === 'files' ? 'Restore files' : 'Retake'}
+            {continuing ? 'Continue from this attempt' : mode === 'files' ? 'Restore files' : 'Retake'}
           </button>
         </div>
       </div>

@@ -6,10 +6,10 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
-import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
+import type { Attempt, ModelRef, SavedRetry } from '../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
 import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
-import { useAttempts, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
+import { useAttempts, useContinueAttempt, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
 import { useRetryStore } from '../state/retry-store'
 import { getBridge } from '../bridge'
 import { useQueryClient } from '@tanstack/react-query'
@@ -62,6 +62,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const applyRestore = useApplyRestore()
   const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef; edit?: string } | null>(null)
   const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
+  const continueAttempt = useContinueAttempt()
+  const [switching, setSwitching] = useState<Attempt | null>(null)
+  const [switchNote, setSwitchNote] = useState<{ ok: boolean; text: string } | null>(null)
   // Read through a ref so the context (and every message's actions) does not change per delta.
   const messagesRef = useRef(messages)
   messagesRef.current = messages
@@ -134,11 +137,31 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     return (
       <div className="message-below">
         {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
-        {list.length > 0 && <AttemptSwitcher key={list.length} attempts={list} current={message} />}
+        {list.length > 0 && (
+          <AttemptSwitcher key={list.map((a) => a.at).join()} attempts={list} current={message} locked={ctx.locked} onContinue={(a) => setSwitching(a)} />
+        )}
         {notice && <FailedRetryNotice saved={notice} />}
       </div>
     )
   }, [ctx, attempts.data, failed, checkpoints.data])
+
+  const runContinue = async (a: Attempt, d: RestoreDecision) => {
+    setSwitchNote(null)
+    // The last retake's "Undo restore" no longer applies: its restore is what this switch undoes.
+    setLastRestore(null)
+    try {
+      const files = d.mode === 'conversation' ? undefined : { planId: d.planId, overwrite: d.overwrite, keep: d.keep }
+      const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d.mode === 'conversation' })
+      if (out.status === 'failed') setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${out.error}` })
+      else {
+        const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
+        const kept = skipped > 0 ? ` ${skipped} file${skipped === 1 ? '' : 's'} you changed were left as they are.` : ''
+        setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}` })
+      }
+    } catch (err) {
+      setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${(err as Error).message}` })
+    }
+  }
 
   // R on a focused message takes the ↺'s path with the model chosen now: the restore sheet for a
   // turn that changed files, the question about later turns, or the retake at once.
@@ -168,6 +191,29 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
                 ×
               </button>
             </div>
+          )}
+          {switchNote && (
+            <div className={switchNote.ok ? 'inline-note' : 'inline-error'} role={switchNote.ok ? 'status' : 'alert'} data-testid="continue-note">
+              {switchNote.text}
+              <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setSwitchNote(null)}>
+                ×
+              </button>
+            </div>
+          )}
+          {switching && ctx && (
+            <RestoreSheet
+              purpose="continue"
+              sessionID={ctx.sessionID}
+              messageID={switching.messageID}
+              modelLabel=""
+              laterTurns={laterTurns(messages, switching.messageID)}
+              onCancel={() => setSwitching(null)}
+              onConfirm={(d: RestoreDecision) => {
+                const a = switching
+                setSwitching(null)
+                void runContinue(a, d)
+              }}
+            />
           )}
           {lastRestore && sessionID && <UndoRestoreBar restore={lastRestore} onDone={() => setLastRestore(null)} />}
           {props.children}

@@ -10,7 +10,7 @@ import { getBridge } from '../bridge'
 import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
-import type { ModelRef, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
+import type { AttemptContinueOutcome, ModelRef, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
 import { useRetryStore } from '../state/retry-store'
 import type { FileChoices } from './retry-flow'
 import { retryTargetFor } from './retry-target'
@@ -94,5 +94,40 @@ export function useRetake() {
       }
     },
     [scope, qc, start, step, finish],
+  )
+}
+
+/**
+ * "Continue from this attempt": the host makes a kept attempt the current branch again
+ * (electron/retake/continue-attempt.ts); the conversation, the attempts and the checkpoints are
+ * read again afterwards, as after a retake.
+ */
+export function useContinueAttempt() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const { start, finish } = useRetryStore.getState()
+  return useCallback(
+    async (req: { sessionID: string; messageID: string; at: number; files?: FileChoices; leaveFiles?: boolean }): Promise<AttemptContinueOutcome> => {
+      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      start(req.sessionID, req.messageID)
+      try {
+        return await getBridge().invoke('attempts.continue', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          messageID: req.messageID,
+          at: req.at,
+          ...(req.files ? { files: { planId: req.files.planId, overwrite: req.files.overwrite, keep: req.files.keep ?? [] } } : {}),
+          ...(req.leaveFiles ? { leaveFiles: true } : {}),
+        })
+      } finally {
+        finish(req.sessionID)
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: queryKeys.messages(scope, req.sessionID) }),
+          qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
+          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
+        ])
+      }
+    },
+    [scope, qc, start, finish],
   )
 }

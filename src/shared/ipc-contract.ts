@@ -296,6 +296,8 @@ export const channels = {
       messageID: MessageIdSchema,
       at: z.number(),
       files: z.object({ planId: z.string().min(1), overwrite: z.array(z.string()).default([]), keep: z.array(z.string()).default([]) }).optional(),
+      /** The conversation only: the files stay as they are now. */
+      leaveFiles: z.boolean().optional(),
     }),
     output: AttemptContinueOutcomeSchema,
   },

@@ -83,4 +83,50 @@ describe('attempts', () => {
     await switcher.getByTestId('attempt-prev').click()
     await waitForText(switcher.getByTestId('attempt-question'), asked)
   })
+
+  it('Continue from an earlier attempt brings back its conversation and files, and the branch left is one click away', async () => {
+    const { page, fake, project } = app
+    const asked = 'WRITE kept.txt from the first attempt'
+    await page.getByTestId('composer').fill(asked)
+    await page.getByTestId('composer').press('Enter')
+    await messages('assistant').last().getByText(/done/).waitFor()
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+
+    // Attempt 2: the question edited, the first attempt's file rolled back.
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('edit-message').click()
+    await page.getByTestId('edit-text').fill('WRITE other.txt from the second attempt')
+    await page.getByTestId('edit-retake').click()
+    await waitForText(page.getByTestId('restore-sheet'), 'kept.txt')
+    await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
+    await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files')
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    const requests = fake.chatRequests().length
+
+    // Back to attempt 1: the sheet lists what the current branch made; its file goes, attempt 1's returns.
+    const switcher = page.getByTestId('attempt-switcher')
+    await switcher.getByTestId('attempt-prev').click()
+    await switcher.getByTestId('attempt-continue').click()
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet.getByTestId('restore-remove'), 'other.txt')
+    await sheet.getByTestId('restore-confirm').click()
+    await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
+    expect(existsSync(join(project, 'kept.txt'))).toBe(true)
+    expect(existsSync(join(project, 'other.txt'))).toBe(false)
+    await waitForText(messages('user').first(), asked)
+    await waitForCount(messages('user'), 1)
+    // Nothing was asked of the model: the attempt's own answer is back.
+    expect(fake.chatRequests().length).toBe(requests)
+    await page.screenshot({ path: 'test-results/guide-attempt-continue.png' })
+
+    // And back again to the second attempt, kept when it was left.
+    await switcher.getByTestId('attempt-prev').click()
+    await waitForText(switcher.getByTestId('attempt-question'), 'WRITE other.txt from the second attempt')
+    await switcher.getByTestId('attempt-continue').click()
+    await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'kept.txt')
+    await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
+    await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files again')
+    await waitForText(messages('user').first(), 'WRITE other.txt from the second attempt')
+  })
 })

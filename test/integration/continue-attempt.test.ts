@@ -117,5 +117,9 @@ describe('continue from an attempt', () => {
     expect(out).toEqual({ status: 'failed', error: 'That attempt is no longer kept' })
     expect(tree(app.project)).toEqual(c.files)
     expect(await conversation(sessionID)).toEqual(c.talk)
+    // The calls that rewrite a conversation are the host's own: the window's proxy refuses them.
+    const fromWindow = await app.client.session.deleteMessage({ sessionID, messageID: userID })
+    expect(fromWindow.response.status).toBe(403)
+    expect(await conversation(sessionID)).toEqual(c.talk)
   })
 })

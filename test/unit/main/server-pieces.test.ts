@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { backoffDelay, parseListeningLine } from '../../../electron/server/server-logic'
 import { candidatePaths, resolveOpencodeBinary } from '../../../electron/server/opencode-binary'
 import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../electron/server/opencode-proxy'
-import { isAllowedOpencodeRoute } from '../../../src/shared/opencode-routes'
+import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../../src/shared/opencode-routes'
 
 describe('parseListeningLine', () => {
   it('waits for the line, then gives the URL', () => {
@@ -63,6 +63,12 @@ describe('proxy header and path rules', () => {
     expect(isAllowedOpencodeRoute('POST', '/session/ses_1/prompt_async')).toBe(true)
     expect(isAllowedOpencodeRoute('DELETE', '/session/ses_1/message/msg_1/part/prt_1')).toBe(true)
     expect(isAllowedOpencodeRoute('PUT', '/auth/openai')).toBe(true)
+    // Rewriting a conversation is the host's own business (continue-attempt.ts), never the window's.
+    for (const [m, p] of [['POST', '/sync/replay'], ['POST', '/sync/history'], ['DELETE', '/session/ses_1/message/msg_1']]) {
+      expect(isAllowedOpencodeRoute(m!, p!)).toBe(false)
+      expect(isHostOnlyOpencodeRoute(m!, p!)).toBe(true)
+    }
+    expect(isHostOnlyOpencodeRoute('DELETE', '/session/ses_1')).toBe(false)
     // opencode's web app, files, shells and anything unknown stay out of reach.
     for (const [m, p] of [
       ['GET', '/'],

@@ -1,0 +1,50 @@
+// A retake asks the same message again: its capture replaces the turn's record, and the replaced
+// one (the earlier attempt's) is kept so "continue from this attempt" can bring its files back —
+// through a sweep, a reopen, and back and forth.
+import { describe, expect, it } from 'vitest'
+import { workspace } from './helpers'
+
+describe("a turn's earlier attempts", () => {
+  it('keeps the replaced record and its snapshots through a sweep and a reopen, and brings its files back', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'before')
+    // Attempt 1 of turn m1.
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'attempt one')
+    w.write('one.txt', 'made by attempt one')
+    await w.store.seal('s/m1')
+    // The retake: roll m1 back, then the same message captured again (attempt 2).
+    const retake = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    expect(w.text('a.txt')).toBe('before')
+    await w.store.capture('s/m1')
+    w.write('two.txt', 'made by attempt two')
+    await w.store.seal('s/m1')
+    await w.store.sweep()
+    const store = await w.reopen()
+
+    // Continue from attempt 1: attempt 2 rolled back, attempt 1's record back, its restore undone.
+    const leave = await store.apply(await store.plan({ backTo: 's/m1' }))
+    expect(w.exists('two.txt')).toBe(false)
+    expect(await store.bringBackAttemptTurn('s/m1', retake.restoreId!)).toBe(true)
+    await store.undo(retake.restoreId!)
+    expect(w.text('a.txt')).toBe('attempt one')
+    expect(w.text('one.txt')).toBe('made by attempt one')
+    expect(store.listTurns('s').map((t) => t.status)).toEqual(['sealed'])
+
+    // A retake of m1 now rolls back what attempt 1 did (its own record is the current one).
+    await store.apply(await store.plan({ backTo: 's/m1' }))
+    expect(w.text('a.txt')).toBe('before')
+    expect(w.exists('one.txt')).toBe(false)
+    // And attempt 2 is still there to come back to.
+    expect(await store.bringBackAttemptTurn('s/m1', leave.restoreId!)).toBe(true)
+  })
+
+  it('finds nothing to bring back for a restore that replaced no record', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x')
+    await w.store.seal('s/m1')
+    const r = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    expect(await w.store.bringBackAttemptTurn('s/m1', r.restoreId!)).toBe(false)
+  })
+})
