@@ -225,6 +225,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     ...checkpointHandlers(checkpoints),
     'retake.run': (input) => retakes.run(input),
     'attempts.continue': (input) => retakes.continueAttempt(input),
+    'retake.compare': (input) => retakes.compare(input),
     'sessions.forget': async ({ directory, sessionID }) => {
       stores.forgetSession(sessionID)
       await (await checkpoints.store(directory)).deleteSession(sessionID)

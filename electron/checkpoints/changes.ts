@@ -14,8 +14,22 @@ export async function turnChanges(e: Engine, input: TurnKeyInput): Promise<Chang
   const key = parseTurnKey(input)
   const t = e.records.turns.get(Records.key(key))
   if (!t || !t.post) return []
-  const before = e.snaps.state(t.pre)
-  const after = e.snaps.state(t.post)
+  return snapshotChanges(e, t.pre, t.post)
+}
+
+/**
+ * What undoing a restore would change: from the files it left to the files it replaced. For the
+ * restore a retake made, that is what the replaced attempt's whole branch had done on disk.
+ */
+export async function restoreChanges(e: Engine, restoreId: string): Promise<ChangeItem[]> {
+  e.assertOpen()
+  const r = e.records.restores.get(restoreId)
+  return r ? snapshotChanges(e, r.post, r.pre) : []
+}
+
+async function snapshotChanges(e: Engine, preId: string, postId: string): Promise<ChangeItem[]> {
+  const before = e.snaps.state(preId)
+  const after = e.snaps.state(postId)
   if (!before || !after) return []
   const out: ChangeItem[] = []
   for (const root of e.roots) {

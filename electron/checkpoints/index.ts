@@ -16,7 +16,7 @@ import { Records } from './records'
 import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore'
 import type { ApplyHooks, RecoveredRestore } from './restore'
 import { applyRetention, deleteSession, forkSession, sweep } from './retention'
-import { turnChanges } from './changes'
+import { restoreChanges, turnChanges } from './changes'
 import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
@@ -41,6 +41,8 @@ export interface InternalStore extends CheckpointStore {
   capture(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureCallOptions): Promise<CaptureResult>
   apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
+  /** What undoing the restore would change (changes.ts). */
+  restoreChanges(restoreId: string): Promise<import('./types').ChangeItem[]>
   /** See attempt-turns.ts. */
   bringBackAttemptTurn(turnKey: TurnKeyInput, restoreId: string): Promise<boolean>
 }
@@ -132,6 +134,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       )
     },
     changes: (k) => turnChanges(e, k),
+    restoreChanges: (restoreId) => restoreChanges(e, restoreId),
     forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
     bringBackAttemptTurn: (k, restoreId) => bringBackAttemptTurn(e, parseTurnKey(k), restoreId),
     deleteSession: async (s) => {

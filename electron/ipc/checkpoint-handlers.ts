@@ -7,6 +7,7 @@ type CheckpointHandlers = Pick<
   Handlers,
   | 'checkpoints.list'
   | 'checkpoints.changes'
+  | 'checkpoints.restoreChanges'
   | 'checkpoints.plan'
   | 'checkpoints.apply'
   | 'checkpoints.undo'
@@ -38,6 +39,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
       )
     },
     'checkpoints.changes': async ({ directory, sessionID, messageID }) => (await service.store(directory)).changes({ sessionID, messageID }),
+    'checkpoints.restoreChanges': async ({ directory, restoreId }) => (await service.store(directory)).restoreChanges(restoreId),
     'checkpoints.plan': async ({ directory, target }) => {
       const plan = await service.plan(directory, 'turn' in target ? { turnKey: target.turn } : { backTo: target.backTo })
       return {

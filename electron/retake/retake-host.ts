@@ -8,7 +8,7 @@
  */
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
-import type { AttemptContinueOutcome, EventPayload, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
+import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
 import { runRetry, RetryError, type RetryDeps, type StoredMessage } from '../../src/retry/retry-flow'
 import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
 import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
@@ -130,7 +130,13 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         },
         deps,
       )
-      return { status: 'done', messageID: target, ...(out.turnError ? { turnError: out.turnError } : {}), restore: (out.restore as never) ?? null }
+      return {
+        status: 'done',
+        messageID: target,
+        ...(out.turnError ? { turnError: out.turnError } : {}),
+        restore: (out.restore as never) ?? null,
+        ...(attemptAt !== null ? { keptAt: attemptAt } : {}),
+      }
     } catch (err) {
       if (err instanceof RetryError) return { status: 'failed', step: err.step, error: err.message, saved: err.saved !== null }
       throw err
@@ -139,6 +145,30 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       journal.end(record)
       running.delete(key)
     }
+  }
+
+  /**
+   * "Retry with several models": the turn retaken on each model in turn. Each run after the first
+   * starts from the same files: the previous run's turn is sealed and rolled back through a plan
+   * (files the user changed meanwhile are kept: conflicts are never overwritten here), and its
+   * branch is kept as an attempt, so every answer can be compared and any one kept.
+   */
+  async function compare(input: z.infer<typeof RetakeCompareSchema>): Promise<RetakeCompareOutcome> {
+    const runs: RetakeCompareOutcome['runs'] = []
+    let clickedID = input.clickedID
+    for (const [i, model] of input.models.entries()) {
+      let files = i === 0 ? input.files : undefined
+      if (i > 0) {
+        await opts.checkpoints.sealSession(input.directory, input.sessionID)
+        const plan = await opts.checkpoints.plan(input.directory, { backTo: { sessionID: input.sessionID, messageID: clickedID } })
+        files = { planId: plan.planId, overwrite: [], keep: [] }
+      }
+      const outcome = await run({ ...input, clickedID, model, fromSaved: false, files, ...(i === 0 ? {} : { edit: undefined }) })
+      runs.push({ model, outcome })
+      if (outcome.status === 'failed') break
+      clickedID = outcome.messageID
+    }
+    return { runs }
   }
 
   /** "Continue from this attempt" (continue-attempt.ts), one per turn at a time like a retake. */
@@ -213,7 +243,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
   }
 
-  return { run, recover, continueAttempt }
+  return { run, recover, continueAttempt, compare }
 }
 
 export type RetakeHost = ReturnType<typeof createRetakeHost>

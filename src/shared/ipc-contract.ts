@@ -236,6 +236,8 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
     /** Set when the new turn itself failed (it is shown in the timeline). */
     turnError: z.string().optional(),
     restore: ApplyResultSchema.nullable(),
+    /** The `at` of the attempt this retake kept (the branch it replaced), if it had one. */
+    keptAt: z.number().optional(),
   }),
   z.object({
     status: z.literal('failed'),
@@ -246,6 +248,16 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
   }),
 ])
 export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
+
+/** "Retry with several models": the same turn retaken on each in turn, each from the same files. */
+export const RetakeCompareSchema = RetakeRunSchema.omit({ model: true, fromSaved: true }).extend({
+  models: z.array(ModelRefSchema).min(2).max(3),
+})
+export const RetakeCompareOutcomeSchema = z.object({
+  /** One per model that ran, in order; the runs stop at the first that failed to start. */
+  runs: z.array(z.object({ model: ModelRefSchema, outcome: RetakeOutcomeSchema })),
+})
+export type RetakeCompareOutcome = z.infer<typeof RetakeCompareOutcomeSchema>
 
 export const AttemptContinueOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
@@ -306,6 +318,11 @@ export const channels = {
   'checkpoints.list': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.array(TurnCheckpointSchema) },
   /** What one turn changed on disk, with a unified diff per text file. */
   'checkpoints.changes': { input: z.object({ directory, sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.array(ChangeItemSchema) },
+  /**
+   * What undoing a restore would change, with diffs: for the restore a retake made, what the
+   * replaced attempt had done on disk (its files changed, shown on the attempt and compared).
+   */
+  'checkpoints.restoreChanges': { input: z.object({ directory, restoreId: z.string().min(1) }), output: z.array(ChangeItemSchema) },
   /** What a restore would do; nothing is written. The plan stays in the host, referred to by id. */
   'checkpoints.plan': {
     input: z.object({ directory, target: z.union([z.object({ turn: TurnKeySchema }), z.object({ backTo: TurnKeySchema })]) }),
@@ -339,6 +356,7 @@ export const channels = {
   },
   /** Runs a whole retake on the host (journaled: a crash mid-way is finished or rolled back at the next start). */
   'retake.run': { input: RetakeRunSchema, output: RetakeOutcomeSchema },
+  'retake.compare': { input: RetakeCompareSchema, output: RetakeCompareOutcomeSchema },
   /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
