@@ -6,6 +6,9 @@
  * sheet); the branch it replaces becomes an attempt in its turn.
  */
 import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { getBridge } from '../bridge'
+import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
 import type { Attempt } from '../shared/ipc-contract'
 import { describeError } from '../lib/message-errors'
@@ -62,6 +65,7 @@ function AttemptPanel({ attempt, current }: { attempt: Attempt; current?: Messag
         {attempt.model ? `${attempt.model.providerID}/${attempt.model.modelID}` : 'unknown model'} · {new Date(attempt.at).toLocaleString()} ·{' '}
         {failed ? 'ended with an error' : 'answered'}
         {laterTurns > 0 && ` · ${laterTurns} later turn${laterTurns === 1 ? '' : 's'}`}
+        {attempt.restoreId && <AttemptFiles restoreId={attempt.restoreId} />}
       </div>
       {asked !== null && current && asked !== typedText(current) && (
         <div className="attempt-message attempt-question" data-testid="attempt-question">
@@ -92,5 +96,22 @@ function AttemptPanel({ attempt, current }: { attempt: Attempt; current?: Messag
         ),
       )}
     </div>
+  )
+}
+
+/** " · N files changed": what the attempt did on disk (what continuing from it brings back). */
+function AttemptFiles({ restoreId }: { restoreId: string }) {
+  const scope = useScope()
+  const q = useQuery({
+    queryKey: ['host', 'checkpoints', scope.directory, 'restoreChanges', restoreId],
+    queryFn: () => getBridge().invoke('checkpoints.restoreChanges', { directory: scope.directory, restoreId }),
+  })
+  if (!q.data) return null
+  const n = q.data.length
+  return (
+    <span data-testid="attempt-files" title={q.data.map((c) => c.path).join('\n')}>
+      {' '}
+      · {n} file{n === 1 ? '' : 's'} changed
+    </span>
   )
 }

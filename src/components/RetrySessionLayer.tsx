@@ -6,15 +6,17 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
-import type { Attempt, ModelRef, SavedRetry } from '../shared/ipc-contract'
+import type { Attempt, ModelRef, RetakeCompareOutcome, SavedRetry } from '../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
 import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
-import { useAttempts, useContinueAttempt, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
+import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
 import { useRetryStore } from '../state/retry-store'
 import { getBridge } from '../bridge'
 import { useQueryClient } from '@tanstack/react-query'
 import type { Provider } from '../api/types'
 import { AttemptSwitcher } from './AttemptSwitcher'
+import { CompareRuns } from './CompareRuns'
+import { compareColumns } from '../retry/compare-columns'
 import type { RestoreDecision } from './RestoreSheet'
 import { RestoreSheet } from './lazy'
 import { TurnChanges } from './TurnChanges'
@@ -60,7 +62,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const options = useMemo(() => modelOptions(props.providers), [props.providers])
   const checkpoints = useTurnCheckpoints(sessionID, props.statusTick)
   const applyRestore = useApplyRestore()
-  const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef; edit?: string } | null>(null)
+  const [sheet, setSheet] = useState<{ clickedID: string; target: string; model: ModelRef; edit?: string; compare?: ModelRef[] } | null>(null)
+  const compareModels = useCompareModels()
+  const [comparison, setComparison] = useState<{ messageID: string; runs: RetakeCompareOutcome['runs'] } | null>(null)
   const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
   const continueAttempt = useContinueAttempt()
   const [switching, setSwitching] = useState<Attempt | null>(null)
@@ -84,9 +88,22 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         const userIDs = messagesRef.current.filter((m) => m.info.role === 'user').map((m) => m.info.id)
         return turnsWithFileChanges(userIDs, userMessageID, checkpoints.data ?? []).length > 0
       },
-      openRestoreSheet(clickedID, model, edit) {
+      openRestoreSheet(clickedID, model, edit, compare) {
         const target = retryTargetFor(messagesRef.current, clickedID)
-        if (target) setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}) })
+        if (target) setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}), ...(compare ? { compare } : {}) })
+      },
+      async compare(clickedID, models, files) {
+        setStartError(null)
+        const target = retryTargetFor(messagesRef.current, clickedID)
+        if (!target) return
+        try {
+          const out = await compareModels({ sessionID, clickedID, messageID: target, models, files })
+          const failed = out.runs.find((r) => r.outcome.status === 'failed')?.outcome
+          if (failed?.status === 'failed' && !failed.saved) setStartError(failed.error)
+          if (out.runs.length > 1) setComparison({ messageID: target, runs: out.runs })
+        } catch (err) {
+          setStartError((err as Error).message)
+        }
       },
       async retake(clickedID, model, savedEntry, files, opts) {
         setStartError(null)
@@ -111,7 +128,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           .then(() => qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
       },
     }
-  }, [sessionID, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, qc, checkpoints.data])
+  }, [sessionID, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, compareModels, qc, checkpoints.data])
 
   const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
   const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])
@@ -200,6 +217,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               </button>
             </div>
           )}
+          {comparison && (
+            <CompareRuns
+              columns={compareColumns(comparison, { attempts: attempts.data ?? [], messages, checkpoints: checkpoints.data ?? [], labelOf: (m) => labelOf(options, m) })}
+              onClose={() => setComparison(null)}
+              onKeep={(a) => {
+                setComparison(null)
+                setSwitching(a)
+              }}
+            />
+          )}
           {switching && ctx && (
             <RestoreSheet
               purpose="continue"
@@ -228,7 +255,8 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
                 const s0 = sheet
                 setSheet(null)
                 const edit = s0.edit !== undefined ? { edit: s0.edit } : undefined
-                if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model, undefined, undefined, edit)
+                if (s0.compare && d.mode !== 'files') void ctx.compare(s0.clickedID, s0.compare, d.mode === 'both' ? { planId: d.planId, overwrite: d.overwrite, keep: d.keep } : undefined)
+                else if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model, undefined, undefined, edit)
                 else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite, keep: d.keep }, edit)
                 else
                   applyRestore.mutate(

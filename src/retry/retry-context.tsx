@@ -36,7 +36,10 @@ export interface RetryContextValue {
   ): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean
-  openRestoreSheet(clickedID: string, model: ModelRef, edit?: string): void
+  /** `compare`: the models of "Retry with several models" (the sheet then starts that). */
+  openRestoreSheet(clickedID: string, model: ModelRef, edit?: string, compare?: ModelRef[]): void
+  /** Retakes the turn on each model in turn (2–3), each run kept as an attempt, then compares them. */
+  compare(clickedID: string, models: ModelRef[], files?: FileChoices): Promise<void>
   /** Puts a saved payload's text back into the composer. */
   editSaved(saved: SavedRetry): void
   discardSaved(saved: SavedRetry): void

@@ -10,7 +10,7 @@ import { getBridge } from '../bridge'
 import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
-import type { AttemptContinueOutcome, ModelRef, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
+import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
 import { useRetryStore } from '../state/retry-store'
 import type { FileChoices } from './retry-flow'
 import { retryTargetFor } from './retry-target'
@@ -129,5 +129,43 @@ export function useContinueAttempt() {
       }
     },
     [scope, qc, start, finish],
+  )
+}
+
+/** "Retry with several models": the host runs the turn on each (retake-host.ts `compare`). */
+export function useCompareModels() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const { start, step, finish } = useRetryStore.getState()
+  return useCallback(
+    async (req: { sessionID: string; clickedID: string; messageID: string; models: ModelRef[]; files?: FileChoices; edit?: string }): Promise<RetakeCompareOutcome> => {
+      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      start(req.sessionID, req.messageID)
+      const bridge = getBridge()
+      const off = bridge.on('retake.progress', (p) => {
+        if (p.sessionID === req.sessionID && p.messageID === req.messageID) step(req.sessionID, p.step)
+      })
+      try {
+        return await bridge.invoke('retake.compare', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          clickedID: req.clickedID,
+          models: req.models,
+          skipCheckpoint: false,
+          ...(req.files ? { files: { planId: req.files.planId, overwrite: req.files.overwrite, keep: req.files.keep ?? [] } } : {}),
+          ...(req.edit !== undefined ? { edit: { text: req.edit } } : {}),
+        })
+      } finally {
+        off()
+        finish(req.sessionID)
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: queryKeys.messages(scope, req.sessionID) }),
+          qc.invalidateQueries({ queryKey: retryKeys.saved(req.sessionID) }),
+          qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
+          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
+        ])
+      }
+    },
+    [scope, qc, start, step, finish],
   )
 }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { chooseInPalette } from './pick-model'
 
 let app: AppUnderTest
 
@@ -107,6 +108,7 @@ describe('attempts', () => {
     // Back to attempt 1: the sheet lists what the current branch made; its file goes, attempt 1's returns.
     const switcher = page.getByTestId('attempt-switcher')
     await switcher.getByTestId('attempt-prev').click()
+    await waitForText(switcher.getByTestId('attempt-files'), '1 file changed')
     await switcher.getByTestId('attempt-continue').click()
     const sheet = page.getByTestId('restore-sheet')
     await waitForText(sheet.getByTestId('restore-remove'), 'other.txt')
@@ -128,5 +130,50 @@ describe('attempts', () => {
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
     await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files again')
     await waitForText(messages('user').first(), 'WRITE other.txt from the second attempt')
+  })
+
+  it('Retry with several models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
+    const { page, fake, project } = app
+    const writer = (modelID: string, file: string) => {
+      fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })
+      fake.script({ kind: 'text', text: `${modelID} wrote ${file}`, model: modelID })
+    }
+    await page.getByTestId('composer').fill('WRITE base.txt from the first answer')
+    await page.getByTestId('composer').press('Enter')
+    await messages('assistant').last().getByText(/done/).waitFor()
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    writer('echo-2', 'two.txt')
+    writer('echo-noimg', 'three.txt')
+
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('retry-with').click()
+    const menu = page.getByTestId('retry-menu')
+    await menu.getByTestId('compare-toggle').check()
+    await chooseInPalette(page, menu, 'echo 2', 'fake/echo-2')
+    await chooseInPalette(page, menu, 'text only', 'fake/echo-noimg')
+    await waitForText(menu.getByTestId('compare-picked'), '2. Echo (text only)')
+    await menu.getByTestId('compare-run').click()
+    // The turn changed files: the restore sheet first, as for any retake.
+    await waitForText(page.getByTestId('restore-sheet'), 'base.txt')
+    await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
+
+    const view = page.getByTestId('compare-runs')
+    await waitForCount(view.getByTestId('compare-column'), 2)
+    const [first, second] = [view.getByTestId('compare-column').nth(0), view.getByTestId('compare-column').nth(1)]
+    await waitForText(first.getByTestId('compare-answer'), 'echo-2 wrote two.txt')
+    await waitForText(first.getByTestId('compare-files'), 'two.txt')
+    await waitForText(second.getByTestId('compare-answer'), 'echo-noimg wrote three.txt')
+    await waitForText(second.getByTestId('compare-files'), 'three.txt')
+    // Each run started from the same files: only the last run's file is on disk now.
+    expect([existsSync(join(project, 'base.txt')), existsSync(join(project, 'two.txt')), existsSync(join(project, 'three.txt'))]).toEqual([false, false, true])
+    await page.screenshot({ path: 'test-results/guide-compare.png' })
+
+    await first.getByTestId('compare-keep').click()
+    await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'three.txt')
+    await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
+    await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
+    expect([existsSync(join(project, 'two.txt')), existsSync(join(project, 'three.txt'))]).toEqual([true, false])
+    await waitForText(messages('assistant').last(), 'echo-2 wrote two.txt')
   })
 })

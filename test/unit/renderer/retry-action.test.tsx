@@ -25,6 +25,7 @@ function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
     locked: false,
     chooseModel: vi.fn(),
     retake: vi.fn(async () => {}),
+    compare: vi.fn(async () => {}),
     changedFiles: () => false,
     openRestoreSheet: vi.fn(),
     editSaved: vi.fn(),
@@ -107,6 +108,34 @@ describe('RetryAction', () => {
     expect(value.chooseModel).toHaveBeenCalledWith(echo2)
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
     expect(screen.queryByTestId('retry-menu')).toBeNull()
+  })
+
+  it('Compare up to 3: picking models collects them, and Run starts one compare with them in order', async () => {
+    const value = ctx()
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('compare-toggle'))
+    expect(screen.getByTestId('compare-run')).toBeDisabled()
+    await userEvent.click(screen.getAllByRole('option', { name: /^Echo 2/ })[0]!)
+    await userEvent.click(screen.getAllByRole('option', { name: /^Echo ·/ })[0]!)
+    expect(screen.getByTestId('compare-picked')).toHaveTextContent('1. Echo 22. Echo')
+    // Picking does not retake: the menu stays open until Run.
+    expect(value.retake).not.toHaveBeenCalled()
+    await userEvent.click(screen.getByTestId('compare-run'))
+    expect(value.compare).toHaveBeenCalledWith('msg_a2', [echo2, echo])
+    expect(screen.queryByTestId('retry-menu')).toBeNull()
+  })
+
+  it('Compare on a turn that changed files goes through the restore sheet with the models', async () => {
+    const value = ctx({ changedFiles: () => true })
+    renderOn('msg_a2', value)
+    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('compare-toggle'))
+    await userEvent.click(screen.getAllByRole('option', { name: /^Echo 2/ })[0]!)
+    await userEvent.click(screen.getAllByRole('option', { name: /^Echo ·/ })[0]!)
+    await userEvent.click(screen.getByTestId('compare-run'))
+    expect(value.compare).not.toHaveBeenCalled()
+    expect(value.openRestoreSheet).toHaveBeenCalledWith('msg_a2', echo2, undefined, [echo2, echo])
   })
 
   it('Retry with… closes on Esc without retrying, and focus goes back to its button', async () => {

@@ -29,6 +29,7 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
     locked: false,
     chooseModel: vi.fn(),
     retake: vi.fn(async () => {}),
+    compare: vi.fn(async () => {}),
     changedFiles: changed,
     openRestoreSheet: vi.fn(),
     editSaved: vi.fn(),
