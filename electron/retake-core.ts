@@ -226,6 +226,12 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'retake.run': (input) => retakes.run(input),
     'attempts.continue': (input) => retakes.continueAttempt(input),
     'retake.compare': (input) => retakes.compare(input),
+    'sessions.fork': async (input) => {
+      const out = await retakes.fork(input)
+      // A fork in a folder of its own is a project of its own: listed with the recent ones.
+      if (out.status === 'done' && out.directory !== input.directory) stores.openProject(out.directory)
+      return out
+    },
     'sessions.forget': async ({ directory, sessionID }) => {
       stores.forgetSession(sessionID)
       await (await checkpoints.store(directory)).deleteSession(sessionID)

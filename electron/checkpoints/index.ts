@@ -9,6 +9,7 @@
 //   const res = await store.apply(plan, { onConflict: 'restore-rest' })
 //   await store.undo(res.restoreId!)
 import { bringBackAttemptTurn } from './attempt-turns'
+import { exportTurnFiles } from './export'
 import type { RootCoverage } from './coverage'
 import { Engine } from './engine'
 import { parseTurnKey } from './paths'
@@ -43,6 +44,8 @@ export interface InternalStore extends CheckpointStore {
   apply(plan: import('./types').Plan, choices?: ApplyChoices, hooks?: ApplyHooks): Promise<import('./types').ApplyResult>
   /** What undoing the restore would change (changes.ts). */
   restoreChanges(restoreId: string): Promise<import('./types').ChangeItem[]>
+  /** Writes the project's files as a turn left them into another folder (export.ts). */
+  exportTurnFiles(turnKey: TurnKeyInput, rootAbs: string, target: string): import('./export').ExportResult
   /** See attempt-turns.ts. */
   bringBackAttemptTurn(turnKey: TurnKeyInput, restoreId: string): Promise<boolean>
 }
@@ -135,6 +138,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
     changes: (k) => turnChanges(e, k),
     restoreChanges: (restoreId) => restoreChanges(e, restoreId),
+    exportTurnFiles: (k, rootAbs, target) => exportTurnFiles(e, parseTurnKey(k), rootAbs, target),
     forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
     bringBackAttemptTurn: (k, restoreId) => bringBackAttemptTurn(e, parseTurnKey(k), restoreId),
     deleteSession: async (s) => {

@@ -8,7 +8,7 @@
  */
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
-import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema } from '../../src/shared/ipc-contract'
+import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema, SessionForkOutcome } from '../../src/shared/ipc-contract'
 import { runRetry, RetryError, type RetryDeps, type StoredMessage } from '../../src/retry/retry-flow'
 import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
 import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
@@ -21,6 +21,7 @@ import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-jou
 import { PROXY_BASE, proxyFetch } from './proxy-fetch'
 import { messagesBackTo } from './session-pages'
 import { continueFromAttempt, type ContinueInput } from './continue-attempt'
+import { forkSession, type ForkInput } from './fork-session'
 
 export interface RetakeHostOptions {
   journalDir: string
@@ -171,19 +172,37 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return { runs }
   }
 
+  /** A POST of the host's own (host-only routes allowed), answered as status + parsed JSON. */
+  const hostPost = (directory: string) => {
+    const f = proxyFetch(opts.proxy)
+    return async (path: string, body: unknown) => {
+      const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(directory)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const text = await r.text()
+      let json: unknown = null
+      try {
+        json = text ? JSON.parse(text) : null
+      } catch {
+        json = text
+      }
+      return { status: r.status, json }
+    }
+  }
+
+  async function fork(input: ForkInput): Promise<SessionForkOutcome> {
+    try {
+      return await forkSession({ client: client(input.directory), post: hostPost(input.directory), checkpoints: opts.checkpoints }, input)
+    } catch (err) {
+      return { status: 'failed', error: (err as Error).message }
+    }
+  }
+
   /** "Continue from this attempt" (continue-attempt.ts), one per turn at a time like a retake. */
   async function continueAttempt(input: ContinueInput): Promise<AttemptContinueOutcome> {
     const key = `${input.sessionID}/${input.messageID}`
     if (running.has(key)) return { status: 'failed', error: 'This turn is being retaken or switched already' }
     running.add(key)
     try {
-      const f = proxyFetch(opts.proxy)
-      const post = async (path: string, body: unknown) => {
-        const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(input.directory)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-        const text = await r.text()
-        return { status: r.status, json: text ? (JSON.parse(text) as unknown) : null }
-      }
-      return await continueFromAttempt({ client: client(input.directory), post, checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now }, input)
+      return await continueFromAttempt({ client: client(input.directory), post: hostPost(input.directory), checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now }, input)
     } catch (err) {
       return { status: 'failed', error: (err as Error).message }
     } finally {
@@ -243,7 +262,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
   }
 
-  return { run, recover, continueAttempt, compare }
+  return { run, recover, continueAttempt, compare, fork }
 }
 
 export type RetakeHost = ReturnType<typeof createRetakeHost>

@@ -259,6 +259,19 @@ export const RetakeCompareOutcomeSchema = z.object({
 })
 export type RetakeCompareOutcome = z.infer<typeof RetakeCompareOutcomeSchema>
 
+export const SessionForkOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('done'),
+    sessionID: z.string(),
+    /** The folder the fork works in (the project's own, or the new one). */
+    directory: z.string(),
+    /** Files of that point that could not be written out, with why. */
+    skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  }),
+  z.object({ status: z.literal('failed'), error: z.string() }),
+])
+export type SessionForkOutcome = z.infer<typeof SessionForkOutcomeSchema>
+
 export const AttemptContinueOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('done'),
@@ -357,6 +370,17 @@ export const channels = {
   /** Runs a whole retake on the host (journaled: a crash mid-way is finished or rolled back at the next start). */
   'retake.run': { input: RetakeRunSchema, output: RetakeOutcomeSchema },
   'retake.compare': { input: RetakeCompareSchema, output: RetakeCompareOutcomeSchema },
+  /** "Fork from here" (fork-session.ts): the conversation up to a turn, with its files or not. */
+  'sessions.fork': {
+    input: z.object({
+      directory,
+      sessionID: SessionIdSchema,
+      turnID: MessageIdSchema,
+      files: z.enum(['leave', 'folder']),
+      folder: z.string().max(4096).optional(),
+    }),
+    output: SessionForkOutcomeSchema,
+  },
   /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const

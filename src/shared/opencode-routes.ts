@@ -49,10 +49,11 @@ const ROUTES: Record<string, string[]> = {
 /**
  * Routes only the host itself may call (never forwarded for the window): "continue from this
  * attempt" rewrites the conversation after a turn — deleting the current branch's messages and
- * replaying the stored attempt's (opencode's sync replay, the same ids and contents).
+ * replaying the stored attempt's (opencode's sync replay, the same ids and contents) — and "fork
+ * with its files" moves the forked session into its new folder.
  */
 const HOST_ONLY_ROUTES: Record<string, string[]> = {
-  POST: ['/sync/history', '/sync/replay'],
+  POST: ['/sync/history', '/sync/replay', '/experimental/control-plane/move-session'],
   DELETE: ['/session/:id/message/:id'],
 }
 
