@@ -27,6 +27,7 @@ import { FailedRetryNotice } from './FailedRetryNotice'
 import { MessageActionsProvider, type ActionTarget } from './MessageActions'
 import { RetryAction } from './RetryAction'
 import { EditAction } from './EditAction'
+import { ForkAction } from './ForkAction'
 import { toPending, type PendingAttachment } from '../lib/attachments'
 import { composerContentOf } from '../lib/composer-content'
 import '../styles/retry.css'
@@ -141,6 +142,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
         <>
           {message.info.role === 'user' && <EditAction message={message} />}
           <RetryAction message={message} />
+          <ForkAction message={message} />
         </>
       ) : null,
     [ctx],

@@ -1,6 +1,7 @@
 // A retake asks the same message again: its capture replaces the turn's record, and the replaced
 // one (the earlier attempt's) is kept so "continue from this attempt" can bring its files back —
 // through a sweep, a reopen, and back and forth.
+import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { workspace } from './helpers'
 
@@ -46,5 +47,27 @@ describe("a turn's earlier attempts", () => {
     await w.store.seal('s/m1')
     const r = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
     expect(await w.store.bringBackAttemptTurn('s/m1', r.restoreId!)).toBe(false)
+  })
+})
+
+describe('a turn’s files written into another folder (fork with files)', () => {
+  it('writes files with their modes and links as the turn left them, says what it could not, and needs a sealed turn', async () => {
+    const w = await workspace({ maxFileBytes: 1024 })
+    w.write('keep.txt', 'kept')
+    await w.store.capture('s/m1')
+    expect(() => w.store.exportTurnFiles('s/m1', fs.realpathSync(w.ws), `${w.dir}/too-early`)).toThrow(/no sealed checkpoint/)
+    w.write('bin/run.sh', '#!/bin/sh\necho hi\n', 0o755)
+    fs.symlinkSync('keep.txt', w.p('link'))
+    w.write('big.dat', Buffer.alloc(4096, 1))
+    await w.store.seal('s/m1')
+    w.write('later.txt', 'after the turn')
+    const target = `${w.dir}/fork`
+    fs.mkdirSync(target)
+    const out = w.store.exportTurnFiles('s/m1', fs.realpathSync(w.ws), target)
+    expect(fs.readFileSync(`${target}/bin/run.sh`, 'utf8')).toBe('#!/bin/sh\necho hi\n')
+    expect(fs.statSync(`${target}/bin/run.sh`).mode & 0o777).toBe(0o755)
+    expect(fs.readlinkSync(`${target}/link`)).toBe('keep.txt')
+    expect(fs.existsSync(`${target}/later.txt`)).toBe(false)
+    expect(out.skipped).toEqual([{ path: 'big.dat', reason: 'over the size limit (never checkpointed)' }])
   })
 })

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 import { chooseInPalette } from './pick-model'
 
@@ -175,5 +175,38 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
     expect([existsSync(join(project, 'two.txt')), existsSync(join(project, 'three.txt'))]).toEqual([true, false])
     await waitForText(messages('assistant').last(), 'echo-2 wrote two.txt')
+  })
+
+  it('Fork from a turn with its files: the new session works in a folder of its own, the original’s files stay', async () => {
+    const { page, project } = app
+    const write = async (text: string, n: number) => {
+      await page.getByTestId('composer').fill(text)
+      await page.getByTestId('composer').press('Enter')
+      await waitForCount(page.getByText('done: write', { exact: true }), n)
+      await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    }
+    await write('WRITE one.txt from turn one', 1)
+    await write('WRITE two.txt from turn two', 2)
+    const folder = join(dirname(project), 'forked')
+
+    const first = messages('user').first()
+    await first.hover()
+    await first.getByTestId('fork-message').click()
+    const panel = page.getByTestId('fork-panel')
+    await panel.getByTestId('fork-folder').fill(folder)
+    await page.screenshot({ path: 'test-results/guide-fork.png' })
+    await panel.getByTestId('fork-confirm').click()
+
+    // The fork opens in its folder, with the conversation up to turn one.
+    await waitForText(page.getByTestId('project-head'), 'forked')
+    await waitForCount(messages('user'), 1)
+    await waitForText(messages('user').first(), 'WRITE one.txt from turn one')
+    expect([existsSync(join(folder, 'one.txt')), existsSync(join(folder, 'two.txt'))]).toEqual([true, false])
+
+    await page.getByTestId('composer').fill('WRITE three.txt in the fork')
+    await page.getByTestId('composer').press('Enter')
+    await until(() => existsSync(join(folder, 'three.txt')), 'the fork’s file in its folder')
+    expect(existsSync(join(project, 'three.txt'))).toBe(false)
+    expect([existsSync(join(project, 'one.txt')), existsSync(join(project, 'two.txt'))]).toEqual([true, true])
   })
 })

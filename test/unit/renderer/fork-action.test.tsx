@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { ScopeProvider } from '../../../src/api/scope'
+import { setBridge } from '../../../src/bridge'
+import { ForkAction, defaultForkFolder } from '../../../src/components/ForkAction'
+import { RetryProvider, type RetryContextValue } from '../../../src/retry/retry-context'
+import { useUiStore } from '../../../src/state/ui-store'
+import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import { SID, assistant, user } from './fixtures'
+
+afterEach(() => setBridge(null))
+const messages = [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1'), user('msg_u2', 'second'), assistant('msg_a2', 'msg_u2')]
+const ctx = { sessionID: SID, getMessages: () => messages, locked: false } as unknown as RetryContextValue
+
+function setup(answer: unknown) {
+  const calls: unknown[] = []
+  setBridge({ invoke: vi.fn(async (_c: string, input: unknown) => (calls.push(input), answer)), on: () => () => {} } as unknown as RetakeBridge)
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ScopeProvider scope={{ connection: 'c', directory: '/home/me/app' }}>
+        <RetryProvider value={ctx}>
+          <ForkAction message={messages[1]!} />
+        </RetryProvider>
+      </ScopeProvider>
+    </QueryClientProvider>,
+  )
+  return calls
+}
+
+describe('Fork', () => {
+  it('proposes a sibling folder named for the time', () => {
+    expect(defaultForkFolder('/home/me/app/', new Date(2026, 10, 24, 9, 5))).toBe('/home/me/app-fork-1124-0905')
+  })
+
+  it('forks the turn of the message into the folder chosen, and opens the new session there', async () => {
+    const calls = setup({ status: 'done', sessionID: 'ses_fork', directory: '/tmp/elsewhere', skipped: [] })
+    await userEvent.click(screen.getByTestId('fork-message'))
+    await userEvent.clear(screen.getByTestId('fork-folder'))
+    await userEvent.type(screen.getByTestId('fork-folder'), '/tmp/elsewhere')
+    await userEvent.click(screen.getByTestId('fork-confirm'))
+    expect(calls).toEqual([{ directory: '/home/me/app', sessionID: SID, turnID: 'msg_u1', files: 'folder', folder: '/tmp/elsewhere' }])
+    expect(useUiStore.getState().project).toBe('/tmp/elsewhere')
+    expect(useUiStore.getState().selected['/tmp/elsewhere']).toBe('ses_fork')
+    expect(screen.queryByTestId('fork-panel')).toBeNull()
+  })
+
+  it('says why a fork was refused and keeps the panel open', async () => {
+    setup({ status: 'failed', error: '/tmp/x already exists and is not an empty folder: nothing there is overwritten' })
+    await userEvent.click(screen.getByTestId('fork-message'))
+    await userEvent.click(screen.getByTestId('fork-confirm'))
+    expect(screen.getByTestId('fork-error').textContent).toContain('not an empty folder')
+    expect(screen.getByTestId('fork-panel')).toBeTruthy()
+  })
+})
