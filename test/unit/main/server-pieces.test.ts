@@ -63,6 +63,8 @@ describe('proxy header and path rules', () => {
     expect(isAllowedOpencodeRoute('POST', '/session/ses_1/prompt_async')).toBe(true)
     expect(isAllowedOpencodeRoute('DELETE', '/session/ses_1/message/msg_1/part/prt_1')).toBe(true)
     expect(isAllowedOpencodeRoute('PUT', '/auth/openai')).toBe(true)
+    expect(isAllowedOpencodeRoute('POST', '/provider/github-copilot/oauth/authorize')).toBe(true)
+    expect(isAllowedOpencodeRoute('POST', '/provider/openai/oauth/callback')).toBe(true)
     // opencode's web app, files, shells and anything unknown stay out of reach.
     for (const [m, p] of [
       ['GET', '/'],
@@ -77,6 +79,8 @@ describe('proxy header and path rules', () => {
       ['GET', '/global/config'],
       ['POST', '/global/dispose'],
       ['TRACE', '/session'],
+      ['GET', '/provider/openai/oauth/callback'],
+      ['POST', '/provider/../oauth/authorize'],
     ] as const) {
       expect(isAllowedOpencodeRoute(m, p), `${m} ${p}`).toBe(false)
     }
