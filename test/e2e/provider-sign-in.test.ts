@@ -6,17 +6,52 @@
  * dialog shows are the ones the server reports, an authorize that must reach the provider fails in
  * clear words, a browser sign-in goes all the way round (address opened in a new tab, the browser
  * sent back to opencode's callback listener) until the token exchange, whose failure is shown, and
- * the dialog stays usable after each failure.
+ * the dialog stays usable after each failure. A second test completes a sign-in through a local
+ * opencode plugin standing in for the provider's sign-in server (see SIGN_IN_PLUGIN).
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeApp, startApp, waitForText, type AppUnderTest } from './harness'
+import { closeApp, startApp, until, waitForText, type AppUnderTest } from './harness'
+import { pickModel } from './pick-model'
 
 let app: AppUnderTest | undefined
+let pluginDir: string | undefined
 afterEach(async (ctx) => {
   await closeApp(app, ctx)
   app = undefined
+  if (pluginDir) rmSync(pluginDir, { recursive: true, force: true })
+  pluginDir = undefined
 })
+
+/**
+ * A provider sign-in that completes without the internet: an opencode plugin (loaded through
+ * opencode's own `plugin` config, as any user plugin is) plays the provider's sign-in server. Its
+ * "code" flow accepts any code but "wrong" and hands opencode that code as the provider's key,
+ * so the fake LLM shows whether the next prompt carries what the sign-in stored.
+ */
+const SIGN_IN_PLUGIN = `
+export const TestSignIn = async () => ({
+  auth: {
+    provider: 'keyed',
+    methods: [
+      {
+        type: 'oauth',
+        label: 'Sign in to Keyed',
+        authorize: async () => ({
+          url: 'https://keyed.invalid/authorize?client=retake-test',
+          instructions: 'Sign in, then paste the code the page shows',
+          method: 'code',
+          callback: async (code) => (code === 'wrong' ? { type: 'failed' } : { type: 'success', key: 'signed-' + code }),
+        }),
+      },
+      { type: 'api', label: 'API key' },
+    ],
+  },
+})
+`
 
 const OFFLINE = { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1,localhost' }
 
@@ -86,5 +121,45 @@ describe('provider sign-in (real opencode server, no internet)', () => {
     await dialog.getByTestId('key-input').fill('poe-key')
     await dialog.getByTestId('key-save').click()
     await waitForText(dialog.getByTestId('keys-saved'), 'Key saved for poe')
+  })
+
+  it('a completed sign-in is used by the next prompt with no restart; a refused code is said and kept', async () => {
+    pluginDir = mkdtempSync(join(tmpdir(), 'retake-signin-plugin-'))
+    const plugin = join(pluginDir, 'sign-in.js')
+    writeFileSync(plugin, SIGN_IN_PLUGIN)
+    app = await startApp({
+      config: (base) => ({
+        ...base,
+        plugin: [pathToFileURL(plugin).href],
+        enabled_providers: [...(base.enabled_providers ?? []), 'keyed'],
+        provider: {
+          ...base.provider,
+          keyed: { name: 'Keyed', npm: '@ai-sdk/openai-compatible', options: { baseURL: base.provider!.fake!.options!.baseURL }, models: { kmodel: { name: 'Keyed model' } } },
+        },
+      }),
+    })
+    const { page, fake } = app
+    await page.getByTestId('open-keys').click()
+    const dialog = page.getByTestId('provider-keys')
+    await dialog.getByTestId('key-provider').selectOption('keyed')
+    await waitForText(dialog.getByTestId('sign-in-start'), 'Sign in to Keyed')
+    await dialog.getByTestId('sign-in-start').click()
+    await waitForText(dialog.getByTestId('sign-in-url'), 'https://keyed.invalid/authorize?client=retake-test')
+
+    await dialog.getByTestId('sign-in-code').fill('wrong')
+    await dialog.getByTestId('sign-in-finish').click()
+    await waitForText(dialog.getByTestId('sign-in-error'), 'Signing in to Keyed did not finish: the provider did not accept the sign-in')
+    expect(await dialog.getByTestId('sign-in-code').inputValue()).toBe('wrong')
+
+    await dialog.getByTestId('sign-in-code').fill('abc123')
+    await dialog.getByTestId('sign-in-finish').click()
+    await waitForText(dialog.getByTestId('sign-in-done'), 'no restart needed')
+    await page.keyboard.press('Escape')
+
+    await pickModel(page, 'keyed/kmodel', 'kmodel')
+    await page.getByTestId('composer').fill('hello after signing in')
+    await page.getByTestId('composer').press('Enter')
+    await until(() => fake.chatRequests('kmodel').length > 0, 'the prompt to reach the signed-in provider')
+    expect(fake.chatRequests('kmodel')[0]!.headers.authorization).toBe('Bearer signed-abc123')
   })
 })
