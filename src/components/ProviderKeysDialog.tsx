@@ -126,10 +126,12 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
                   type="button"
                   className="button button-secondary"
                   data-testid="key-remove"
+                  // The same call removes a key or a sign-in: opencode stores both as the provider's auth.
+                  aria-label={`Remove the key or sign-in for ${p.name || p.id}`}
                   disabled={remove.isPending}
                   onClick={() => remove.mutate(p.id)}
                 >
-                  Remove key
+                  Remove
                 </button>
               </li>
             ))}
