@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { EventName, EventPayload, ServerStatus, Settings } from '../src/shared/ipc-contract'
+import type { EventName, EventPayload, ServerSetup, ServerStatus, Settings } from '../src/shared/ipc-contract'
 import { events as eventSchemas } from '../src/shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
 import { AppStores } from './store/app-stores'
@@ -135,7 +135,21 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
   }
 
   function withSecretState(settings: Settings) {
-    return { ...settings, remotePasswordSaved: secrets.hasPasswordFor(settings.remoteUrl) }
+    return { ...settings, remotePasswordSaved: secrets.hasPasswordFor(settings.remoteUrl), serverSetup: serverSetup(settings) }
+  }
+
+  /** The same choices makeConnection makes, said to the Settings dialog (the command line wins). */
+  function serverSetup(settings: Settings): ServerSetup {
+    const remoteUrl = opts.remote?.url ?? settings.remoteUrl
+    const configPath = opts.opencodeConfigPath ?? settings.opencodeConfigPath
+    return {
+      kind: remoteUrl ? 'remote' : 'embedded',
+      remoteUrl: remoteUrl ?? null,
+      remoteFrom: opts.remote?.url ? 'command line' : remoteUrl ? 'settings' : null,
+      configPath: configPath ?? null,
+      configFrom: opts.opencodeConfigPath ? 'command line' : configPath ? 'settings' : null,
+      home: settings.useUserOpencodeHome ? 'user' : 'separate',
+    }
   }
 
   async function startConnection() {

@@ -19,7 +19,7 @@ sdk.catch(() => {})
 
 /**
  * The client for a directory (cached: creating one per render would defeat connection reuse).
- * Every call is `client.<group>.<method>(…)` and returns a promise, so the client can be handed
+ * Every call is `client.<group>[.<group>].<method>(…)` and returns a promise, so the client can be handed
  * out before the SDK has loaded: this stand-in has the same shape, and each method waits for the
  * SDK's client and calls it.
  */
@@ -29,13 +29,20 @@ export function clientFor(directory: string): OpencodeClient {
   let client = clients.get(key)
   if (!client) {
     const real = sdk.then((m) => m.createOpencodeClient({ baseUrl: base, directory, fetch: routeCheckedFetch }))
-    const call = (name: PropertyKey, method: PropertyKey) => async (...args: unknown[]) => {
-      const c = (await real) as unknown as Record<PropertyKey, Record<PropertyKey, (...a: unknown[]) => unknown>>
-      return c[name]![method]!(...args)
-    }
-    // No `then` at either level: neither the client nor a group may look like a promise.
-    const group = (name: PropertyKey) => new Proxy({}, { get: (_, method) => (method === 'then' ? undefined : call(name, method)) })
-    client = new Proxy({}, { get: (_, name) => (name === 'then' ? undefined : group(name)) }) as OpencodeClient
+    // A path of property names (`provider`, `oauth`, `authorize`) ends in a method: calling the
+    // stand-in walks the same path on the real client and calls it on its parent (SDK methods use
+    // `this`). Nested groups (`provider.oauth`) need the path to go deeper than two levels.
+    const node = (path: PropertyKey[]): unknown =>
+      new Proxy(
+        async (...args: unknown[]) => {
+          let parent: Record<PropertyKey, unknown> = (await real) as unknown as Record<PropertyKey, unknown>
+          for (const k of path.slice(0, -1)) parent = parent[k] as Record<PropertyKey, unknown>
+          return (parent[path[path.length - 1]!] as (...a: unknown[]) => unknown).apply(parent, args)
+        },
+        // No `then` at any level: neither the client nor a group may look like a promise.
+        { get: (_, k) => (k === 'then' ? undefined : node([...path, k])) },
+      )
+    client = new Proxy({}, { get: (_, name) => (name === 'then' ? undefined : node([name])) }) as OpencodeClient
     clients.set(key, client)
   }
   return client

@@ -121,22 +121,34 @@ export function useAbort() {
 }
 
 /** Stores or removes a provider API key; the provider/model lists are refetched afterwards. */
-export function useProviderAuth() {
+/**
+ * After a key or a sign-in was saved or removed: mark it for the instance reload that makes opencode
+ * use it (use-apply-provider-keys.ts) and refetch what lists providers.
+ */
+export function useProvidersChanged(): () => Promise<unknown> {
   const scope = useScope()
   const qc = useQueryClient()
-  const refresh = () => {
-    // Opencode uses the key only once the project's instance reloads (use-apply-provider-keys.ts).
+  return () => {
     useProviderKeysStore.getState().setPendingApply(true)
     return Promise.all([
       qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
       qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
     ])
   }
+}
+
+export function useProviderAuth() {
+  const scope = useScope()
+  const refresh = useProvidersChanged()
   const set = useMutation({
-    mutationFn: async (v: { providerID: string; key: string }) =>
+    // `metadata`: the answers to an API-key method's prompts (an account id, a resource name).
+    mutationFn: async (v: { providerID: string; key: string; metadata?: Record<string, string> }) =>
       unwrap(
         'auth.set',
-        await clientFor(scope.directory).auth.set({ providerID: v.providerID, auth: { type: 'api', key: v.key } }),
+        await clientFor(scope.directory).auth.set({
+          providerID: v.providerID,
+          auth: { type: 'api', key: v.key, ...(v.metadata && Object.keys(v.metadata).length ? { metadata: v.metadata } : {}) },
+        }),
       ),
     onSuccess: refresh,
   })

@@ -18,6 +18,7 @@ export const queryKeys = {
   status: (s: Scope) => [...base(s), 'status'] as const,
   configProviders: (s: Scope) => [...base(s), 'config.providers'] as const,
   providerList: (s: Scope) => [...base(s), 'provider.list'] as const,
+  providerAuth: (s: Scope) => [...base(s), 'provider.auth'] as const,
   config: (s: Scope) => [...base(s), 'config'] as const,
   agents: (s: Scope) => [...base(s), 'agents'] as const,
   permissions: (s: Scope) => [...base(s), 'permissions'] as const,

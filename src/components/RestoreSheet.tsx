@@ -11,7 +11,8 @@ import { groupPlan, overwriteList, type ConflictChoice } from '../lib/restore-sh
 import type { RestorePlan } from '../shared/ipc-contract'
 import { DiffLines } from './TurnChanges'
 import { useEscape } from '../lib/use-escape'
-import { displayPath } from '../shared/display-path'
+import { displayFilePath, displayPath } from '../shared/display-path'
+import { useOptionalDirectory } from '../api/scope'
 
 export type RestoreMode = 'both' | 'conversation' | 'files'
 
@@ -34,6 +35,7 @@ export function RestoreSheet(props: {
   onConfirm(decision: RestoreDecision): void
 }) {
   const planner = usePlanRestore()
+  const directory = useOptionalDirectory()
   const [plan, setPlan] = useState<RestorePlan | null>(null)
   const [mode, setMode] = useState<RestoreMode>('both')
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
@@ -70,7 +72,9 @@ export function RestoreSheet(props: {
   )
   const row = (a: RestorePlan['actions'][number], extra?: React.ReactNode) => (
     <li key={a.id} data-kind={a.kind}>
-      <span className="change-path" title={`${a.root}/${displayPath(a.path)}`}>{displayPath(a.path)}</span>
+      <span className="change-path" title={`${a.root}/${displayPath(a.path)}`}>
+        {displayFilePath(a, directory)}
+      </span>
       {extra}
     </li>
   )

@@ -22,6 +22,7 @@ import {
   setShared,
 } from './checkpoints/settings-logic'
 import { NotificationsSection } from './NotificationsSection'
+import { ServerSetupNote } from './ServerSetupNote'
 import '../styles/checkpoints.css'
 
 const settingsKey = ['host', 'settings'] as const
@@ -155,6 +156,7 @@ function ServerSection({ settings }: { settings: SettingsView }) {
     <section className="settings-section" data-testid="settings-server">
       <h3>opencode server</h3>
       <p className="muted small">Saving reconnects to the server. Leave the URL empty to use the server Retake starts itself.</p>
+      <ServerSetupNote setup={settings.serverSetup} />
       <form
         onSubmit={(e) => {
           e.preventDefault()

@@ -8,7 +8,7 @@ import { getBridge } from '../bridge'
 import { useScope } from '../api/scope'
 import { changeSummary } from '../lib/restore-sheet'
 import type { TurnCheckpoint } from '../shared/ipc-contract'
-import { displayPath } from '../shared/display-path'
+import { displayFilePath, displayPath } from '../shared/display-path'
 
 const CHANGE_LABEL: Record<string, string> = { added: 'added', modified: 'changed', deleted: 'deleted', mode: 'mode', type: 'type', 'not-checkpointed': 'not checkpointed' }
 
@@ -37,7 +37,9 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
             return (
               <li key={key} data-change={c.change}>
                 <span className={`change-kind change-${c.change}`}>{CHANGE_LABEL[c.change] ?? c.change}</span>
-                <span className="change-path" title={`${c.root}/${displayPath(c.path)}`}>{displayPath(c.path)}</span>
+                <span className="change-path" title={`${c.root}/${displayPath(c.path)}`}>
+                  {displayFilePath(c, directory)}
+                </span>
                 {c.binary ? <span className="muted">binary</span> : <span className="muted">+{c.added} −{c.removed}</span>}
                 {!c.binary && c.change !== 'not-checkpointed' && (
                   <button type="button" className="text-button" data-testid="view-diff" onClick={() => setDiffOf(diffOf === key ? null : key)}>

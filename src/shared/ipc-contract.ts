@@ -51,9 +51,29 @@ export const SettingsUpdateSchema = SettingsSchema.partial().extend({
   remotePassword: z.string().optional(),
 })
 /** Settings as the host shows them: the stored ones, plus whether a password is saved for remoteUrl. */
+/**
+ * What the opencode connection runs with now, which is not always what the settings say: a
+ * command-line `--opencode-config` or `--remote` wins over them, and a remote server ignores the
+ * config file and home settings (it has its own).
+ */
+export const ServerSetupSchema = z.object({
+  kind: z.enum(['embedded', 'remote']),
+  /** The remote server's URL (never its password). */
+  remoteUrl: z.string().nullable(),
+  remoteFrom: z.enum(['settings', 'command line']).nullable(),
+  /** The config file passed to the embedded server (OPENCODE_CONFIG), and where that choice came from. */
+  configPath: z.string().nullable(),
+  configFrom: z.enum(['settings', 'command line']).nullable(),
+  /** user: the user's own HOME (their ~/.config/opencode, keys, sessions); separate: Retake's data dir. */
+  home: z.enum(['user', 'separate']),
+})
+export type ServerSetup = z.infer<typeof ServerSetupSchema>
+
 export const SettingsViewSchema = SettingsSchema.extend({
   /** True when a password is saved for the current remoteUrl's origin (it is never sent back itself). */
   remotePasswordSaved: z.boolean().optional(),
+  /** What the connection runs with (set by the host; absent from old hosts and test fakes). */
+  serverSetup: ServerSetupSchema.optional(),
 })
 export type SettingsView = z.infer<typeof SettingsViewSchema>
 

@@ -40,6 +40,10 @@ const ROUTES: Record<string, string[]> = {
     '/permission/:id/reply',
     // Reloads the project's instance so a saved provider key is used (only when every session is idle).
     '/instance/dispose',
+    // Provider sign-in (ProviderSignIn.tsx): the server builds the URL and, for "auto" methods,
+    // holds the callback request open until the browser comes back to it.
+    '/provider/:id/oauth/authorize',
+    '/provider/:id/oauth/callback',
   ],
   PATCH: ['/session/:id', '/config'],
   PUT: ['/auth/:id'],

@@ -91,9 +91,17 @@ describe('chat in browser mode', () => {
     await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor()
     await fake.waitForRequest((r) => r.kind === 'chat')
     await assistantMessages().last().getByText('echo: SLOW').waitFor()
+    const turn = fake.chatRequests().at(-1)!
+    const pressed = Date.now()
     await page.keyboard.press('Escape')
     await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
     await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    // Within a second (the bar): the window is idle and the model's stream was cut, not
+    // finished (the whole SLOW answer takes ~10 s).
+    expect(Date.now() - pressed).toBeLessThan(1_000)
+    await until(() => turn.endedAt !== undefined, 'the model request to end')
+    expect(turn.clientAborted).toBe(true)
+    expect(turn.endedAt! - pressed).toBeLessThan(1_000)
     expect((await assistantMessages().last().textContent()) ?? '').not.toContain('w40')
   })
 
@@ -141,6 +149,9 @@ describe('chat in browser mode', () => {
     await assistantMessages().last().getByText('echo: in the second session').waitFor()
     await waitForCount(items, 2)
     await page.locator('[data-testid="session-item"][aria-current="true"]').first().waitFor()
+    // Its title is the one opencode generated (the fake model answers title requests "Fake title").
+    await waitForText(page.locator('[data-testid="session-item"][aria-current="true"]'), 'Fake title')
+    await waitForText(page.getByTestId('session-title'), 'Fake title')
     // Switch back to the older one (newest first).
     await items.nth(1).click()
     await assistantMessages().last().getByText('echo: in the first session').waitFor()

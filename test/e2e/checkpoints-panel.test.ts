@@ -109,6 +109,10 @@ describe('checkpoints panel', () => {
     const dialog = page.getByTestId('settings-dialog')
     await dialog.waitFor()
     await dialog.getByTestId('settings-folders').waitFor()
+    // What the server runs with: the test's config file, given on the command line, read by opencode.
+    await waitForText(dialog.getByTestId('server-setup-text'), join(app.root, 'opencode.json'))
+    expect(await dialog.getByTestId('server-setup-text').textContent()).toContain('given on the command line')
+    await waitForText(dialog.getByTestId('config-ok'), 'default model fake/echo')
     await dialog.getByTestId('folder-path').fill('relative/folder')
     await dialog.getByTestId('folder-add').click()
     await waitForText(dialog.getByTestId('folder-error'), 'full path')

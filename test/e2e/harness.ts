@@ -37,6 +37,8 @@ export interface StartOptions {
   config?: Record<string, unknown> | ((base: ReturnType<typeof makeOpencodeConfig>) => Record<string, unknown>)
   /** Extra environment for the host (e.g. Retake's own settings, to check they stay its own). */
   env?: Record<string, string>
+  /** Keep opencode's internal plugins (its provider sign-ins); off by default for speed. */
+  defaultPlugins?: boolean
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
@@ -60,7 +62,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
   const host: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
-    { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home')), ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home'), { defaultPlugins: opts.defaultPlugins }), ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   // A start that fails half-way (no URL, no browser, page never ready) must not leave the host and
   // its opencode server running behind the failed test.

@@ -6,7 +6,7 @@
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../shared/ipc-contract'
 import { messageText } from '../../lib/message-text'
-import { displayPath } from '../../shared/display-path'
+import { displayFilePath } from '../../shared/display-path'
 
 export interface ChangeSummary {
   added: number
@@ -101,9 +101,7 @@ export function overwriteIds(conflicts: PlanAction[], choices: Record<string, Co
 }
 
 export function pathOf(x: { root: string; path: string }, projectRoot: string): string {
-  // Files in extra folders are shown with their folder so two `notes.txt` are told apart.
-  const shown = displayPath(x.path)
-  return x.root === projectRoot || x.root === '' ? shown : `${x.root.replace(/\/+$/, '')}/${shown}`
+  return displayFilePath(x, projectRoot)
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

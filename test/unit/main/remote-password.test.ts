@@ -99,6 +99,23 @@ describe('the saved remote password is bound to its server', () => {
     await nextPassword(b, 0)
   })
 
+  it('tells the settings dialog which server is in use and where that came from (the command line wins), no password', async () => {
+    const c = core(dataDir())
+    expect(await call(c, 'settings.get', {})).toMatchObject({
+      serverSetup: { kind: 'embedded', remoteUrl: null, configPath: null, configFrom: null, home: 'user' },
+    })
+    const saved = await call(c, 'settings.update', { remoteUrl: a.url, remotePassword: 'pw-for-a', useUserOpencodeHome: false })
+    expect(saved.serverSetup).toEqual({ kind: 'remote', remoteUrl: a.url, remoteFrom: 'settings', configPath: null, configFrom: null, home: 'separate' })
+    expect(JSON.stringify(saved)).not.toContain('pw-for-a')
+    await nextPassword(a, 0)
+
+    const fromCli = createRetakeCore({ mode: 'browser', dataDir: dataDir(), appRoot: process.cwd(), version: 't', remote: { url: b.url, password: 'cli-pw' }, opencodeConfigPath: '/cli/oc.json' })
+    cores.push(fromCli)
+    const view = await call(fromCli, 'settings.get', {})
+    expect(view.serverSetup).toMatchObject({ kind: 'remote', remoteUrl: b.url, remoteFrom: 'command line', configPath: '/cli/oc.json', configFrom: 'command line' })
+    expect(JSON.stringify(view)).not.toContain('cli-pw')
+  })
+
   it('keeps the password when the same server is saved again, and binds a new one typed with a new URL', async () => {
     const dir = dataDir()
     const c = core(dir)

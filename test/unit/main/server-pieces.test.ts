@@ -69,6 +69,8 @@ describe('proxy header and path rules', () => {
       expect(isHostOnlyOpencodeRoute(m!, p!)).toBe(true)
     }
     expect(isHostOnlyOpencodeRoute('DELETE', '/session/ses_1')).toBe(false)
+    expect(isAllowedOpencodeRoute('POST', '/provider/github-copilot/oauth/authorize')).toBe(true)
+    expect(isAllowedOpencodeRoute('POST', '/provider/openai/oauth/callback')).toBe(true)
     // opencode's web app, files, shells and anything unknown stay out of reach.
     for (const [m, p] of [
       ['GET', '/'],
@@ -83,6 +85,8 @@ describe('proxy header and path rules', () => {
       ['GET', '/global/config'],
       ['POST', '/global/dispose'],
       ['TRACE', '/session'],
+      ['GET', '/provider/openai/oauth/callback'],
+      ['POST', '/provider/../oauth/authorize'],
     ] as const) {
       expect(isAllowedOpencodeRoute(m, p), `${m} ${p}`).toBe(false)
     }
