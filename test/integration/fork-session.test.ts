@@ -23,7 +23,7 @@ async function prompt(sessionID: string, text: string): Promise<string> {
   await waitSealed(app!, sessionID, userID)
   return userID
 }
-const asked = async (client: typeof app.client, sessionID: string) =>
+const asked = async (client: CoreApp['client'], sessionID: string) =>
   ((await client.session.messages({ sessionID })).data as unknown as Msg[]).filter((m) => m.info.role === 'user').map((m) => m.parts.find((p) => p.type === 'text')?.text)
 
 /** A client through Retake's proxy for another folder (as the window does after switching project). */
