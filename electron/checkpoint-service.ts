@@ -35,6 +35,8 @@ export interface CheckpointServiceOptions {
   projects?(): string[]
   onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
   log?(line: string): void
+  /** Restores kept through every clean-up: those the attempts point to (their files). */
+  pinnedRestores?: () => Iterable<string>
 }
 
 const PLAN_TTL_MS = 30 * 60 * 1000
@@ -67,6 +69,7 @@ export class CheckpointService {
             { path: directory, excludes },
             ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes })),
           ],
+          ...(this.opts.pinnedRestores ? { pinnedRestores: this.opts.pinnedRestores } : {}),
         }),
       )
       s.then(

@@ -85,6 +85,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     onProgress: (p) => events.emit('checkpoint.progress', p),
     sessionBusy: (directory, sessionID) => sessionBusy(connection, directory, sessionID),
     projects: () => stores.recentProjects().map((p) => p.path),
+    pinnedRestores: () => stores.attemptRestoreIds(),
     toolUse: async (directory, turns) => {
       const bySession = new Map<string, Map<string, TurnToolUse>>()
       for (const sessionID of new Set(turns.map((t) => t.sessionID))) {

@@ -16,7 +16,7 @@ import { parseTurnKey } from './paths'
 import { Records } from './records'
 import { applyPlan, makePlan, planTurns, makeUndoPlan, recover } from './restore'
 import type { ApplyHooks, RecoveredRestore } from './restore'
-import { applyRetention, deleteSession, forkSession, sweep } from './retention'
+import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './retention'
 import { restoreChanges, turnChanges } from './changes'
 import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
@@ -56,6 +56,7 @@ export interface InternalStore extends CheckpointStore {
  */
 export async function openCheckpointStore(opts: OpenOptions): Promise<InternalStore> {
   const e = new Engine(opts)
+  if (opts.pinnedRestores) pinRestores(e, opts.pinnedRestores)
   let recovered: string[]
   const recoveredRestores: RecoveredRestore[] = []
   try {
@@ -158,6 +159,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         blobs: blobs.size,
         blobBytes,
         storeBytes: e.storeBytes(),
+        attemptRestores: pinnedHeld(e),
       }
     },
     verify: (o) => verifyStore(e, o?.repair === true),

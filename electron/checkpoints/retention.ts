@@ -77,11 +77,25 @@ function blobBytes(e: Engine): number {
   return n
 }
 
+const pins = new WeakMap<Engine, () => Iterable<string>>()
+
+/** Restores kept by every clean-up of this store (OpenOptions.pinnedRestores). */
+export function pinRestores(e: Engine, pinned: () => Iterable<string>): void {
+  pins.set(e, pinned)
+}
+
+/** The pinned restores this store holds (the storage view says they are kept). */
+export function pinnedHeld(e: Engine): number {
+  return [...new Set(pins.get(e)?.() ?? [])].filter((id) => e.records.restores.has(id)).length
+}
+
 /** Mark and sweep; callers hold the lock. */
 export function gc(e: Engine): { blobsSwept: number; bytesFreed: number } {
-  // Restores whose turns are all gone cannot be undone meaningfully any more.
+  // Restores whose turns are all gone cannot be undone meaningfully any more — unless an attempt
+  // points at one: its before-image is that attempt's files.
+  const pinned = new Set(pins.get(e)?.() ?? [])
   for (const r of [...e.records.restores.values()]) {
-    if (!r.turns.some((k) => e.records.turns.has(Records.key(k)))) e.records.deleteRestore(r.restoreId)
+    if (!pinned.has(r.restoreId) && !r.turns.some((k) => e.records.turns.has(Records.key(k)))) e.records.deleteRestore(r.restoreId)
   }
   const keep = new Set<string>()
   // A turn's earlier attempts keep their snapshots too: "continue from this attempt" needs them.

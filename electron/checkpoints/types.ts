@@ -45,6 +45,11 @@ export interface OpenOptions {
    * (default 2000: below it, handing paths over costs about what it saves). Tests set 0.
    */
   pooledWalkMinEntries?: number
+  /**
+   * Restores the app still needs whatever happens to their turns: an attempt's files are the
+   * before-image of the restore that replaced it (docs/attempts.md). Clean-ups never drop them.
+   */
+  pinnedRestores?: () => Iterable<string>
 }
 
 /** One recorded path. `type` x = over the size cap: known to exist, content not kept. */
@@ -184,6 +189,8 @@ export interface StoreStats {
   blobs: number
   blobBytes: number
   storeBytes: number
+  /** Restores kept for attempts (OpenOptions.pinnedRestores) that this store holds. */
+  attemptRestores: number
 }
 
 /** A blob the checkpoints need that is missing or does not hash to its name, with a path that uses it. */

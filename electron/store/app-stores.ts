@@ -3,7 +3,7 @@
  * attempt history of retried turns. Each is a JSON file written atomically.
  */
 import { join, basename, isAbsolute } from 'node:path'
-import { rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { z } from 'zod'
 import {
   AttemptSchema,
@@ -129,6 +129,15 @@ export class AppStores {
   addAttempt(attempt: Attempt): void {
     const list = [...this.attempts(attempt.sessionID), attempt].slice(-MAX_ATTEMPTS_PER_SESSION)
     writeJson(this.attemptsFile(attempt.sessionID), list)
+  }
+
+  /** Every restore an attempt of any session points to (its files): kept by checkpoint clean-ups. */
+  attemptRestoreIds(): string[] {
+    const dir = this.file('attempts')
+    if (!existsSync(dir)) return []
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .flatMap((n) => this.attempts(n.slice(0, -'.json'.length)).flatMap((a) => (a.restoreId ? [a.restoreId] : [])))
   }
 
   /** Notes the restore that rolled an attempt's files back (see Attempt.restoreId). */

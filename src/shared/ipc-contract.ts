@@ -202,6 +202,8 @@ export const CheckpointStatsSchema = z.object({
   blobs: z.number(),
   blobBytes: z.number(),
   storeBytes: z.number(),
+  /** Restores kept because an attempt's files are their before-image (never cleaned up). */
+  attemptRestores: z.number(),
 })
 
 const BlobProblemSchema = z.object({ root: z.string(), path: z.string() })

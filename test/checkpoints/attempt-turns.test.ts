@@ -3,6 +3,7 @@
 // through a sweep, a reopen, and back and forth.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { openCheckpointStore } from '../../electron/checkpoints'
 import { workspace } from './helpers'
 
 describe("a turn's earlier attempts", () => {
@@ -38,6 +39,31 @@ describe("a turn's earlier attempts", () => {
     expect(w.exists('one.txt')).toBe(false)
     // And attempt 2 is still there to come back to.
     expect(await store.bringBackAttemptTurn('s/m1', leave.restoreId!)).toBe(true)
+  })
+
+  it('a clean-up keeps the files of a restore an attempt points to, and drops one nothing points to', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'attempt A')
+    await w.store.seal('s/m1')
+    const kept = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    await w.store.capture('t/m2')
+    w.write('b.txt', 'attempt B')
+    await w.store.seal('t/m2')
+    const dropped = await w.store.apply(await w.store.plan({ backTo: 't/m2' }))
+    await w.store.close()
+    const store = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }], pinnedRestores: () => [kept.restoreId!] })
+    try {
+      // Every turn is older than "now": the clean-up drops them all.
+      expect((await store.retention({ maxAgeMs: -1 })).turnsDropped).toBe(2)
+      await store.sweep()
+      await store.undo(kept.restoreId!)
+      expect(w.text('a.txt')).toBe('attempt A')
+      await store.undo(dropped.restoreId!)
+      expect(w.exists('b.txt')).toBe(false)
+    } finally {
+      await store.close()
+    }
   })
 
   it('finds nothing to bring back for a restore that replaced no record', async () => {

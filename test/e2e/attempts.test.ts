@@ -130,6 +130,9 @@ describe('attempts', () => {
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
     await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files again')
     await waitForText(messages('user').first(), 'WRITE other.txt from the second attempt')
+    // The storage view says the kept attempt's files are never cleaned up.
+    await page.getByTestId('open-checkpoints').click()
+    await waitForText(page.getByTestId('checkpoints-panel').getByTestId('storage-attempts'), 'The files of 1 earlier attempt are kept through every clean-up')
   })
 
   it('Retry with several models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {

@@ -21,6 +21,13 @@ export function StorageSection() {
           {formatBytes(stats.data.blobBytes)} of file contents for {stats.data.turns} {stats.data.turns === 1 ? 'turn' : 'turns'} in{' '}
           {stats.data.sessions} {stats.data.sessions === 1 ? 'session' : 'sessions'} of this project
           <span className="muted"> ({formatBytes(stats.data.storeBytes)} on disk in all)</span>
+          {stats.data.attemptRestores > 0 && (
+            <span className="muted" data-testid="storage-attempts">
+              {' '}
+              The files of {stats.data.attemptRestores} earlier {stats.data.attemptRestores === 1 ? 'attempt' : 'attempts'} are kept through every clean-up, so
+              you can continue from them; they go when their session is deleted.
+            </span>
+          )}
         </p>
       ) : stats.error ? (
         <div className="inline-error">{errorMessage(stats.error)}</div>
