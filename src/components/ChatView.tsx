@@ -19,6 +19,7 @@ import { useSessionErrors } from '../state/session-errors-store'
 import { useUiStore } from '../state/ui-store'
 import { AgentPicker } from './AgentPicker'
 import { Composer } from './Composer'
+import { useEditRequest } from '../state/edit-request-store'
 import { ModelPicker } from './ModelPicker'
 import { ProviderKeysDialog } from './lazy'
 import { SessionErrorBanner } from './SessionErrorBanner'
@@ -277,6 +278,11 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         blocked={blocked}
         onPasteFiles={addFiles}
         assist={commands.assist}
+        onEditLast={() => {
+          const last = messages.data?.findLast((m) => m.info.role === 'user')
+          if (last && !retryLocked) useEditRequest.getState().request(last.info.id)
+          return !!last
+        }}
         attachButton={<AttachButton onFiles={addFiles} disabled={retryLocked} />}
         attachments={
           <ComposerAttachments

@@ -30,6 +30,7 @@ export function Composer({
   blocked,
   onPasteFiles,
   assist,
+  onEditLast,
 }: {
   value: string
   onChange(text: string): void
@@ -49,6 +50,8 @@ export function Composer({
   onPasteFiles?(files: File[]): void
   /** Slash-command completion: its popup, and keys it takes before the composer's own. */
   assist?: ComposerAssist
+  /** ↑ in the empty box: edit the last message sent (false: there is none). */
+  onEditLast?(): boolean
 }) {
   const ref = useRef<HTMLTextAreaElement>(null)
   useLayoutEffect(() => {
@@ -61,6 +64,10 @@ export function Composer({
   const canSend = !disabled && !blocked && (value.trim().length > 0 || hasAttachments)
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (assist?.onKeyDown(e)) return
+    if (e.key === 'ArrowUp' && value === '' && !hasAttachments && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey) {
+      if (onEditLast?.()) e.preventDefault()
+      return
+    }
     if (!isSendKey(e)) return
     e.preventDefault()
     if (canSend) onSend()

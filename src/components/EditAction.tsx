@@ -4,7 +4,8 @@
  * once otherwise — with the same message id and the model chosen now. Attachments stay as they
  * were; the old text stays readable in the previous attempt.
  */
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import { useEditRequest } from '../state/edit-request-store'
 import type { MessageWithParts } from '../api/types'
 import { typedText } from '../lib/message-text'
 import { useRetryContext } from '../retry/retry-context'
@@ -14,6 +15,13 @@ export function EditAction({ message }: { message: MessageWithParts }) {
   const ctx = useRetryContext()
   const [draft, setDraft] = useState<string | null>(null)
   const [confirmLater, setConfirmLater] = useState<number | null>(null)
+  // ↑ in the empty composer asks the last message's Edit to open (edit-request-store.ts).
+  const requested = useEditRequest((s) => s.messageID === message.info.id)
+  useEffect(() => {
+    if (!requested) return
+    useEditRequest.getState().clear()
+    if (ctx && !ctx.locked && ctx.model) setDraft(typedText(message))
+  }, [requested, ctx, message])
   if (!ctx) return null
   const id = message.info.id
   const disabled = ctx.locked || !ctx.model

@@ -12,6 +12,7 @@ const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
     keys: [
       [['Enter'], 'Send'],
       [['Shift', 'Enter'], 'New line'],
+      [['↑'], 'Edit the last message sent (in the empty box)'],
       [['/'], 'Slash commands (at the start of the message)'],
       [['↑', '↓'], 'Move in the command list'],
       [['Tab'], 'Complete the command'],

@@ -83,6 +83,11 @@ describe('attempts', () => {
     const switcher = page.getByTestId('attempt-switcher')
     await switcher.getByTestId('attempt-prev').click()
     await waitForText(switcher.getByTestId('attempt-question'), asked)
+
+    // ↑ in the empty composer edits the last message sent.
+    await page.getByTestId('composer').focus()
+    await page.keyboard.press('ArrowUp')
+    expect(await page.getByTestId('edit-text').inputValue()).toBe('just say hello instead')
   })
 
   it('Continue from an earlier attempt brings back its conversation and files, and the branch left is one click away', async () => {
