@@ -15,11 +15,12 @@
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
-import type { ApplyResultSchema, Attempt, AttemptContinueOutcome } from '../../src/shared/ipc-contract'
+import type { ApplyResultSchema, AttemptContinueOutcome } from '../../src/shared/ipc-contract'
 import { unwrap } from '../../src/api/unwrap'
 import type { CheckpointService } from '../checkpoint-service'
 import type { AppStores } from '../store/app-stores'
 import { messagesBackTo } from './session-pages'
+import { planSwitch, replayEvents, type StoredMessage } from './attempt-switch'
 
 export interface ContinueInput {
   directory: string
@@ -44,8 +45,6 @@ interface Deps {
   now(): number
 }
 
-type Stored = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
-
 export async function continueFromAttempt(d: Deps, input: ContinueInput): Promise<AttemptContinueOutcome> {
   const { directory, sessionID, messageID } = input
   const attempt = d.stores.attempts(sessionID).find((a) => a.messageID === messageID && a.at === input.at)
@@ -53,28 +52,17 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
   const status = unwrap('session.status', await d.client.session.status({})) as Record<string, { type: string }>
   if (status[sessionID] && status[sessionID]!.type !== 'idle') return { status: 'failed', error: 'A turn is running in this session: stop it or wait for it to end first' }
 
-  const list = (await messagesBackTo(d.client, sessionID, messageID)) as Stored[]
-  const at = list.findIndex((m) => m.info.id === messageID)
-  if (at < 0) return { status: 'failed', error: 'The retaken message is not in this session any more' }
-  const current = list[at]!
-  const branch = list.slice(at + 1)
-  const lastModel = [...branch].reverse().find((m) => m.info.providerID && m.info.modelID)?.info
+  const list = (await messagesBackTo(d.client, sessionID, messageID)) as StoredMessage[]
+  const plan = planSwitch({ attempt, messages: list, now: d.now(), hasFilePlan: !!input.files, leaveFiles: !!input.leaveFiles })
+  if ('error' in plan) return { status: 'failed', error: plan.error }
+  const keptAt = plan.leaving.at
 
   // 1. The branch being left is kept first: whatever fails later, nothing of it is lost.
-  const keptAt = d.now()
-  const leaving: Attempt = {
-    sessionID,
-    messageID,
-    at: keptAt,
-    messages: branch,
-    user: current,
-    ...(lastModel ? { model: { providerID: lastModel.providerID!, modelID: lastModel.modelID! } } : {}),
-  }
-  d.stores.addAttempt(leaving)
+  d.stores.addAttempt(plan.leaving)
 
   // 2. Files: roll the current branch back, then bring the attempt's back.
   let rollback: ApplyResult | null = null
-  if (input.files && !input.leaveFiles) {
+  if (plan.rollBack && input.files) {
     rollback = await d.checkpoints.apply(directory, input.files.planId, { onConflict: 'restore-rest', overwrite: input.files.overwrite ?? [], keep: input.files.keep ?? [] })
     if (rollback.status === 'cancelled' || rollback.failed.length > 0) {
       if (rollback.restoreId) await d.checkpoints.undo(directory, rollback.restoreId).catch(() => {})
@@ -84,16 +72,14 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
     if (rollback.restoreId) d.stores.setAttemptRestore(sessionID, messageID, keptAt, rollback.restoreId)
   }
   let filesBack: ApplyResult | null = null
-  if (attempt.restoreId && !input.leaveFiles) {
-    await d.checkpoints.bringBackAttemptTurn(directory, { sessionID, messageID }, attempt.restoreId)
-    filesBack = await d.checkpoints.undo(directory, attempt.restoreId)
+  if (plan.bringBack) {
+    await d.checkpoints.bringBackAttemptTurn(directory, { sessionID, messageID }, plan.bringBack)
+    filesBack = await d.checkpoints.undo(directory, plan.bringBack)
   }
 
   // 3. Conversation: the current branch out (newest first), the attempt's in.
-  for (const m of [...branch].reverse()) unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: m.info.id }))
-  unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID }))
-  const messages = [(attempt.user ?? current) as Stored, ...(attempt.messages as Stored[])]
-  await replayMessages(d, directory, sessionID, messages)
+  for (const id of plan.remove) unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
+  await replayMessages(d, directory, sessionID, plan.replay)
 
   // 4. The attempt is current now: it leaves the history (the branch left behind took its place).
   d.stores.forgetAttempt(sessionID, messageID, attempt.at)
@@ -101,17 +87,9 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
 }
 
 /** Appends message events after the session's last event (replay refuses a gap in the sequence). */
-async function replayMessages(d: Deps, directory: string, sessionID: string, messages: Stored[]): Promise<void> {
+async function replayMessages(d: Deps, directory: string, sessionID: string, messages: StoredMessage[]): Promise<void> {
   for (let tries = 0; ; tries++) {
-    let seq = await lastSeq(d, sessionID)
-    let n = 0
-    const id = () => `evt_${d.now().toString(16)}rtk${String(n++).padStart(12, '0')}`
-    const events: unknown[] = []
-    for (const m of messages) {
-      events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.updated.1', data: { sessionID, info: m.info } })
-      for (const part of m.parts) events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.part.updated.1', data: { sessionID, part, time: d.now() } })
-    }
-    const r = await d.post('/sync/replay', { directory, events })
+    const r = await d.post('/sync/replay', { directory, events: replayEvents(sessionID, messages, await lastSeq(d, sessionID), d.now()) })
     if (r.status === 200) return
     // Another event (a title, a status) landed between the read and the replay: read again.
     if (tries >= 2) throw new Error(`opencode refused to replay the attempt's messages (HTTP ${r.status}); they are kept in Retake: try again`)

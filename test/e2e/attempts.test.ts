@@ -140,7 +140,7 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('checkpoints-panel').getByTestId('storage-attempts'), 'The files of 1 earlier attempt are kept through every clean-up')
   })
 
-  it('Retry with several models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
+  it('Retry with three models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
     const { page, fake, project } = app
     const writer = (modelID: string, file: string) => {
       fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })
@@ -152,6 +152,7 @@ describe('attempts', () => {
     await page.getByTestId('status-line').getByText(/idle/i).waitFor()
     writer('echo-2', 'two.txt')
     writer('echo-noimg', 'three.txt')
+    writer('claude-fake', 'four.txt')
 
     const user = messages('user').first()
     await user.hover()
@@ -160,28 +161,31 @@ describe('attempts', () => {
     await menu.getByTestId('compare-toggle').check()
     await chooseInPalette(page, menu, 'echo 2', 'fake/echo-2')
     await chooseInPalette(page, menu, 'text only', 'fake/echo-noimg')
-    await waitForText(menu.getByTestId('compare-picked'), '2. Echo (text only)')
+    await chooseInPalette(page, menu, 'claude', 'anth/claude-fake')
+    await waitForText(menu.getByTestId('compare-picked'), '3. Claude Fake')
     await menu.getByTestId('compare-run').click()
     // The turn changed files: the restore sheet first, as for any retake.
     await waitForText(page.getByTestId('restore-sheet'), 'base.txt')
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
 
     const view = page.getByTestId('compare-runs')
-    await waitForCount(view.getByTestId('compare-column'), 2)
-    const [first, second] = [view.getByTestId('compare-column').nth(0), view.getByTestId('compare-column').nth(1)]
-    await waitForText(first.getByTestId('compare-answer'), 'echo-2 wrote two.txt')
-    await waitForText(first.getByTestId('compare-files'), 'two.txt')
-    await waitForText(second.getByTestId('compare-answer'), 'echo-noimg wrote three.txt')
-    await waitForText(second.getByTestId('compare-files'), 'three.txt')
+    await waitForCount(view.getByTestId('compare-column'), 3)
+    const column = (i: number) => view.getByTestId('compare-column').nth(i)
+    const first = column(0)
+    for (const [i, model, file] of [[0, 'echo-2', 'two.txt'], [1, 'echo-noimg', 'three.txt'], [2, 'claude-fake', 'four.txt']] as const) {
+      await waitForText(column(i).getByTestId('compare-answer'), `${model} wrote ${file}`)
+      await waitForText(column(i).getByTestId('compare-files'), file)
+    }
     // Each run started from the same files: only the last run's file is on disk now.
-    expect([existsSync(join(project, 'base.txt')), existsSync(join(project, 'two.txt')), existsSync(join(project, 'three.txt'))]).toEqual([false, false, true])
+    const onDisk = () => ['base.txt', 'two.txt', 'three.txt', 'four.txt'].filter((f) => existsSync(join(project, f)))
+    expect(onDisk()).toEqual(['four.txt'])
     await page.screenshot({ path: 'test-results/guide-compare.png' })
 
     await first.getByTestId('compare-keep').click()
-    await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'three.txt')
+    await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'four.txt')
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
     await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
-    expect([existsSync(join(project, 'two.txt')), existsSync(join(project, 'three.txt'))]).toEqual([true, false])
+    expect(onDisk()).toEqual(['two.txt'])
     await waitForText(messages('assistant').last(), 'echo-2 wrote two.txt')
   })
 

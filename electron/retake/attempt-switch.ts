@@ -1,0 +1,74 @@
+/**
+ * The decisions of "continue from this attempt", as pure functions: what is kept, which files
+ * move, which messages leave the server and which come back, and the events that bring them back.
+ * continue-attempt.ts carries them out.
+ */
+import type { Attempt } from '../../src/shared/ipc-contract'
+
+export type StoredMessage = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
+
+export interface SwitchPlan {
+  /** The current branch, recorded as an attempt before anything changes. */
+  leaving: Attempt
+  /** Roll the current branch's files back (the plan from the restore sheet). */
+  rollBack: boolean
+  /** The restore to undo for the attempt's own files (null: none recorded, or files left). */
+  bringBack: string | null
+  /** Messages to delete on the server, newest first, down to the retaken question. */
+  remove: string[]
+  /** Messages to replay, oldest first: the question as the attempt asked it, then its branch. */
+  replay: StoredMessage[]
+}
+
+export function planSwitch(a: {
+  attempt: Attempt
+  /** The session's messages from (at least) the retaken question to the newest. */
+  messages: StoredMessage[]
+  now: number
+  hasFilePlan: boolean
+  leaveFiles: boolean
+}): SwitchPlan | { error: string } {
+  const { attempt } = a
+  const at = a.messages.findIndex((m) => m.info.id === attempt.messageID)
+  if (at < 0) return { error: 'The retaken message is not in this session any more' }
+  const current = a.messages[at]!
+  const branch = a.messages.slice(at + 1)
+  const lastModel = [...branch].reverse().find((m) => m.info.providerID && m.info.modelID)?.info
+  return {
+    leaving: {
+      sessionID: attempt.sessionID,
+      messageID: attempt.messageID,
+      at: a.now,
+      messages: branch,
+      user: current,
+      ...(lastModel ? { model: { providerID: lastModel.providerID!, modelID: lastModel.modelID! } } : {}),
+    },
+    rollBack: a.hasFilePlan && !a.leaveFiles,
+    bringBack: attempt.restoreId && !a.leaveFiles ? attempt.restoreId : null,
+    remove: [...branch].reverse().map((m) => m.info.id).concat(current.info.id),
+    // An attempt recorded before its question was kept falls back to the question as it is now.
+    replay: [(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])],
+  }
+}
+
+export interface SyncEvent {
+  id: string
+  aggregateID: string
+  seq: number
+  type: string
+  data: Record<string, unknown>
+}
+
+/** opencode's sync events that put `messages` back, numbered after the session's event `afterSeq`. */
+export function replayEvents(sessionID: string, messages: StoredMessage[], afterSeq: number, now: number): SyncEvent[] {
+  let seq = afterSeq
+  let n = 0
+  // Unique per call and ordered: opencode only needs event ids to be new.
+  const id = () => `evt_${now.toString(16)}rtk${String(n++).padStart(12, '0')}`
+  const events: SyncEvent[] = []
+  for (const m of messages) {
+    events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.updated.1', data: { sessionID, info: m.info } })
+    for (const part of m.parts) events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.part.updated.1', data: { sessionID, part, time: now } })
+  }
+  return events
+}

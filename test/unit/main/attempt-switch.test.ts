@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { planSwitch, replayEvents, type StoredMessage } from '../../../electron/retake/attempt-switch'
+import type { Attempt } from '../../../src/shared/ipc-contract'
+
+const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage => ({
+  info: { id, role, ...(model ? { providerID: 'p', modelID: model } : {}) },
+  parts: Array.from({ length: parts }, (_, i) => ({ id: `${id}_p${i}` })),
+})
+// The session now: turn 1 (u1), the retaken turn 2 (u2) answered by model "new", then turn 3.
+const session = [msg('u1', 'user'), msg('a1', 'assistant'), msg('u2', 'user'), msg('a2new', 'assistant', 2, 'new'), msg('u3', 'user'), msg('a3', 'assistant', 1, 'new3')]
+const attempt: Attempt = { sessionID: 's', messageID: 'u2', at: 100, messages: [msg('a2old', 'assistant', 1, 'old')], user: msg('u2', 'user'), restoreId: 'rst_old' }
+
+describe('planSwitch: continue from an attempt', () => {
+  it('keeps the whole current branch, removes it newest first down to the question, and replays the attempt', () => {
+    const p = planSwitch({ attempt, messages: session, now: 200, hasFilePlan: true, leaveFiles: false })
+    if ('error' in p) throw new Error(p.error)
+    expect(p.leaving).toMatchObject({ sessionID: 's', messageID: 'u2', at: 200, model: { providerID: 'p', modelID: 'new3' } })
+    expect((p.leaving.messages as StoredMessage[]).map((m) => m.info.id)).toEqual(['a2new', 'u3', 'a3'])
+    expect(p.remove).toEqual(['a3', 'u3', 'a2new', 'u2'])
+    expect(p.replay.map((m) => m.info.id)).toEqual(['u2', 'a2old'])
+    expect([p.rollBack, p.bringBack]).toEqual([true, 'rst_old'])
+  })
+
+  it('"conversation only" moves no file either way', () => {
+    const p = planSwitch({ attempt, messages: session, now: 200, hasFilePlan: true, leaveFiles: true })
+    expect(p).toMatchObject({ rollBack: false, bringBack: null })
+  })
+
+  it('an attempt kept without its question replays today’s; one whose question is gone is refused', () => {
+    const { user: _u, ...noQuestion } = attempt
+    const p = planSwitch({ attempt: noQuestion, messages: session, now: 1, hasFilePlan: false, leaveFiles: false })
+    expect('replay' in p && p.replay[0]).toBe(session[2])
+    expect(planSwitch({ attempt, messages: session.slice(4), now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
+  })
+})
+
+describe('replayEvents', () => {
+  it('numbers one message event and one per part after the session’s last event, with new ids', () => {
+    const ev = replayEvents('s', [msg('u2', 'user', 2), msg('a2', 'assistant', 1)], 41, 1000)
+    expect(ev.map((e) => [e.seq, e.type])).toEqual([
+      [42, 'message.updated.1'],
+      [43, 'message.part.updated.1'],
+      [44, 'message.part.updated.1'],
+      [45, 'message.updated.1'],
+      [46, 'message.part.updated.1'],
+    ])
+    expect(new Set(ev.map((e) => e.id)).size).toBe(5)
+    expect(ev[1]!.data).toEqual({ sessionID: 's', part: { id: 'u2_p0' }, time: 1000 })
+  })
+})
