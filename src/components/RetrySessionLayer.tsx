@@ -8,7 +8,7 @@ import type { MessageWithParts } from '../api/types'
 import { modelKey, modelOptions, type ModelOption } from '../lib/model-choice'
 import type { Attempt, ModelRef, RetakeCompareOutcome, SavedRetry } from '../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from '../retry/retry-context'
-import { laterTurns, retakeEntry, retryTargetFor } from '../retry/retry-target'
+import { laterTurns, retryTargetFor } from '../retry/retry-target'
 import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetries, retryKeys } from '../retry/use-retake'
 import { useRetryStore } from '../state/retry-store'
 import { getBridge } from '../bridge'
@@ -182,21 +182,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     }
   }
 
-  // R on a focused message takes the ↺'s path with the model chosen now: the restore sheet for a
-  // turn that changed files, the question about later turns, or the retake at once.
+  // R on a focused message opens the retake sheet with the model chosen now — whatever the turn
+  // changed, R never acts without asking: the sheet says what goes (files, later turns) first.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!ctx || e.key.toLowerCase() !== 'r' || e.metaKey || e.ctrlKey || e.altKey) return
     const el = e.target as HTMLElement
     if (el.getAttribute('data-testid') !== 'message') return
     const id = el.getAttribute('data-message-id')
-    if (!id || !ctx.model || ctx.locked) return
-    const target = retryTargetFor(messages, id)
-    if (!target) return
+    if (!id || !ctx.model || ctx.locked || !retryTargetFor(messages, id)) return
     e.preventDefault()
-    const entry = retakeEntry(ctx.changedFiles(target), laterTurns(messages, target))
-    if (entry === 'sheet') ctx.openRestoreSheet(id, ctx.model)
-    else if (entry === 'confirm') el.querySelector<HTMLButtonElement>('[data-testid="retry"]')?.click()
-    else void ctx.retake(id, ctx.model)
+    ctx.openRestoreSheet(id, ctx.model)
   }
 
   return (

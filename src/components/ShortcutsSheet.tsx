@@ -24,7 +24,7 @@ const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
     keys: [
       [['Esc'], 'Stop the running turn'],
       [['Tab'], 'Move between messages and their actions'],
-      [['R'], 'Retake the focused message’s turn with the model chosen now'],
+      [['R'], 'Open the retake sheet for the focused message’s turn (the model chosen now)'],
       [['Enter'], 'Expand or collapse a focused tool call'],
     ],
   },

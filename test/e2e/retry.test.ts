@@ -84,13 +84,18 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().at(-1)!.lastUserText()).toBe('turn one')
   })
 
-  it('R on a focused message retakes its turn with the model chosen now', async () => {
+  it('R on a focused message opens the retake sheet, then retakes its turn with the model chosen now', async () => {
     const { page, fake } = app
     await send('keyboard please')
     await messages('assistant').last().getByText('echo: keyboard please').waitFor()
     await pickModel(page, 'fake/echo-2')
     await messages('assistant').last().focus()
     await page.keyboard.press('r')
+    // R never acts silently: the retake sheet asks first, even for a turn that changed no file.
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet, 'Retake with Echo 2')
+    expect(fake.chatRequests()).toHaveLength(1)
+    await sheet.getByTestId('restore-confirm').click()
     // The new assistant bubble shows its model before the provider is asked: wait for the request
     // itself (and its answer), not for the bubble.
     await until(() => fake.chatRequests('echo-2').length === 1, 'the retake to reach the fake LLM')
