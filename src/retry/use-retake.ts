@@ -4,10 +4,10 @@
  * electron/retake/retake-host.ts), shows the step it reports, and keeps React Query in step. A
  * window closed or reloaded mid-retake no longer leaves it half done: the host finishes it.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { getBridge } from '../bridge'
-import { queryKeys } from '../api/query-keys'
+import { queryKeys, type Scope } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
 import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
@@ -27,6 +27,17 @@ export function useSavedRetries(sessionID: string | undefined) {
     enabled: !!sessionID,
     queryFn: () => getBridge().invoke('retry.list', { sessionID: sessionID! }),
   })
+}
+
+/** What a retake, a switch or a compare may have changed: read again. */
+function refreshAfterRetake(qc: QueryClient, scope: Scope, sessionID: string) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: queryKeys.messages(scope, sessionID) }),
+    qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
+    qc.invalidateQueries({ queryKey: retryKeys.saved(sessionID) }),
+    qc.invalidateQueries({ queryKey: retryKeys.attempts(sessionID) }),
+    qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
+  ])
 }
 
 export function useAttempts(sessionID: string | undefined) {
@@ -84,13 +95,7 @@ export function useRetake() {
         off()
         console.info(`[retry] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
         finish(req.sessionID)
-        await Promise.all([
-          qc.invalidateQueries({ queryKey: queryKeys.messages(scope, req.sessionID) }),
-          qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
-          qc.invalidateQueries({ queryKey: retryKeys.saved(req.sessionID) }),
-          qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
-          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
-        ])
+        await refreshAfterRetake(qc, scope, req.sessionID)
       }
     },
     [scope, qc, start, step, finish],
@@ -121,11 +126,7 @@ export function useContinueAttempt() {
         })
       } finally {
         finish(req.sessionID)
-        await Promise.all([
-          qc.invalidateQueries({ queryKey: queryKeys.messages(scope, req.sessionID) }),
-          qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
-          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
-        ])
+        await refreshAfterRetake(qc, scope, req.sessionID)
       }
     },
     [scope, qc, start, finish],
@@ -158,12 +159,7 @@ export function useCompareModels() {
       } finally {
         off()
         finish(req.sessionID)
-        await Promise.all([
-          qc.invalidateQueries({ queryKey: queryKeys.messages(scope, req.sessionID) }),
-          qc.invalidateQueries({ queryKey: retryKeys.saved(req.sessionID) }),
-          qc.invalidateQueries({ queryKey: retryKeys.attempts(req.sessionID) }),
-          qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
-        ])
+        await refreshAfterRetake(qc, scope, req.sessionID)
       }
     },
     [scope, qc, start, step, finish],
