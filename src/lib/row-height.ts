@@ -4,13 +4,14 @@
  * every thumb drag land elsewhere) — and the heights already measured, kept per message id across
  * renders and session switches so a row is only ever estimated once.
  *
- * The figures follow the CSS: 14 px text at line-height 1.5 (21 px), 12.5 px code at 1.55 (~19.4
- * px), a message column of at most 780 px, ~7.3 px per character of proportional text.
+ * The figures follow the CSS: 14 px text (--text-base) at line-height 1.5 (21 px), 13 px code
+ * (--text-md) at 1.55 (~20.2 px), a user bubble padded 10 px by 16 px, a message column of at most
+ * 780 px, ~7.3 px per character of proportional text.
  */
 import type { MessageWithParts } from '../api/types'
 
 const TEXT_LINE = 21
-const CODE_LINE = 19.4
+const CODE_LINE = 20.2
 const CHAR_PX = 7.3
 const ROW_CHROME = 34 // padding, the role line, the actions row
 const USER_BUBBLE = 20 // the bubble's own padding
@@ -22,7 +23,7 @@ const COLUMN_MAX = 780
 
 /** Estimated pixel height of one message row in a timeline `width` px wide. */
 export function estimateRowHeight(m: MessageWithParts, width: number): number {
-  const column = Math.max(200, Math.min(COLUMN_MAX, width - 48) - (m.info.role === 'user' ? 28 : 0))
+  const column = Math.max(200, Math.min(COLUMN_MAX, width - 48) - (m.info.role === 'user' ? 32 : 0))
   const perLine = Math.max(20, Math.floor(column / CHAR_PX))
   let h = ROW_CHROME + (m.info.role === 'user' ? USER_BUBBLE : 0)
   for (const p of m.parts) {
