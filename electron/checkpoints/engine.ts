@@ -17,7 +17,8 @@ import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { toKey } from './paths'
-import { RootWatcher } from './watch'
+import { startWatcher } from './watch'
+import type { ChangeWatcher } from './watch'
 import type { PlanRegistry } from './restore'
 import type { State } from './snapshots'
 import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
@@ -67,7 +68,7 @@ export class Engine {
   readonly owner: StoreOwner
   readonly maxFileBytes: number
   readonly warnings: string[] = []
-  readonly watchers = new Map<string, RootWatcher>()
+  readonly watchers = new Map<string, ChangeWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
   /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
@@ -223,7 +224,7 @@ export class Engine {
   async startWatchers(): Promise<void> {
     for (const root of this.roots) {
       if (root.shared || this.watchers.has(root.id)) continue
-      const w = await RootWatcher.start(root.abs, [this.storeDir])
+      const w = await startWatcher(root.abs, [this.storeDir])
       if (w) this.watchers.set(root.id, w)
     }
   }
