@@ -23,6 +23,7 @@ import { markTurns, markUndone } from './turn-status'
 import type { StepEnv } from './steps'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { os } from './os-names'
+import { sameEntry } from './snapshots'
 
 export interface ApplyHooks {
   /** Called before step i runs (crash tests kill the process here). */
@@ -194,7 +195,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       touched.get(rid)!.add(a.path)
     }
     addMissingParents(e, todo, touched)
-    const pre = await e.captureKeys(touched)
+    const pre = await e.captureKeys(toRead(e, todo, touched))
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -240,9 +241,25 @@ function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, S
   }
 }
 
+/**
+ * The paths the pre-capture must look at: all it touches except files the re-check just proved (by
+ * their ctime, stat-proof.ts) to hold the head snapshot's own entry — what the capture would record
+ * for them. The others are read by content, so the restore's undo puts back what was there.
+ */
+function toRead(e: Engine, todo: PlanAction[], touched: Map<string, Set<string>>): Map<string, Set<string>> {
+  const head = e.headState()
+  const out = new Map([...touched].map(([rid, keys]) => [rid, new Set(keys)]))
+  for (const a of todo) {
+    if (a.actual?.ctimeMs === undefined) continue
+    const rid = e.rootIdOf(a.root)
+    if (sameEntry(head?.get(rid)?.get(a.path), a.actual)) out.get(rid)?.delete(a.path)
+  }
+  return out
+}
+
 function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
   const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
-  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks, dirty: new Set() }
+  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks, dirty: new Set(), parents: new Map() }
 }
 
 interface StepRun {

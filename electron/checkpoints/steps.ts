@@ -96,6 +96,8 @@ export interface StepEnv {
    * effect a power cut lost is redone by recovery (the journal is not committed yet).
    */
   dirty: Set<string>
+  /** Real paths of the folders the steps write in (assertParentInside), forgotten when removed. */
+  parents: Map<string, string>
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */
@@ -118,7 +120,7 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   if (!root) throw new Error(`unknown root ${s.root}`)
   if (root.shared) throw new Error('shared folders are never rolled back')
   const abs = keyToAbs(root.abs, s.key)
-  assertParentInside(root.real, abs)
+  assertParentInside(root.real, abs, env.parents)
   const link = env.probes.get(s.root)?.linkedAncestor(s.key)
   if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
   return { root, abs }
@@ -128,13 +130,16 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
   const { abs } = stepTarget(env, s)
   switch (s.op) {
     case 'unlink':
+      // No lstat first: unlink never removes a folder (EISDIR on Linux, EPERM on macOS), and only
+      // then is it looked at. One system call per file of an install's restore.
       try {
-        const st = fs.lstatSync(os(abs))
-        if (st.isDirectory()) throw new KeptInPlace('is a folder now; kept')
         fs.unlinkSync(os(abs))
         touchedFolder(env, abs)
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        const code = (err as NodeJS.ErrnoException).code
+        if (code === 'ENOENT') return
+        if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
+        throw err
       }
       return
     case 'rmdir':
@@ -142,6 +147,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         fs.rmdirSync(os(abs))
         touchedFolder(env, abs)
         env.probes.get(s.root)?.forget(s.key)
+        env.parents.delete(abs)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
         if (code === 'ENOENT') return

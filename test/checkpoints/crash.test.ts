@@ -61,11 +61,14 @@ async function crashAndCheck(mode: 'step' | 'rename' | 'timer', n: number, tearJ
   for (const [file, before] of pre) expect([before, post.get(file)], `${file} after kill (${mode} ${n})`).toContain(stateOf(w, file))
   const journalDir = path.join(w.storeDir, 'journal')
   const journals = fs.existsSync(journalDir) ? fs.readdirSync(journalDir) : []
+  // A kill during the commit's own fsync leaves a journal that already ends with `commit`: the
+  // restore is complete and opening only removes the file (nothing to recover, nothing reported).
+  const committed = journals.length > 0 && fs.readFileSync(path.join(journalDir, journals[0]!), 'utf8').includes('{"type":"commit"}')
   if (tearJournal && journals.length) fs.appendFileSync(path.join(journalDir, journals[0]!), '{"type":"done","i":')
   const store = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }] })
   w.store = store
   const killed = res.signal === 'SIGKILL'
-  if (journals.length) expect(store.recovered.length, 'an interrupted restore is completed on open').toBe(1)
+  if (journals.length && !committed) expect(store.recovered.length, 'an interrupted restore is completed on open').toBe(1)
   expect(fs.existsSync(journalDir) ? fs.readdirSync(journalDir) : []).toEqual([])
   expect(leftoverTemps(w.ws)).toEqual([])
   const restored = store.listTurns('s')[0]!.status === 'restored'
