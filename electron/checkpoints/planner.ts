@@ -162,10 +162,12 @@ export class PlanContext {
   }
 }
 
-/** Classify one candidate against the disk now. */
+const refuse = (c: Candidate, reason: string): PlanAction => ({ id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason, expectedHash: c.expected?.hash ?? null, actualHash: null })
+const notKept = (e: Entry | undefined): boolean => e?.type === 'oversize'
+
+/** Classify one candidate against the disk now (once per path per plan, and again under the lock: no closures made per call). */
 export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: PlanContext): PlanAction {
   const abs = keyToAbs(c.root.abs, c.key)
-  const refuse = (reason: string): PlanAction => ({ id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason, expectedHash: c.expected?.hash ?? null, actualHash: null })
   const link = ctx.probe(c.root).linkedAncestor(c.key)
   const replaced = link !== null && ctx.becomesFolder(c.root, link)
   if (!replaced) {
@@ -173,15 +175,14 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
       assertParentInside(c.root.real, abs, ctx.parents)
     } catch (err) {
       // A parent folder replaced by a symlink leading out of the root: never read or write there.
-      return refuse((err as Error).message)
+      return refuse(c, (err as Error).message)
     }
     // A link to elsewhere in the project: reading through it would judge another folder's file.
-    if (link !== null) return refuse(`the folder ${link} above it is a link now; nothing is read or written through it`)
+    if (link !== null) return refuse(c, `the folder ${link} above it is a link now; nothing is read or written through it`)
   }
   // Below a link that the plan turns back into a folder, nothing exists yet.
   const actual = link === null ? currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, c.expected) : undefined
   const base: PlanAction = { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'nothing', target: c.target, expected: c.expected, actual }
-  const notKept = (e: Entry | undefined) => e?.type === 'oversize'
   if (matches(actual, c.target) && !notKept(c.target)) return base
   if (notKept(c.target) || (!c.target && notKept(c.expected))) {
     // Never checkpointed: the engine cannot put it back, and never deletes what it did not keep.

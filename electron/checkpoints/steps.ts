@@ -42,7 +42,12 @@ function ensureParent(abs: string): void {
   }
 }
 
-const depth = (k: string) => k.split('/').length
+/** Segments in a key (counted, not split: the rmdirs of an install's restore are sorted by it). */
+function depth(k: string): number {
+  let n = 1
+  for (let i = k.indexOf('/'); i !== -1; i = k.indexOf('/', i + 1)) n++
+  return n
+}
 
 export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => string): Step[] {
   const unlinks: Step[] = []
