@@ -40,8 +40,11 @@ function reply(name) {
   dirty = new Set()
   dirCreated = false
 }
-function onEvent(dir, type, name) {
-  if (typeof name !== 'string') { failed = failed || 'an event without a name'; return }
+function onEvent(dir, type, raw) {
+  if (!Buffer.isBuffer(raw)) { failed = failed || 'an event without a name'; return }
+  // A name that is not UTF-8 has no faithful string here: the engine must walk to see it.
+  const name = raw.toString('utf8')
+  if (!Buffer.from(name, 'utf8').equals(raw)) { failed = failed || 'a name that is not UTF-8'; return }
   if (name.startsWith(PREFIX)) {
     if (waiting.delete(name)) reply(name)
     else { if (early.size > 64) early.clear(); early.add(name) }
@@ -56,7 +59,7 @@ function onEvent(dir, type, name) {
 }
 function watchTree(dir) {
   try {
-    const w = fs.watch(dir, { persistent: true }, (type, name) => onEvent(dir, type, name))
+    const w = fs.watch(dir, { persistent: true, encoding: 'buffer' }, (type, name) => onEvent(dir, type, name))
     w.on('error', (e) => { failed = failed || 'watch error on ' + dir + ': ' + (e.code || e.message) })
     watches.push(w)
   } catch (e) {

@@ -53,3 +53,22 @@ describe.each(backends)('Change journal (%s)', (backend) => {
     for (const d of ['d0', 'd1', 'd2']) expect(fs.readdirSync(w.p(`src/${d}`)).filter((n) => !n.startsWith('f'))).toEqual([])
   })
 })
+
+describe('Change journal (inotify)', () => {
+  it.runIf(process.platform === 'linux')('an edit of a file whose name is not UTF-8 is seen: the journal gives up and the capture walks', async () => {
+    delete process.env.RETAKE_CK_WATCHER
+    const w = await workspace({ watch: true })
+    const name = Buffer.concat([Buffer.from(w.ws + '/bad'), Buffer.from([0xff]), Buffer.from('.txt')])
+    fs.writeFileSync(name, 'v0')
+    w.write('plain.txt', 'p0')
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    await w.store.capture('s/m1')
+    fs.writeFileSync(name, 'v1') // same size: only the content tells
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('full')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['bad\udcff.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(fs.readFileSync(name, 'utf8')).toBe('v0')
+  })
+})
