@@ -129,7 +129,8 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
       byId.set(a.id, c)
     }
   })
-  plan.actions.sort((a, b) => (a.root + '\0' + a.path < b.root + '\0' + b.path ? -1 : 1))
+  // By root, then path (compared apart: a joined string per comparison was ~40,000 for an install).
+  plan.actions.sort((a, b) => (a.root !== b.root ? (a.root < b.root ? -1 : 1) : a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   remember(e, plan, byId)
 }
 
@@ -271,6 +272,10 @@ interface StepRun {
 async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Intent, done: Set<number>, hooks: ApplyHooks, recovering = false): Promise<StepRun> {
   const out: StepRun = { failed: [], kept: [], failedKeys: new Set() }
   const preState = recovering ? e.snaps.state(intent.pre) : null
+  // Paths some step writes, makes or changes: an unlink of any other path (a plain delete) is the
+  // only step at its path, so redoing it after a crash finds the path gone and does nothing; its
+  // `done` mark may wait for the next batch (Journal.done).
+  const rewritten = new Set(intent.steps.filter((s) => s.op !== 'unlink').map((s) => `${s.root}:${s.key}`))
   for (let i = 0; i < intent.steps.length; i++) {
     if (done.has(i)) continue
     const s = intent.steps[i]!
@@ -280,7 +285,7 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
     try {
       if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
       await runStep(env, s)
-      journal.done(i)
+      journal.done(i, s.op === 'unlink' && !rewritten.has(`${s.root}:${s.key}`))
     } catch (err) {
       if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })

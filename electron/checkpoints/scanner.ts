@@ -269,8 +269,9 @@ export function walkRoot(ctx: ScanContext): WalkResult {
     // follows links): reading it would record what the link points at under the key.
     const links = new LinkProbe(ctx.rootAbs, true)
     for (const key of ctx.only) {
+      if (!links.reachable(key)) continue
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
-      const st = links.reachable(key) ? lstatOrNull(abs) : null
+      const st = lstatOrNull(abs)
       if (st) scan.addStat(key, abs, st)
     }
   } else {

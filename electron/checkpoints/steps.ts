@@ -142,7 +142,8 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         touchedFolder(env, abs)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
-        if (code === 'ENOENT') return
+        // Gone already, or a folder above it is a file now (so it cannot be there).
+        if (code === 'ENOENT' || code === 'ENOTDIR') return
         if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
         throw err
       }
