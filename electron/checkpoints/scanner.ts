@@ -157,14 +157,15 @@ export class RootScan {
     const old = ctx.prior?.get(key)
     if (old) this.delta.known++
     if (type === 'file' && size <= ctx.maxFileBytes) {
-      if (ctimeMs !== undefined && provenSame({ mode, size, mtimeMs, ctimeMs, ino }, old)) {
-        // Its ctime proves it (stat-proof.ts), racy mtime or not: the recorded entry is kept.
-        this.keep(key, old!, old)
-        return
-      }
       const trusted = old !== undefined && old.mtimeMs < ctx.trustStatBefore
       if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
+        this.keep(key, old, old)
+        return
+      }
+      // Racy by its mtime, but its ctime proves it (stat-proof.ts): the recorded entry is kept.
+      // Asked only after the common case above, so a walk of unchanged files pays nothing for it.
+      if (ctimeMs !== undefined && old?.ctimeMs !== undefined && provenSame({ mode, size, mtimeMs, ctimeMs, ino }, old)) {
         this.keep(key, old, old)
         return
       }
