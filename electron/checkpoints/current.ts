@@ -8,6 +8,7 @@ import { nameKey } from './paths'
 import { linkHash, sameStat, statToEntry } from './scanner'
 import type { Entry } from './types'
 import { os, readdirNames, readLink } from './os-names'
+import { provenSame } from './stat-proof'
 
 /**
  * lstat that, on a case-insensitive root, only accepts the exact on-disk name: `A.txt` and
@@ -35,13 +36,16 @@ export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | nu
 /**
  * Current entry of a path. Files are always hashed: this is what a restore decides on before it
  * overwrites or deletes, and an edit of equal size in the same timestamp tick (or with its mtime set
- * back) has the same (size, mtime, inode) — the conflict guard is by content, never by stat. Only a
- * file over the size cap is compared by stat (its content was never kept).
+ * back) has the same (size, mtime, inode) — the conflict guard is by content, never by (size, mtime,
+ * inode). Two exceptions: a file over the size cap is compared by stat (its content was never
+ * kept), and a file whose ctime proves it still holds what `known` recorded (stat-proof.ts: the
+ * ctime, which no call sets back, recorded outside the racy window) takes that record's hash.
  */
-export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFileBytes: number): Entry | undefined {
+export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFileBytes: number, known?: Entry): Entry | undefined {
   const st = lstatExact(abs, ci)
   if (!st) return undefined
   const e = statToEntry(st)
+  if (provenSame(st, known)) return { ...e, hash: known!.hash, ctimeMs: known!.ctimeMs }
   if (e.type === 'symlink') {
     e.link = readLink(abs)
     e.hash = linkHash(e.link)

@@ -16,8 +16,10 @@ import type { StatPool } from './stat-pool'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
+import { ctimeMarginMs, fsTypeOf } from './stat-proof'
 import { toKey } from './paths'
-import { RootWatcher } from './watch'
+import { startWatcher } from './watch'
+import type { ChangeWatcher } from './watch'
 import type { PlanRegistry } from './restore'
 import type { State } from './snapshots'
 import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
@@ -67,7 +69,7 @@ export class Engine {
   readonly owner: StoreOwner
   readonly maxFileBytes: number
   readonly warnings: string[] = []
-  readonly watchers = new Map<string, RootWatcher>()
+  readonly watchers = new Map<string, ChangeWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
   /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
@@ -75,6 +77,7 @@ export class Engine {
   /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
   readonly statPool: StatPool | null
   private readonly pooledMin: number
+  private readonly ctimeMargins = new Map<string, number>()
   closed = false
 
   constructor(opts: OpenOptions) {
@@ -159,7 +162,7 @@ export class Engine {
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
       const memo = this.memoFor(root.abs, root.id)
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), trustStatBefore: this.racyLine(), onProgress, stats, progress, onFolder, memo }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), trustStatBefore: this.racyLine(), ctimeTrustBefore: this.ctimeLine(root.abs), onProgress, stats, progress, onFolder, memo }
       const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
       const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
       walked.set(root.id, delta)
@@ -223,7 +226,7 @@ export class Engine {
   async startWatchers(): Promise<void> {
     for (const root of this.roots) {
       if (root.shared || this.watchers.has(root.id)) continue
-      const w = await RootWatcher.start(root.abs, [this.storeDir])
+      const w = await startWatcher(root.abs, [this.storeDir])
       if (w) this.watchers.set(root.id, w)
     }
   }
@@ -249,6 +252,13 @@ export class Engine {
     return created === null ? -Infinity : created - RACY_MARGIN_MS
   }
 
+  /** A ctime recorded by a capture starting now is a proof only if before this (stat-proof.ts). */
+  private ctimeLine(abs: string): number {
+    let margin = this.ctimeMargins.get(abs)
+    if (margin === undefined) this.ctimeMargins.set(abs, (margin = ctimeMarginMs(fsTypeOf(abs))))
+    return Date.now() - margin
+  }
+
   private async captureKeysWith(keys: Map<string, Set<string>>, stats: ScanStats, onProgress?: (p: ProgressEvent) => void, trustStatBefore = this.racyLine()): Promise<{ id: string; bytes: number }> {
     const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
@@ -258,7 +268,7 @@ export class Engine {
       const prior: RootState = head?.get(root.id) ?? new Map()
       const only = keys.get(root.id)
       if (!only || only.size === 0) continue
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, trustStatBefore, only, stats, progress, onProgress }
+      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, trustStatBefore, ctimeTrustBefore: this.ctimeLine(root.abs), only, stats, progress, onProgress }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       next.set(root.id, state)

@@ -139,6 +139,21 @@ export class ExcludeRules {
 }
 
 /**
+ * The built-in patterns alone, as the `ignore` matcher would judge one path relative to the root
+ * (folders end with '/'), by name: ~1.5 µs less per path than the matcher, for the thousands of
+ * paths a restore asks about (coverage.ts). Paths below an excluded folder are the caller's
+ * business, as with the matcher's own result for a parent.
+ */
+export const BUILTIN_MATCHER = {
+  test(rel: string): { ignored: boolean; unignored: boolean } {
+    const isDir = rel.endsWith('/')
+    const p = isDir ? rel.slice(0, -1) : rel
+    const name = p.slice(p.lastIndexOf('/') + 1)
+    return { ignored: BUILTIN_FILES.has(name) || (isDir && BUILTIN_DIRS.has(name)), unignored: false }
+  },
+} as unknown as Ignore
+
+/**
  * gitignore semantics over stacked rule levels (outermost first): each level judges the path
  * relative to its folder, a deeper `!pattern` re-includes. Also used to judge a past capture's
  * rules (coverage.ts).

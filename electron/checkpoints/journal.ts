@@ -36,8 +36,12 @@ export interface JournalState {
   committed: boolean
 }
 
+/** Marks of plain deletes written together (see Journal.done). */
+const DONE_BATCH = 256
+
 export class Journal {
   private fd: number
+  private waiting: string[] = []
   constructor(
     readonly file: string,
     intent: Intent,
@@ -50,25 +54,44 @@ export class Journal {
 
   static resume(file: string): Journal {
     const j = Object.create(Journal.prototype) as Journal
-    Object.assign(j, { file, fd: fs.openSync(file, 'a') })
+    Object.assign(j, { file, fd: fs.openSync(file, 'a'), waiting: [] })
     return j
   }
 
   /**
    * Not fsynced on its own: steps are idempotent, so a lost `done` only means the step is redone
    * on recovery. The intent (before acting) and the commit (after everything) are fsynced.
+   * `batched`: the step is a plain delete (nothing else in the restore touches its path), so its
+   * mark may wait for the next DONE_BATCH (one write per deleted file was ~5% of an install's
+   * restore). Every other mark writes the waiting ones first, so a mark that a kill loses belongs
+   * to a delete made after the last mark on disk: redone, it finds the path gone.
    */
-  done(i: number): void {
-    fs.writeSync(this.fd, JSON.stringify({ type: 'done', i }) + '\n')
+  done(i: number, batched = false): void {
+    const line = JSON.stringify({ type: 'done', i })
+    if (batched) {
+      this.waiting.push(line)
+      if (this.waiting.length >= DONE_BATCH) this.flush()
+      return
+    }
+    this.flush()
+    fs.writeSync(this.fd, line + '\n')
   }
   /** A step that kept its path as the user left it: done, and its reason is reported by recovery. */
   kept(i: number, reason: string): void {
+    this.flush()
     fs.writeSync(this.fd, JSON.stringify({ type: 'kept', i, reason }) + '\n')
   }
   failed(i: number, error: string): void {
+    this.flush()
     appendLineSync(this.fd, JSON.stringify({ type: 'failed', i, error }))
   }
+  private flush(): void {
+    if (!this.waiting.length) return
+    fs.writeSync(this.fd, this.waiting.join('\n') + '\n')
+    this.waiting = []
+  }
   commit(): void {
+    this.flush()
     appendLineSync(this.fd, JSON.stringify({ type: 'commit' }))
     fs.closeSync(this.fd)
     // A committed journal has nothing left to say; removing it marks the restore complete. The

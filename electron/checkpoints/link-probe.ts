@@ -12,7 +12,25 @@ export class LinkProbe {
   /** Per folder key: what it is now. Only folders proven real are kept across calls. */
   private readonly seen = new Map<string, DirState>()
 
-  constructor(private readonly rootAbs: string) {}
+  /**
+   * `still`: nothing is created while this probe is used (one targeted capture), so a missing
+   * folder is remembered too: the thousands of paths of a tree a restore removed are then known
+   * absent from their top folder's lstat, without one each.
+   */
+  constructor(
+    private readonly rootAbs: string,
+    private readonly still = false,
+  ) {}
+
+  /** Can `key` exist as it was recorded? False when a folder above it is a link now or missing. */
+  reachable(key: string): boolean {
+    let at = key.indexOf('/')
+    while (at !== -1) {
+      if (this.state(key.slice(0, at)) !== 'dir') return false
+      at = key.indexOf('/', at + 1)
+    }
+    return true
+  }
 
   /** The key of the topmost folder above `key` that is a symlink now, or null. */
   linkedAncestor(key: string): string | null {
@@ -39,11 +57,12 @@ export class LinkProbe {
     try {
       st = fs.lstatSync(os(path.join(this.rootAbs, ...dir.split('/'))))
     } catch {
+      if (this.still) this.seen.set(dir, 'none')
       return 'none'
     }
     const s: DirState = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'none'
     // Only real folders are remembered: a link or a missing folder may be replaced by the steps.
-    if (s === 'dir') this.seen.set(dir, s)
+    if (s === 'dir' || (this.still && s === 'none')) this.seen.set(dir, s)
     return s
   }
 }

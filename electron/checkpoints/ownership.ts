@@ -33,6 +33,9 @@ export function markOwners(p: EngineParts, turns: TurnRecord[], cands: Candidate
   markOverlaps(p, turns, cands, mine, tools)
   markForeign(turns, cands, mine, tools, evidence.foreign ?? [])
   for (const c of cands) {
+    // Only a turn whose tools are known and not opaque can have a path changed outside it: the paths
+    // are built for those alone (two per candidate, thousands in an install's plan).
+    if (!mine || mine.opaque) break
     if (!c.otherTurn && !c.ownedBy && changedOutsideAgent(mine, absOf(c), isDir(c))) c.outside = true
   }
 }

@@ -42,6 +42,8 @@ export function compareKey(key: string, caseInsensitive: boolean): string {
   return caseInsensitive ? key.toLowerCase() : key
 }
 
+const BAD_SEGMENT_RE = /(?:^|\/)\.{0,2}(?:\/|$)/
+
 /** A stored key is valid only if it is a plain relative path with no traversal. */
 export function isSafeKey(key: string, platform: string = process.platform): boolean {
   if (key.length === 0 || key.length > 4096) return false
@@ -49,16 +51,34 @@ export function isSafeKey(key: string, platform: string = process.platform): boo
   // A backslash is an ordinary name character on POSIX but a separator on Windows.
   if (platform === 'win32' && (key.includes('\\') || /[:*?"<>|]/.test(key))) return false
   if (key.startsWith('/') || /^[A-Za-z]:/.test(key)) return false
-  for (const seg of key.split('/')) if (seg === '' || seg === '.' || seg === '..') return false
-  return true
+  // An empty, '.' or '..' segment, found by one scan (a split per key was ~2 µs of every path of a plan).
+  return !BAD_SEGMENT_RE.test(key)
 }
 
 /** Convert a key to an absolute OS path under root; throws on any traversal. */
 export function keyToAbs(root: string, key: string): string {
   if (!isSafeKey(key)) throw new CheckpointError('EBAD_PATH', `unsafe path in manifest: ${JSON.stringify(key)}`)
+  // A safe key's segments cannot leave the root, so below a normalized root the path is the root,
+  // a separator and the key: no path.join and no path.relative (a third of an install plan's time
+  // went to them). Any other root goes the long way.
+  if (plainRoot(root)) {
+    const body = path.sep === '/' ? key : key.split('/').join(path.sep)
+    return root.endsWith(path.sep) ? root + body : root + path.sep + body
+  }
   const abs = path.join(root, ...key.split('/'))
   if (!isInside(root, abs)) throw new CheckpointError('EBAD_PATH', `path escapes its root: ${key}`)
   return abs
+}
+
+/** Roots already absolute and normalized (a few per store; asked once per path otherwise). */
+const plainRoots = new Map<string, boolean>()
+function plainRoot(root: string): boolean {
+  let plain = plainRoots.get(root)
+  if (plain === undefined) {
+    if (plainRoots.size > 256) plainRoots.clear()
+    plainRoots.set(root, (plain = path.isAbsolute(root) && path.normalize(root) === root))
+  }
+  return plain
 }
 
 export function isInside(root: string, abs: string): boolean {
@@ -70,10 +90,14 @@ export function isInside(root: string, abs: string): boolean {
  * The parent directory of a target, resolved through symlinks, must be inside the root's real
  * path: a parent replaced by a symlink to /etc must not let a restore write there. Walks up to the
  * nearest existing ancestor (parents may be missing when a restore recreates them).
+ * `known` keeps the real paths found, by folder, for one plan or one restore: an install's restore
+ * resolved the same few hundred folders for thousands of files (~0.4 s). It holds only folders that
+ * exist, and a restore forgets a folder it removes (as LinkProbe does).
  */
-export function assertParentInside(rootReal: string, abs: string): void {
+export function assertParentInside(rootReal: string, abs: string, known?: Map<string, string>): void {
   let dir = path.dirname(abs)
   for (;;) {
+    if (known?.has(dir)) return // resolved inside the root earlier in this plan or restore
     let real: string | null = null
     try {
       real = realpathOf(dir)
@@ -82,6 +106,7 @@ export function assertParentInside(rootReal: string, abs: string): void {
     }
     if (real !== null) {
       if (!isInside(rootReal, real)) throw new CheckpointError('EBAD_PATH', `parent of ${abs} resolves outside its root (${real})`)
+      known?.set(dir, real)
       return
     }
     const up = path.dirname(dir)

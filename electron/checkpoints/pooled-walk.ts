@@ -52,7 +52,7 @@ export async function walkRootPooled(ctx: ScanContext, pool: Pick<StatPool, 'sta
         const mode = rows ? rows[o]! : 0
         if (mode < 0) continue // deleted while walking
         if (rows && (mode & S_IFMT) !== S_IFDIR) {
-          scan.add(key, prefix, b.names[i]!, mode, rows[o + 1]!, rows[o + 2]!, rows[o + 3]!)
+          scan.add(key, prefix, b.names[i]!, mode, rows[o + 1]!, rows[o + 2]!, rows[o + 3]!, rows[o + 4]!)
           continue
         }
         // No row (the worker failed), or a folder where the listing saw none: lstat here.

@@ -13,6 +13,7 @@ import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
 import type { Listing, ListingMemo } from './listing-memo'
 import { hasRawBytes, os, readdirTyped, readLink, toBytes } from './os-names'
+import { provenSame, trustedCtime } from './stat-proof'
 
 export type RootState = Map<string, Entry>
 
@@ -58,6 +59,8 @@ export interface ScanContext {
    * in the same timestamp tick, or one with its mtime set back, looks identical) and is re-read.
    */
   trustStatBefore: number
+  /** A freshly read file's ctime is recorded (a proof for later stats) only if before this. */
+  ctimeTrustBefore: number
   /** Restrict to these keys (and nothing else); used for quick targeted captures. */
   only?: Iterable<string>
   onProgress?: (p: ProgressEvent) => void
@@ -137,14 +140,14 @@ export class RootScan {
   }
 
   addStat(key: string, abs: string, st: fs.Stats): void {
-    this.add(key, abs, '', st.mode, st.size, st.mtimeMs, st.ino)
+    this.add(key, abs, '', st.mode, st.size, st.mtimeMs, st.ino, st.ctimeMs)
   }
 
   /**
    * `mode` carries the type bits (S_IFMT), as lstat gives it. The path is `dir + name`, joined only
    * for the few entries that need it (new content to read, a link to read).
    */
-  add(key: string, dir: string, name: string, mode: number, size: number, mtimeMs: number, ino: number): void {
+  add(key: string, dir: string, name: string, mode: number, size: number, mtimeMs: number, ino: number, ctimeMs?: number): void {
     const ctx = this.ctx
     const fmt = mode & S_IFMT
     const type = fmt === S_IFDIR ? 'dir' : fmt === S_IFLNK ? 'symlink' : fmt === S_IFREG ? 'file' : null
@@ -157,6 +160,12 @@ export class RootScan {
       const trusted = old !== undefined && old.mtimeMs < ctx.trustStatBefore
       if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
+        this.keep(key, old, old)
+        return
+      }
+      // Racy by its mtime, but its ctime proves it (stat-proof.ts): the recorded entry is kept.
+      // Asked only after the common case above, so a walk of unchanged files pays nothing for it.
+      if (ctimeMs !== undefined && old?.ctimeMs !== undefined && provenSame({ mode, size, mtimeMs, ctimeMs, ino }, old)) {
         this.keep(key, old, old)
         return
       }
@@ -259,10 +268,11 @@ export function walkRoot(ctx: ScanContext): WalkResult {
     // store diffs exactly those keys against the head, so nothing else is copied.
     // A key below a folder that is a symlink now does not exist in this tree (a walk never
     // follows links): reading it would record what the link points at under the key.
-    const links = new LinkProbe(ctx.rootAbs)
+    const links = new LinkProbe(ctx.rootAbs, true)
     for (const key of ctx.only) {
+      if (!links.reachable(key)) continue
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
-      const st = links.linkedAncestor(key) === null ? lstatOrNull(abs) : null
+      const st = lstatOrNull(abs)
       if (st) scan.addStat(key, abs, st)
     }
   } else {
@@ -294,6 +304,8 @@ async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => 
       p.entry.mtimeMs = after.mtimeMs
       p.entry.ino = after.ino
       p.entry.mode = after.mode & 0o7777
+      const ctime = trustedCtime(after, ctx.ctimeTrustBefore)
+      if (ctime !== undefined) p.entry.ctimeMs = ctime
       return r
     }
     before = after

@@ -32,6 +32,11 @@ export interface SnapshotFile {
   partial?: true
 }
 
+/**
+ * Equal records. `ctimeMs` is left out: it is a proof kept when it can be (stat-proof.ts), and a
+ * file read again only because it was racy gains one — no change, and no new snapshot for it. So a
+ * snapshot's delta carries it for the files that changed, and memory may hold more than disk.
+ */
 export function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
   if (a === b) return true
   if (!a || !b) return false
@@ -47,6 +52,7 @@ function validEntry(e: unknown): e is Entry {
   if (x.hash !== undefined && (typeof x.hash !== 'string' || !BLOB_ID_RE.test(x.hash))) return false
   if ((x.type === 'file' || x.type === 'symlink') && x.hash === undefined) return false
   if (x.type === 'symlink' && typeof x.link !== 'string') return false
+  if (x.ctimeMs !== undefined && (typeof x.ctimeMs !== 'number' || x.type !== 'file')) return false
   return true
 }
 

@@ -6,8 +6,8 @@
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 
-/** Numbers per path in a result row: mode (with type bits), size, mtimeMs, ino. Mode -1: gone. */
-export const STAT_FIELDS = 4
+/** Numbers per path in a result row: mode (with type bits), size, mtimeMs, ino, ctimeMs. Mode -1: gone. */
+export const STAT_FIELDS = 5
 
 // A batch arrives as folder prefixes, a count of names per folder, and the names, each list as one
 // '\0'-joined string (file names cannot hold NUL; one string is far cheaper to pass than
@@ -28,7 +28,7 @@ parentPort.on('message', (m) => {
       let st
       try { st = fs.lstatSync(prefix + names[i], { throwIfNoEntry: false }) } catch { st = undefined }
       if (!st) { out[o] = -1; continue }
-      out[o] = st.mode; out[o + 1] = st.size; out[o + 2] = st.mtimeMs; out[o + 3] = st.ino
+      out[o] = st.mode; out[o + 1] = st.size; out[o + 2] = st.mtimeMs; out[o + 3] = st.ino; out[o + 4] = st.ctimeMs
     }
   }
   parentPort.postMessage({ id: m.id, buf: out.buffer }, [out.buffer])

@@ -42,7 +42,12 @@ function ensureParent(abs: string): void {
   }
 }
 
-const depth = (k: string) => k.split('/').length
+/** Segments in a key (counted, not split: the rmdirs of an install's restore are sorted by it). */
+function depth(k: string): number {
+  let n = 1
+  for (let i = k.indexOf('/'); i !== -1; i = k.indexOf('/', i + 1)) n++
+  return n
+}
 
 export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => string): Step[] {
   const unlinks: Step[] = []
@@ -96,6 +101,8 @@ export interface StepEnv {
    * effect a power cut lost is redone by recovery (the journal is not committed yet).
    */
   dirty: Set<string>
+  /** Real paths of the folders the steps write in (assertParentInside), forgotten when removed. */
+  parents: Map<string, string>
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */
@@ -118,7 +125,7 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   if (!root) throw new Error(`unknown root ${s.root}`)
   if (root.shared) throw new Error('shared folders are never rolled back')
   const abs = keyToAbs(root.abs, s.key)
-  assertParentInside(root.real, abs)
+  assertParentInside(root.real, abs, env.parents)
   const link = env.probes.get(s.root)?.linkedAncestor(s.key)
   if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
   return { root, abs }
@@ -128,13 +135,17 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
   const { abs } = stepTarget(env, s)
   switch (s.op) {
     case 'unlink':
+      // No lstat first: unlink never removes a folder (EISDIR on Linux, EPERM on macOS), and only
+      // then is it looked at. One system call per file of an install's restore.
       try {
-        const st = fs.lstatSync(os(abs))
-        if (st.isDirectory()) throw new KeptInPlace('is a folder now; kept')
         fs.unlinkSync(os(abs))
         touchedFolder(env, abs)
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        const code = (err as NodeJS.ErrnoException).code
+        // Gone already, or a folder above it is a file now (so it cannot be there).
+        if (code === 'ENOENT' || code === 'ENOTDIR') return
+        if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
+        throw err
       }
       return
     case 'rmdir':
@@ -142,6 +153,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         fs.rmdirSync(os(abs))
         touchedFolder(env, abs)
         env.probes.get(s.root)?.forget(s.key)
+        env.parents.delete(abs)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
         if (code === 'ENOENT') return

@@ -65,6 +65,11 @@ export interface Entry {
   hash?: string
   /** Link text for symlinks. */
   link?: string
+  /**
+   * Files: the ctime of the stat the hash was read under, kept only when it was not racy (see
+   * stat-proof.ts). While a file still shows it (and the other fields), its content is proven.
+   */
+  ctimeMs?: number
 }
 
 export interface ProgressEvent {

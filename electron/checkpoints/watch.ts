@@ -18,6 +18,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { InotifyWatcher } from './inotify-watch'
 
 type Sub = { unsubscribe(): Promise<void> }
 type ParcelEvent = { path: string; type: 'create' | 'update' | 'delete' }
@@ -38,7 +39,33 @@ function loadParcel(): Parcel | null {
 
 const BARRIER_TIMEOUT_MS = 2000
 
-export class RootWatcher {
+/** What the engine asks of a change journal (this file's parcel watcher, or inotify-watch.ts). */
+export interface ChangeWatcher {
+  dirCreated: boolean
+  baseline: boolean
+  readonly healthy: boolean
+  barrier(): Promise<boolean>
+  take(): Set<string> | null
+  reset(): void
+  resubscribe(): Promise<void>
+  checkFolder(st: fs.Stats): void
+  stop(): Promise<void>
+}
+
+/**
+ * The change journal for a root. On Linux the engine's own inotify watcher (no 50 ms debounce, see
+ * inotify-watch.ts); elsewhere @parcel/watcher (FSEvents, ReadDirectoryChangesW: one watch for the
+ * tree, where one handle per folder would cost a file descriptor each on macOS).
+ * RETAKE_CK_WATCHER=parcel forces parcel (tests compare both).
+ */
+export async function startWatcher(root: string, ignoreAbs: string[]): Promise<ChangeWatcher | null> {
+  if (process.platform === 'linux' && process.env.RETAKE_CK_WATCHER !== 'parcel') {
+    return InotifyWatcher.start(root, ignoreAbs)
+  }
+  return RootWatcher.start(root, ignoreAbs)
+}
+
+export class RootWatcher implements ChangeWatcher {
   private dirty = new Set<string>()
   private broken = false
   /**

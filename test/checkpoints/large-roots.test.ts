@@ -50,6 +50,7 @@ function ctxFor(root: string, prior?: RootState, memo?: ListingMemo, levels?: Le
     maxFileBytes: 1 << 30,
     prior,
     trustStatBefore: Infinity, // compares the two walks, not the racy rule
+    ctimeTrustBefore: -Infinity,
     stats: { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] },
     progress: { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
   }

@@ -1,0 +1,74 @@
+// The change journal (watcher mode) on its own: every change made just before a watched capture is
+// in it, on both backends (Linux: the engine's inotify worker; elsewhere @parcel/watcher).
+import fs from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { workspace } from './helpers'
+
+const backends = process.platform === 'linux' ? ['inotify', 'parcel'] : ['parcel']
+const saved = process.env.RETAKE_CK_WATCHER
+afterEach(() => {
+  if (saved === undefined) delete process.env.RETAKE_CK_WATCHER
+  else process.env.RETAKE_CK_WATCHER = saved
+})
+
+describe.each(backends)('Change journal (%s)', (backend) => {
+  it('a watched capture sees every change made right before it: edits of equal size, chmod, creates, deletes, renames', async () => {
+    process.env.RETAKE_CK_WATCHER = backend
+    const w = await workspace({ watch: true })
+    for (let i = 0; i < 30; i++) w.write(`src/d${i % 3}/f${i}.txt`, `file ${i} v0`.padEnd(40))
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0') // the baseline: a full walk with the watcher running
+    const modes: string[] = []
+    for (let t = 1; t <= 12; t++) {
+      await w.store.capture(`s/m${t}`)
+      // No pause between the change and the seal: only the barrier makes it safe.
+      const f = `src/d${t % 3}/f${t}.txt`
+      const want = new Set<string>()
+      if (t % 4 === 0) {
+        fs.chmodSync(w.p(f), 0o600)
+        want.add(f)
+      } else if (t % 4 === 1) {
+        w.write(f, `file ${t} v${t}`.padEnd(40)) // same size, same second
+        want.add(f)
+      } else if (t % 4 === 2) {
+        w.write(`src/d${t % 3}/new${t}.txt`, 'created')
+        const gone = `src/d${(t + 17) % 3}/f${t + 17}.txt`
+        fs.rmSync(w.p(gone))
+        want.add(`src/d${t % 3}/new${t}.txt`).add(gone)
+      } else {
+        fs.renameSync(w.p(f), w.p(`src/d${t % 3}/moved${t}.txt`))
+        want.add(f).add(`src/d${t % 3}/moved${t}.txt`)
+      }
+      const s = await w.store.seal(`s/m${t}`)
+      modes.push(s.mode)
+      const got = new Set((await w.store.changes(`s/m${t}`)).map((c) => c.path))
+      expect(got, `turn ${t} (${s.mode})`).toEqual(want)
+    }
+    // The journal is really what answered (the first seals may walk in full while the folders are younger than the subscription).
+    expect(modes.filter((m) => m === 'watched').length).toBeGreaterThanOrEqual(6)
+    // And what it recorded is what a full walk records: a restore of every turn puts v0 back.
+    const res = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    expect(res.status).toBe('done')
+    for (let i = 0; i < 30; i++) expect(w.text(`src/d${i % 3}/f${i}.txt`)).toBe(`file ${i} v0`.padEnd(40))
+    for (const d of ['d0', 'd1', 'd2']) expect(fs.readdirSync(w.p(`src/${d}`)).filter((n) => !n.startsWith('f'))).toEqual([])
+  })
+})
+
+describe('Change journal (inotify)', () => {
+  it.runIf(process.platform === 'linux')('an edit of a file whose name is not UTF-8 is seen: the journal gives up and the capture walks', async () => {
+    delete process.env.RETAKE_CK_WATCHER
+    const w = await workspace({ watch: true })
+    const name = Buffer.concat([Buffer.from(w.ws + '/bad'), Buffer.from([0xff]), Buffer.from('.txt')])
+    fs.writeFileSync(name, 'v0')
+    w.write('plain.txt', 'p0')
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    await w.store.capture('s/m1')
+    fs.writeFileSync(name, 'v1') // same size: only the content tells
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('full')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['bad\udcff.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(fs.readFileSync(name, 'utf8')).toBe('v0')
+  })
+})
