@@ -42,9 +42,22 @@ export function Timeline({
   const toTop = useRef(false)
   const lastTop = useRef(0)
 
+  // The timeline's width, kept here: the virtualizer asks for every row's size each time a row is
+  // measured, and reading clientWidth there forced a layout per row (the long tasks of a fast
+  // scroll up through 2,000 rows).
+  const width = useRef(800)
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (!el) return
+    width.current = el.clientWidth || 800
+    if (typeof ResizeObserver === 'undefined') return
+    const ro = new ResizeObserver(() => (width.current = el.clientWidth || width.current))
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [])
   const sizeOf = (i: number) => {
     const m = messages[i]!
-    return measuredHeight(m.info.id) ?? estimateRowHeight(m, scrollRef.current?.clientWidth ?? 800)
+    return measuredHeight(m.info.id) ?? estimateRowHeight(m, width.current)
   }
   const virtualizer = useVirtualizer({
     count: messages.length,
@@ -60,7 +73,7 @@ export function Timeline({
       if (m && (m.info.role === 'user' || (m.info.role === 'assistant' && m.info.time.completed))) rememberHeight(m.info.id, h)
       // bench:ui asks for each row's estimate against its measured height (only when it set this up).
       const probe = (window as { __retakeRows?: { id: string; estimate: number; measured: number }[] }).__retakeRows
-      if (probe && m) probe.push({ id: m.info.id, estimate: estimateRowHeight(m, scrollRef.current?.clientWidth ?? 800), measured: h })
+      if (probe && m) probe.push({ id: m.info.id, estimate: estimateRowHeight(m, width.current), measured: h })
       return h
     },
     // A session opens at its end: the first render lays out the last rows, not the first ones
