@@ -38,9 +38,12 @@ export function Timeline({
   const older = useOlderMessages(sessionID)
   // The first row on screen when older messages were asked for, and its distance from the top.
   const anchor = useRef<{ id: string; offset: number } | null>(null)
-  // Home was pressed: the view stays at the very top while the older pages come in.
+  // Home was pressed: older pages are coming in, and the view goes to the top once they all have.
   const toTop = useRef(false)
   const lastTop = useRef(0)
+  // A scrollTop the timeline set itself (keeping the row being read in place): its scroll event is
+  // not the reader arriving anywhere, so it must not take the bottom again.
+  const ownScroll = useRef<number | null>(null)
 
   // The timeline's width, kept here: the virtualizer asks for every row's size each time a row is
   // measured, and reading clientWidth there forced a layout per row (the long tasks of a fast
@@ -94,17 +97,22 @@ export function Timeline({
   // Older rows were put above: scroll by their height so the row being read does not move.
   useLayoutEffect(() => {
     const el = scrollRef.current
-    if (el && toTop.current) {
+    if (!el) return
+    if (toTop.current && !older.hasOlder) {
+      toTop.current = false
+      anchor.current = null
       el.scrollTop = 0
-      if (!older.hasOlder) toTop.current = false
       return
     }
     const a = anchor.current
-    if (!el || !a || stick.current) return
+    if (!a || stick.current) return
     const row = virtualizer.measurementsCache.find((m) => m.key === a.id)
     if (!row || row.index === 0) return
-    anchor.current = null
+    // After Home the row stays put through every page until the session is whole (each page's
+    // first rows, shown at the top, would be rendered only to be pushed down by the next page).
+    if (!toTop.current) anchor.current = null
     el.scrollTop = row.start - a.offset
+    ownScroll.current = el.scrollTop
   }, [firstId, virtualizer, older.hasOlder])
   // After every render (new rows, a streamed token, a row re-measured): follow the end if stuck to it.
   useLayoutEffect(() => {
@@ -116,7 +124,8 @@ export function Timeline({
     const el = scrollRef.current
     if (!el) return
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD
-    stick.current = followAfterScroll(stick.current, atBottom, el.scrollTop < lastTop.current)
+    stick.current = followAfterScroll(stick.current, atBottom, el.scrollTop < lastTop.current, ownScroll.current === el.scrollTop)
+    ownScroll.current = null
     lastTop.current = el.scrollTop
     setShowJump(!stick.current)
     if (older.hasOlder && !toTop.current && el.scrollTop < el.clientHeight * PREFETCH_SCREENS) {
@@ -150,9 +159,13 @@ export function Timeline({
     const el = scrollRef.current
     if (!el) return
     letGo()
-    anchor.current = null
+    if (!older.hasOlder) {
+      el.scrollTop = 0
+      return
+    }
     toTop.current = true
-    el.scrollTop = 0
+    const first = virtualizer.getVirtualItems().find((i) => i.end > el.scrollTop)
+    anchor.current = first ? { id: String(first.key), offset: first.start - el.scrollTop } : null
     void older.loadAll()
   }
 

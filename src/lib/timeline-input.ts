@@ -27,7 +27,10 @@ export function timelineKey(key: string, target: HTMLElement | null, modified: b
  * small trackpad flick up would otherwise be pulled back by the next token); the view jumping up
  * while stuck (a row at the end re-measured shorter) stays stuck.
  */
-export function followAfterScroll(stuck: boolean, atBottom: boolean, movedUp: boolean): boolean {
+export function followAfterScroll(stuck: boolean, atBottom: boolean, movedUp: boolean, own = false): boolean {
+  // The timeline moved itself (a page put above the row being read): the reader went nowhere. After
+  // Home at the bottom, that move lands at the bottom going down, and used to take the bottom again.
+  if (own) return stuck
   if (!atBottom) return false
   return movedUp ? stuck : true
 }

@@ -40,6 +40,11 @@ describe('followAfterScroll', () => {
     // ...and a jump up while stuck (a last row re-measured shorter) stays stuck.
     expect(followAfterScroll(true, true, true)).toBe(true)
   })
+
+  it('a scroll the timeline made itself (keeping the row being read in place) changes nothing', () => {
+    expect(followAfterScroll(false, true, false, true)).toBe(false)
+    expect(followAfterScroll(true, false, false, true)).toBe(true)
+  })
 })
 
 describe('shareMessagesById', () => {
