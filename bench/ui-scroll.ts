@@ -143,7 +143,9 @@ export async function keyToFirst(page: Page, first: string, key: 'Home' | 'PageU
   const since = await startRecording(page)
   const t0 = Date.now()
   let events = 0
-  let atZero = 0
+  let still = 0
+  let stillAt = 0
+  let lastTop = NaN
   let firstVisibleMs = NaN
   let reachedTop = false
   while (Date.now() - t0 < opts.maxMs) {
@@ -158,11 +160,17 @@ export async function keyToFirst(page: Page, first: string, key: 'Home' | 'PageU
       break
     }
     if (events >= opts.maxEvents && key === 'PageUp') break
-    // At scrollTop 0 with the first turn not shown and nothing loading it (opencode web's own top).
-    atZero = s.top <= 0 ? atZero + 1 : 0
-    if (atZero >= 60) break
+    // The view has not moved for 60 frames and the first turn is not shown: the app's own top (opencode
+    // web shows its latest turns only) or a key it does not act on.
+    if (s.top === lastTop && s.whole) {
+      if (still++ === 0) stillAt = await page.evaluate(() => performance.now())
+    } else still = 0
+    lastTop = s.top
+    if (still >= 60) break
   }
-  return finish(page, since, { reachedTop, firstVisibleMs, events, sent: 0 })
+  const r = await finish(page, since, { reachedTop, firstVisibleMs, events, sent: 0 })
+  // Stopped where the app stays: the time is until it got there, not the wait after.
+  return !reachedTop && still > 0 ? { ...r, ms: stillAt - since } : r
 }
 
 const f1 = (n: number) => n.toFixed(1)
