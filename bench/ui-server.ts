@@ -114,6 +114,7 @@ export function turnText(i: number): string {
 }
 
 export const LAST_MARKER = 'LAST-TURN-MARKER'
+export const FIRST_MARKER = 'FIRST-TURN-MARKER'
 export const SHORT_MARKER = 'SHORT-SESSION-MARKER'
 
 // opencode's ids: a prefix, 12 hex digits of (ms × 4096 + counter, its low 48 bits) — inverted for sessions, so the
@@ -148,7 +149,7 @@ export async function fillSession(world: BenchWorld, turns: number, log: (s: str
   const sessionID = makeId('ses', t0, true)
   const messages: Exported['messages'] = []
   for (let i = 1; i <= turns; i++) {
-    const text = i === turns ? `${turnText(i)}\n\n${LAST_MARKER}` : turnText(i)
+    const text = i === turns ? `${turnText(i)}\n\n${LAST_MARKER}` : i === 1 ? `${turnText(i)}\n\n${FIRST_MARKER}` : turnText(i)
     const at = t0 + i * 2_000
     const userID = makeId('msg', at)
     const assistantID = makeId('msg', at + 1)

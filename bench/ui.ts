@@ -11,14 +11,21 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import os from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { fillSession, LAST_MARKER, SHORT_MARKER, startWorld, stopChild, waitForLine, type BenchWorld } from './ui-server'
-import { domCount, heapAfterGc, markScroller, pct, PROBE_SCRIPT, scriptBytes, startRecording, stopRecording, timeToVisible, wheelToTop, type ScrollResult, type Window } from './ui-probe'
+import { fillSession, FIRST_MARKER, LAST_MARKER, SHORT_MARKER, startWorld, stopChild, waitForLine, type BenchWorld } from './ui-server'
+import { domCount, heapAfterGc, markScroller, pct, PROBE_SCRIPT, scriptBytes, startRecording, stopRecording, timeToVisible, type Window } from './ui-probe'
+import { keyToFirst, NOT_MEASURED, scrollRows, wheelToFirst, type TopResult } from './ui-scroll'
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name)
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 const TURNS = Number(arg('--turns') ?? 1000)
+// `--only retake` (or opencode) and `--no-stream`: a shorter run while working on one side.
+const APPS = (arg('--only') ? [arg('--only')] : ['retake', 'opencode']) as App[]
+const STREAM = !process.argv.includes('--no-stream')
+// The wheel goes on until the first turn shows (Retake's 1,000 turns are ~400,000 px: 1,000+ notches).
+const WHEEL = { notch: 400, maxEvents: 4000, maxMs: 240_000 }
+const KEYS = { maxEvents: 2000, maxMs: 180_000 }
 const TIMEOUT_S = Number(process.env.BENCH_UI_TIMEOUT_S ?? 900)
 const STREAM_TOKENS = 1200
 const TOKENS_PER_S = 200
@@ -28,7 +35,7 @@ const CHROMIUM = process.env.RETAKE_CHROMIUM ?? '/usr/bin/chromium'
 
 type App = 'retake' | 'opencode'
 interface Ids { long: string; short: string }
-interface OpenFigures { bootMs: number; switchMs: number; dom: number; heap: number; js: { beforePaint: number; total: number; files: number }; scroll: ScrollResult }
+interface OpenFigures { bootMs: number; switchMs: number; dom: number; heap: number; js: { beforePaint: number; total: number; files: number }; scroll: TopResult; home: TopResult; pageUp: TopResult }
 interface StreamFigures extends Window { tokensPerS: number }
 
 /** Markdown with code blocks, ~STREAM_TOKENS tokens of ~4 characters, ending in `marker`. */
@@ -97,8 +104,21 @@ async function measureOpen(app: App, browser: Browser, world: BenchWorld, retake
     const dom = await domCount(page)
     const js = await scriptBytes(page)
     if (!(await markScroller(page, LAST_MARKER))) throw new Error(`${app}: no scrolling element around the last message`)
-    const scroll = await wheelToTop(page, 400, 300)
-    return { ...open, dom, heap, js, scroll }
+    const scroll = await wheelToFirst(page, FIRST_MARKER, WHEEL)
+    return { ...open, dom, heap, js, scroll, home: await byKey(app, 'Home', browser, world, retakeUrl, ids, blocked), pageUp: await byKey(app, 'PageUp', browser, world, retakeUrl, ids, blocked) }
+  } finally {
+    await page.context().close()
+  }
+}
+
+/** A fresh open of the long session, then `key` until the first turn shows. */
+async function byKey(app: App, key: 'Home' | 'PageUp', browser: Browser, world: BenchWorld, retakeUrl: string, ids: Ids, blocked: { n: number }): Promise<TopResult> {
+  const page = await newPage(browser, world, blocked)
+  try {
+    await openSession(app, page, world, retakeUrl, ids)
+    await page.waitForTimeout(1000)
+    if (!(await markScroller(page, LAST_MARKER))) throw new Error(`${app}: no scrolling element around the last message`)
+    return await keyToFirst(page, FIRST_MARKER, key, KEYS)
   } finally {
     await page.context().close()
   }
@@ -137,8 +157,12 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
 const msf = (n: number) => `${n.toFixed(0)} ms`
 const ratio = (a: number, b: number) => (b ? `${(a / b).toFixed(2)}×` : '—')
 
+const NONE = { frames: [], longTasks: [], ms: NaN, tokensPerS: NaN }
+
+const BLANK: OpenFigures = { bootMs: NaN, switchMs: NaN, dom: NaN, heap: NaN, js: { beforePaint: NaN, total: NaN, files: 0 }, scroll: NOT_MEASURED, home: NOT_MEASURED, pageUp: NOT_MEASURED }
+
 function table(o: Record<App, OpenFigures>, s: Record<App, StreamFigures>): string[][] {
-  const r = o.retake, c = o.opencode
+  const r = o.retake ?? BLANK, c = o.opencode ?? BLANK
   const rows: string[][] = [
     [`open the ${TURNS}-turn session → its last message visible`, msf(r.switchMs), msf(c.switchMs), ratio(r.switchMs, c.switchMs)],
     ['cold load → a short session visible', msf(r.bootMs), msf(c.bootMs), ratio(r.bootMs, c.bootMs)],
@@ -147,12 +171,8 @@ function table(o: Record<App, OpenFigures>, s: Record<App, StreamFigures>): stri
     ['JS loaded before first contentful paint (decoded)', kb(r.js.beforePaint), kb(c.js.beforePaint), ratio(r.js.beforePaint, c.js.beforePaint)],
     ['JS loaded by last message visible', `${kb(r.js.total)} (${r.js.files} files)`, `${kb(c.js.total)} (${c.js.files} files)`, ratio(r.js.total, c.js.total)],
   ]
-  const sc = (x: ScrollResult) => `${msf(x.ms)}, ${x.events} notches${x.reachedTop ? ', top' : ''}`
-  rows.push(['scroll to top by wheel (400 px notches, ≤300)', sc(r.scroll), sc(c.scroll), ratio(r.scroll.ms, c.scroll.ms)])
-  rows.push(['  frame p50 / p95', `${f1(pct(r.scroll.frames, 0.5))} / ${f1(pct(r.scroll.frames, 0.95))} ms`, `${f1(pct(c.scroll.frames, 0.5))} / ${f1(pct(c.scroll.frames, 0.95))} ms`, ratio(pct(r.scroll.frames, 0.95), pct(c.scroll.frames, 0.95))])
-  rows.push(['  long tasks (count, longest)', `${r.scroll.longTasks.length}, ${msf(Math.max(0, ...r.scroll.longTasks))}`, `${c.scroll.longTasks.length}, ${msf(Math.max(0, ...c.scroll.longTasks))}`, '—'])
-  rows.push(['  distance moved / sent', `${r.scroll.moved.toFixed(0)} / ${r.scroll.sent} px`, `${c.scroll.moved.toFixed(0)} / ${c.scroll.sent} px`, ratio(r.scroll.moved / r.scroll.sent, c.scroll.moved / c.scroll.sent)])
-  const sr = s.retake, scc = s.opencode
+  rows.push(...scrollRows(r, c))
+  const sr = s.retake ?? NONE, scc = s.opencode ?? NONE
   rows.push([`stream ${STREAM_TOKENS} tokens at ${TOKENS_PER_S} tok/s: frame p50 / p95`, `${f1(pct(sr.frames, 0.5))} / ${f1(pct(sr.frames, 0.95))} ms`, `${f1(pct(scc.frames, 0.5))} / ${f1(pct(scc.frames, 0.95))} ms`, ratio(pct(sr.frames, 0.95), pct(scc.frames, 0.95))])
   rows.push(['  frames > 50 ms', String(sr.frames.filter((x) => x > 50).length), String(scc.frames.filter((x) => x > 50).length), '—'])
   rows.push(['  long tasks (count, longest)', `${sr.longTasks.length}, ${msf(Math.max(0, ...sr.longTasks))}`, `${scc.longTasks.length}, ${msf(Math.max(0, ...scc.longTasks))}`, '—'])
@@ -185,12 +205,12 @@ async function main() {
     const blocked = { n: 0 }
     const open = {} as Record<App, OpenFigures>
     const stream = {} as Record<App, StreamFigures>
-    for (const app of ['retake', 'opencode'] as const) {
-      log(`${app}: open, measure, scroll`)
+    for (const app of APPS) {
+      log(`${app}: open, measure, scroll, keys`)
       open[app] = await measureOpen(app, browser, world, r.url, ids, blocked)
     }
     let last = LAST_MARKER
-    for (const app of ['retake', 'opencode'] as const) {
+    for (const app of STREAM ? APPS : []) {
       log(`${app}: stream`)
       stream[app] = await measureStream(app, browser, world, r.url, ids, last, blocked)
       last = streamEnd(app)

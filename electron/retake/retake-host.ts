@@ -22,6 +22,7 @@ import { PROXY_BASE, proxyFetch } from './proxy-fetch'
 import { messagesBackTo } from './session-pages'
 import { continueFromAttempt, type ContinueInput } from './continue-attempt'
 import { forkSession, type ForkInput } from './fork-session'
+import { firstFrom } from './early-reads'
 
 export interface RetakeHostOptions {
   journalDir: string
@@ -44,6 +45,9 @@ export function createRetakeHost(opts: RetakeHostOptions) {
   async function run(input: z.infer<typeof RetakeRunSchema>): Promise<RetakeOutcome> {
     const { directory, sessionID, clickedID, model } = input
     const c = client(directory)
+    // Asked at once with the messages; the flow's "busy?" is answered from it (early-reads.ts).
+    const status = c.session.status().then((r) => (unwrap('session.status', r) as Record<string, { type: string }>)[sessionID])
+    status.catch(() => {})
     const list = (await messagesBackTo(c, sessionID, clickedID)) as Message[]
     const target = input.fromSaved ? clickedID : retryTargetFor(list, clickedID)
     if (!target) return { status: 'failed', step: 'payload', error: 'This message has no user turn to retake', saved: false }
@@ -80,8 +84,13 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       forgetAttempt: async (s, m, at) => opts.stores.forgetAttempt(s, m, at),
     })
     const files = opts.checkpoints
+    const stored = list.find((m) => m.info.id === target)
     const deps: RetryDeps = {
       ...sdk,
+      isBusy: firstFrom(status.then((s) => s !== undefined && s.type !== 'idle'), sdk.isBusy),
+      // The message as read a moment ago with the list (parts included): null when the list, read
+      // back to it, does not hold it (the server dropped it; "Send again" prompts afresh).
+      getMessage: firstFrom(Promise.resolve(stored ? { parts: stored.parts } : null), sdk.getMessage, (s, m) => s === sessionID && m === target),
       holdKept: async (planId, overwrite, keep = []) => {
         const holdId = files.holdKept(directory, planId, overwrite, keep)
         phase('held', { holdId })

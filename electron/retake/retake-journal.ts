@@ -34,13 +34,16 @@ export class RetakeJournal {
     return join(this.dir, `${sessionID}__${messageID}.json`)
   }
 
-  write(record: RetakeRecord): void {
-    writeJson(this.file(record.sessionID, record.messageID), record)
+  write(record: RetakeRecord, opts?: { durable?: boolean }): void {
+    writeJson(this.file(record.sessionID, record.messageID), record, opts)
   }
 
   update(record: RetakeRecord, patch: Partial<RetakeRecord>): RetakeRecord {
     const next = { ...record, ...patch }
-    this.write(next)
+    // "reverted" is only a note: recovery asks the server whether the revert happened (the
+    // session's marker), so a power cut that leaves "reverting" in its place changes nothing (a
+    // SIGKILL cannot lose it: the page cache outlives the process). Its folder is not fsynced.
+    this.write(next, { durable: next.phase !== 'reverted' })
     return next
   }
 

@@ -10,11 +10,13 @@ interface Stored {
   info: { id: string; role: string; parentID?: string }
 }
 
-export async function messagesBackTo(c: OpencodeClient, sessionID: string, id: string, pageSize = 64): Promise<Stored[]> {
+export async function messagesBackTo(c: OpencodeClient, sessionID: string, id: string, pageSize = 64, firstPage = Math.min(pageSize, 16)): Promise<Stored[]> {
   let list: Stored[] = []
   let before: string | undefined
   for (;;) {
-    const r = await c.session.messages({ sessionID, limit: pageSize, ...(before ? { before } : {}) })
+    // The last turns (what ↺ is mostly pressed on) are in a small first page: tool outputs make
+    // messages large, and this read is on the way to the prompt. Further back, larger pages.
+    const r = await c.session.messages({ sessionID, limit: before ? pageSize : firstPage, ...(before ? { before } : {}) })
     const page = unwrap('session.messages', r) as unknown as Stored[]
     list = [...page, ...list]
     const at = list.findIndex((m) => m.info.id === id)

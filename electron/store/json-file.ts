@@ -6,7 +6,12 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import { dirname } from 'node:path'
 import type { z } from 'zod'
 
-export function writeFileAtomic(file: string, content: string | Buffer): void {
+/**
+ * `durable: false` skips the folder's fsync: a power cut may then lose the rename and leave the
+ * previous version (whole, it was synced) — for a file where that version is as good. The content
+ * itself is always synced before the rename, so a cut can never leave an empty file in its place.
+ */
+export function writeFileAtomic(file: string, content: string | Buffer, { durable = true } = {}): void {
   const dir = dirname(file)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
@@ -18,6 +23,7 @@ export function writeFileAtomic(file: string, content: string | Buffer): void {
     closeSync(fd)
   }
   renameSync(tmp, file)
+  if (!durable) return
   try {
     const dfd = openSync(dir, 'r')
     try {
@@ -53,6 +59,6 @@ export function readJson<T>(file: string, schema: z.ZodType<T>, fallback: T): T 
   return fallback
 }
 
-export function writeJson(file: string, value: unknown): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`)
+export function writeJson(file: string, value: unknown, opts?: { durable?: boolean }): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, opts)
 }

@@ -6,6 +6,7 @@ import { useScope } from './scope'
 import { sortSessions } from './apply-event'
 import { unwrap } from './unwrap'
 import { fetchMessages } from './message-window'
+import { shareMessagesById } from './share-by-id'
 import type { MessageWithParts, Session, StatusMap } from './types'
 
 export function useSessions() {
@@ -40,6 +41,7 @@ export function useMessages(sessionID: string | undefined) {
     enabled: !!sessionID,
     // Events keep this current; a refetch would only race with the stream.
     staleTime: Infinity,
+    structuralSharing: shareMessagesById,
     // The newest messages first; older ones as the reader scrolls up (src/api/message-window.ts).
     queryFn: (): Promise<MessageWithParts[]> => fetchMessages(qc, scope, sessionID!),
   })

@@ -22,6 +22,27 @@ describe('estimateRowHeight', () => {
     expect(estimateRowHeight(withText('```ts\n' + 'x\n'.repeat(30)), 1000)).toBeGreaterThan(short + 30 * 19)
   })
 
+  it('matches the heights Chromium measured for a bench:ui turn (1280×800 window: a 1000 px timeline)', () => {
+    // bench/ui-server.ts turnText(26): typed by the user (shown as typed), echoed as markdown.
+    const typed = [
+      'Turn 26: **refactor** the `parse` step and keep the [docs](https://example.com/26) in sync.',
+      '',
+      '```ts',
+      'export function parse26(input: string): number[] {',
+      "  return input.split(',').map((s) => Number(s.trim()) * 26)",
+      '}',
+      '```',
+      '',
+      '- item one of 26',
+      '- item two with `code 26`',
+    ].join('\n')
+    // Measured: the user row 292 px (ten 21 px lines in the bubble), the answer 261 px (a paragraph
+    // with inline code, a three-line code block, a two-item list). Before, the estimates were 235
+    // and 215: a 1,000-turn transcript grew by 14 % on the way up.
+    expect(estimateRowHeight(user('msg_u', typed), 1000)).toBe(292)
+    expect(estimateRowHeight(withText(`echo: ${typed}`), 1000)).toBe(261)
+  })
+
   it('a user bubble is taller than the same text answered (its padding)', () => {
     const u = user('msg_u', 'same text')
     const a = withText('same text')
