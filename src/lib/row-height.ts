@@ -6,14 +6,15 @@
  *
  * The figures follow the CSS (checked against rows measured in Chromium by `npm run bench:ui`,
  * which reports the error): 14 px text at line-height 1.5 (21 px; a line with inline code is 22,
- * its border), 13 px code (--text-md) at line-height 1.55 (20.15 px a line), a user bubble padded 10 by 16 px, a message column of at most 780 px, ~7.3 px per
+ * its border), code at 19.375 px a line as Chromium lays it out (bench:ui measured it again after the
+ * design tokens: unchanged), a message column of at most 780 px, ~7.3 px per
  * character of proportional text. A user's text is shown as typed (pre-wrap), an answer as markdown.
  */
 import type { MessageWithParts } from '../api/types'
 
 const TEXT_LINE = 21
 const CODE_TEXT_LINE = 22 // a line with inline `code`: its 1 px border top and bottom
-const CODE_LINE = 20.15
+const CODE_LINE = 19.375
 const CHAR_PX = 7.3
 // The row's padding (8 + 2), the role line (18 + 4) and the actions row (4 + 26).
 const ROW_CHROME = 62
@@ -45,7 +46,7 @@ export function estimateRowHeight(m: MessageWithParts, width: number): number {
 
 function estimateFresh(m: MessageWithParts, width: number): number {
   const user = m.info.role === 'user'
-  const column = Math.max(200, Math.min(COLUMN_MAX, width - 48) - (user ? 32 : 0))
+  const column = Math.max(200, Math.min(COLUMN_MAX, width - 48) - (user ? 28 : 0))
   const perLine = Math.max(20, Math.floor(column / CHAR_PX))
   const parts: number[] = []
   for (const p of m.parts) {
