@@ -5,7 +5,7 @@
  * rolled back through the restore sheet, one user bubble with the new text, the old question kept.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 import { chooseInPalette } from './pick-model'
@@ -90,7 +90,7 @@ describe('attempts', () => {
     expect(await page.getByTestId('edit-text').inputValue()).toBe('just say hello instead')
   })
 
-  it('Continue from an earlier attempt brings back its conversation and files, and the branch left is one click away', async () => {
+  it('Continue from an earlier attempt brings back its conversation and files, never overwrites the user’s edit, and the branch left is one click away', async () => {
     const { page, fake, project } = app
     const asked = 'WRITE kept.txt from the first attempt'
     await page.getByTestId('composer').fill(asked)
@@ -110,17 +110,20 @@ describe('attempts', () => {
     await page.getByTestId('status-line').getByText(/idle/i).waitFor()
     const requests = fake.chatRequests().length
 
-    // Back to attempt 1: the sheet lists what the current branch made; its file goes, attempt 1's returns.
+    // The user edits the second attempt's file before switching back.
+    writeFileSync(join(project, 'other.txt'), 'my own edit\n')
+
+    // Back to attempt 1: the sheet offers the edited file as a conflict (kept by default); attempt 1's file returns.
     const switcher = page.getByTestId('attempt-switcher')
     await switcher.getByTestId('attempt-prev').click()
     await waitForText(switcher.getByTestId('attempt-files'), '1 file changed')
     await switcher.getByTestId('attempt-continue').click()
     const sheet = page.getByTestId('restore-sheet')
-    await waitForText(sheet.getByTestId('restore-remove'), 'other.txt')
+    await waitForText(sheet.getByTestId('restore-conflicts'), 'other.txt')
     await sheet.getByTestId('restore-confirm').click()
     await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
     expect(existsSync(join(project, 'kept.txt'))).toBe(true)
-    expect(existsSync(join(project, 'other.txt'))).toBe(false)
+    expect(readFileSync(join(project, 'other.txt'), 'utf8')).toBe('my own edit\n')
     await waitForText(messages('user').first(), asked)
     await waitForCount(messages('user'), 1)
     // Nothing was asked of the model: the attempt's own answer is back.
@@ -133,7 +136,9 @@ describe('attempts', () => {
     await switcher.getByTestId('attempt-continue').click()
     await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'kept.txt')
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
-    await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files again')
+    await until(() => !existsSync(join(project, 'kept.txt')), 'the first attempt’s file gone again')
+    // The user's edit was never overwritten, either way.
+    expect(readFileSync(join(project, 'other.txt'), 'utf8')).toBe('my own edit\n')
     await waitForText(messages('user').first(), 'WRITE other.txt from the second attempt')
     // The storage view says the kept attempt's files are never cleaned up.
     await page.getByTestId('open-checkpoints').click()
