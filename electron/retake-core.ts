@@ -48,6 +48,8 @@ export interface CoreOptions {
   log?: (line: string) => void
   /** Test seam: called after each journaled phase of a retake (the crash tests kill the process there). */
   afterRetakePhase?: (phase: RetakePhase) => void
+  /** Test seam: called after each message a switch to an attempt deletes. */
+  afterSwitchDelete?: (messageID: string) => void
 }
 
 export interface RetakeCore {
@@ -105,6 +107,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     emit: (p) => events.emit('retake.progress', p),
     log,
     afterPhase: opts.afterRetakePhase,
+    afterSwitchDelete: opts.afterSwitchDelete,
   })
 
   function makeConnection(settings: Settings): OpencodeConnection {

@@ -8,8 +8,8 @@ import type { Attempt } from '../../src/shared/ipc-contract'
 export type StoredMessage = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
 
 export interface SwitchPlan {
-  /** The current branch, recorded as an attempt before anything changes. */
-  leaving: Attempt
+  /** The current branch, recorded as an attempt before anything changes (null: there is none). */
+  leaving: Attempt | null
   /** Roll the current branch's files back (the plan from the restore sheet). */
   rollBack: boolean
   /** The restore to undo for the attempt's own files (null: none recorded, or files left). */
@@ -30,8 +30,18 @@ export function planSwitch(a: {
 }): SwitchPlan | { error: string } {
   const { attempt } = a
   const at = a.messages.findIndex((m) => m.info.id === attempt.messageID)
-  if (at < 0) return { error: 'The retaken message is not in this session any more' }
-  const current = a.messages[at]!
+  const question = at >= 0 ? a.messages[at]! : undefined
+  if (attempt.switching) {
+    // A switch cut off while it rewrote the conversation: the branch was kept before anything
+    // changed and the files are the attempt's already. Whatever is left of the branch goes (the
+    // question, and every id after it: opencode's ids ascend in time) and the attempt is replayed.
+    const user = (attempt.user ?? question) as StoredMessage | undefined
+    if (!user) return { error: 'The retaken message is not in this session any more' }
+    const leftOver = a.messages.filter((m) => m.info.id > attempt.messageID).map((m) => m.info.id).reverse()
+    return { leaving: null, rollBack: false, bringBack: null, remove: [...(question ? [question.info.id] : []), ...leftOver], replay: [user, ...(attempt.messages as StoredMessage[])] }
+  }
+  if (!question) return { error: 'The retaken message is not in this session any more' }
+  const current = question
   const branch = a.messages.slice(at + 1)
   const lastModel = [...branch].reverse().find((m) => m.info.providerID && m.info.modelID)?.info
   return {
@@ -45,6 +55,7 @@ export function planSwitch(a: {
     },
     rollBack: a.hasFilePlan && !a.leaveFiles,
     bringBack: attempt.restoreId && !a.leaveFiles ? attempt.restoreId : null,
+    // Newest first, down to the question (a cut-off switch is finished through Attempt.switching).
     remove: [...branch].reverse().map((m) => m.info.id).concat(current.info.id),
     // An attempt recorded before its question was kept falls back to the question as it is now.
     replay: [(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])],

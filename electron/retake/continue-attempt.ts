@@ -43,6 +43,8 @@ interface Deps {
   checkpoints: CheckpointService
   stores: AppStores
   now(): number
+  /** Tests: called after each conversation delete (a throw stands for a crash at that point). */
+  afterDelete?(messageID: string): void
 }
 
 export async function continueFromAttempt(d: Deps, input: ContinueInput): Promise<AttemptContinueOutcome> {
@@ -55,10 +57,10 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
   const list = (await messagesBackTo(d.client, sessionID, messageID)) as StoredMessage[]
   const plan = planSwitch({ attempt, messages: list, now: d.now(), hasFilePlan: !!input.files, leaveFiles: !!input.leaveFiles })
   if ('error' in plan) return { status: 'failed', error: plan.error }
-  const keptAt = plan.leaving.at
+  const keptAt = plan.leaving?.at ?? null
 
   // 1. The branch being left is kept first: whatever fails later, nothing of it is lost.
-  d.stores.addAttempt(plan.leaving)
+  if (plan.leaving) d.stores.addAttempt(plan.leaving)
 
   // 2. Files: roll the current branch back, then bring the attempt's back.
   let rollback: ApplyResult | null = null
@@ -66,10 +68,10 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
     rollback = await d.checkpoints.apply(directory, input.files.planId, { onConflict: 'restore-rest', overwrite: input.files.overwrite ?? [], keep: input.files.keep ?? [] })
     if (rollback.status === 'cancelled' || rollback.failed.length > 0) {
       if (rollback.restoreId) await d.checkpoints.undo(directory, rollback.restoreId).catch(() => {})
-      d.stores.forgetAttempt(sessionID, messageID, keptAt)
+      if (keptAt !== null) d.stores.forgetAttempt(sessionID, messageID, keptAt)
       return { status: 'failed', error: `The current files could not all be rolled back: ${rollback.failed.map((f: { path: string }) => f.path).join(', ') || rollback.status}` }
     }
-    if (rollback.restoreId) d.stores.setAttemptRestore(sessionID, messageID, keptAt, rollback.restoreId)
+    if (rollback.restoreId && keptAt !== null) d.stores.setAttemptRestore(sessionID, messageID, keptAt, rollback.restoreId)
   }
   let filesBack: ApplyResult | null = null
   if (plan.bringBack) {
@@ -77,8 +79,13 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
     filesBack = await d.checkpoints.undo(directory, plan.bringBack)
   }
 
-  // 3. Conversation: the current branch out (newest first), the attempt's in.
-  for (const id of plan.remove) unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
+  // 3. Conversation: the current branch out, the attempt's in. Marked first: a switch cut off from
+  // here on is finished by continuing again, without touching a file twice.
+  d.stores.markSwitching(sessionID, messageID, attempt.at)
+  for (const id of plan.remove) {
+    unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
+    d.afterDelete?.(id)
+  }
   await replayMessages(d, directory, sessionID, plan.replay)
 
   // 4. The attempt is current now: it leaves the history (the branch left behind took its place).

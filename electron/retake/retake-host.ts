@@ -33,6 +33,8 @@ export interface RetakeHostOptions {
   log(line: string): void
   /** Test seam: called after each phase is journaled, before the step acts (crash tests kill here). */
   afterPhase?(phase: RetakePhase): void
+  /** Test seam: called after each message a switch to an attempt deletes (a throw = a crash there). */
+  afterSwitchDelete?(messageID: string): void
 }
 
 type Message = StoredMessage & { info: StoredMessage['info'] & { parentID?: string; providerID?: string; modelID?: string } }
@@ -211,7 +213,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     if (running.has(key)) return { status: 'failed', error: 'This turn is being retaken or switched already' }
     running.add(key)
     try {
-      return await continueFromAttempt({ client: client(input.directory), post: hostPost(input.directory), checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now }, input)
+      return await continueFromAttempt({ client: client(input.directory), post: hostPost(input.directory), checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now, afterDelete: opts.afterSwitchDelete }, input)
     } catch (err) {
       return { status: 'failed', error: (err as Error).message }
     } finally {

@@ -142,10 +142,19 @@ export class AppStores {
 
   /** Notes the restore that rolled an attempt's files back (see Attempt.restoreId). */
   setAttemptRestore(sessionID: string, messageID: string, at: number, restoreId: string): void {
+    this.patchAttempt(sessionID, messageID, at, { restoreId })
+  }
+
+  /** Notes that a switch to this attempt is rewriting the conversation (see Attempt.switching). */
+  markSwitching(sessionID: string, messageID: string, at: number): void {
+    this.patchAttempt(sessionID, messageID, at, { switching: true })
+  }
+
+  private patchAttempt(sessionID: string, messageID: string, at: number, patch: Partial<Attempt>): void {
     const list = this.attempts(sessionID)
     const i = list.findIndex((a) => a.messageID === messageID && a.at === at)
     if (i < 0) return
-    list[i] = { ...list[i]!, restoreId }
+    list[i] = { ...list[i]!, ...patch }
     writeJson(this.attemptsFile(sessionID), list)
   }
 

@@ -24,6 +24,7 @@ import { UndoRestoreBar, type LastRestore } from './UndoRestoreBar'
 import { useApplyRestore, useTurnCheckpoints } from '../checkpoints/use-checkpoints'
 import { turnsWithFileChanges } from '../lib/restore-sheet'
 import { FailedRetryNotice } from './FailedRetryNotice'
+import { InterruptedSwitchNotice } from './InterruptedSwitchNotice'
 import { MessageActionsProvider, type ActionTarget } from './MessageActions'
 import { RetryAction } from './RetryAction'
 import { EditAction } from './EditAction'
@@ -164,13 +165,14 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     )
   }, [ctx, attempts.data, failed, checkpoints.data])
 
-  const runContinue = async (a: Attempt, d: RestoreDecision) => {
+  /** d: the sheet's decision; none when finishing a cut-off switch (its files are done). */
+  const runContinue = async (a: Attempt, d?: RestoreDecision) => {
     setSwitchNote(null)
     // The last retake's "Undo restore" no longer applies: its restore is what this switch undoes.
     setLastRestore(null)
     try {
-      const files = d.mode === 'conversation' ? undefined : { planId: d.planId, overwrite: d.overwrite, keep: d.keep }
-      const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d.mode === 'conversation' })
+      const files = !d || d.mode === 'conversation' ? undefined : { planId: d.planId, overwrite: d.overwrite, keep: d.keep }
+      const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d?.mode === 'conversation' })
       if (out.status === 'failed') setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${out.error}` })
       else {
         const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
@@ -214,6 +216,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               </button>
             </div>
           )}
+          <InterruptedSwitchNotice attempts={attempts.data ?? []} locked={locked} onFinish={(a) => void runContinue(a)} />
           {comparison && (
             <CompareRuns
               columns={compareColumns(comparison, { attempts: attempts.data ?? [], messages, checkpoints: checkpoints.data ?? [], labelOf: (m) => labelOf(options, m) })}

@@ -134,6 +134,11 @@ export const AttemptSchema = z.object({
    * before-image is the attempt's files, so "continue from this attempt" can bring them back.
    */
   restoreId: z.string().optional(),
+  /**
+   * A switch to this attempt was cut off after its files were done, while the conversation was
+   * being rewritten: continuing from it again finishes the conversation and touches no file.
+   */
+  switching: z.boolean().optional(),
 })
 export type Attempt = z.infer<typeof AttemptSchema>
 
@@ -297,8 +302,8 @@ export type SessionForkOutcome = z.infer<typeof SessionForkOutcomeSchema>
 export const AttemptContinueOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('done'),
-    /** The `at` of the attempt the branch left behind became. */
-    kept: z.number(),
+    /** The `at` of the attempt the branch left behind became (null: a cut-off switch finished, nothing to keep). */
+    kept: z.number().nullable(),
     /** The current branch's files rolled back (null: it changed none, or they were left). */
     rollback: ApplyResultSchema.nullable(),
     /** The attempt's files brought back (null: its retake had rolled no files back). */

@@ -110,6 +110,32 @@ describe('continue from an attempt', () => {
     expect(rest).toEqual(a.files)
   })
 
+  it('a switch cut off while it rewrote the conversation is finished by continuing again: attempt A exactly, the branch kept once', async () => {
+    let deletes = 0
+    let cut = true
+    app = await startCoreApp({ git: true, files: FILES, core: { afterSwitchDelete: () => { if (cut && ++deletes === 2) throw new Error('connection lost') } } })
+    const { sessionID, userID, a, c } = await retakenSession()
+    const [kept] = await app.call('attempts.list', { sessionID })
+    const first = await continueFrom(sessionID, userID, kept!.at)
+    expect(first.out).toEqual({ status: 'failed', error: 'connection lost' })
+    // Half-way: the files are A's already, the conversation is neither branch.
+    expect(tree(app.project)).toEqual(a.files)
+    const half = await conversation(sessionID)
+    expect([half.length < c.talk.length, half.length < a.talk.length]).toEqual([true, true])
+    // The window is told (it offers to finish the switch).
+    expect((await app.call('attempts.list', { sessionID })).find((x) => x.at === kept!.at)?.switching).toBe(true)
+    cut = false
+    // The window has no plan to offer for a question that is gone: the conversation is finished alone.
+    const again = await app.call('attempts.continue', { directory: app.project, sessionID, messageID: userID, at: kept!.at })
+    expect(again).toMatchObject({ status: 'done', kept: null, rollback: null, filesBack: null })
+    expect(await conversation(sessionID)).toEqual(a.talk)
+    expect(tree(app.project)).toEqual(a.files)
+    // The branch left behind is kept once, whole.
+    const left = await app.call('attempts.list', { sessionID })
+    expect(left).toHaveLength(1)
+    expect((left[0]!.user as Msg).parts.map((p) => p.text)).toContain(RETAKEN)
+  })
+
   it('refuses an attempt that is not kept, changing nothing', async () => {
     app = await startCoreApp({ git: true, files: FILES })
     const { sessionID, userID, c } = await retakenSession()

@@ -31,7 +31,7 @@ export interface CoreApp {
 }
 
 export async function startCoreApp(
-  opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string; core?: Pick<CoreOptions, 'afterRetakePhase'> } = {},
+  opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string; core?: Pick<CoreOptions, 'afterRetakePhase' | 'afterSwitchDelete'> } = {},
 ): Promise<CoreApp> {
   const fake = await startFakeLlm()
   const root = opts.root ?? mkdtempSync(join(tmpdir(), 'retake-core-'))

@@ -6,18 +6,18 @@ const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage
   info: { id, role, ...(model ? { providerID: 'p', modelID: model } : {}) },
   parts: Array.from({ length: parts }, (_, i) => ({ id: `${id}_p${i}` })),
 })
-// The session now: turn 1 (u1), the retaken turn 2 (u2) answered by model "new", then turn 3.
-const session = [msg('u1', 'user'), msg('a1', 'assistant'), msg('u2', 'user'), msg('a2new', 'assistant', 2, 'new'), msg('u3', 'user'), msg('a3', 'assistant', 1, 'new3')]
-const attempt: Attempt = { sessionID: 's', messageID: 'u2', at: 100, messages: [msg('a2old', 'assistant', 1, 'old')], user: msg('u2', 'user'), restoreId: 'rst_old' }
+// The session now (ids ascend in time, like opencode's): turn 1 (u1), the retaken turn 2 (u2) answered by model "new", then turn 3.
+const session = [msg('m1u1', 'user'), msg('m2a1', 'assistant'), msg('m3u2', 'user'), msg('m4a2new', 'assistant', 2, 'new'), msg('m5u3', 'user'), msg('m6a3', 'assistant', 1, 'new3')]
+const attempt: Attempt = { sessionID: 's', messageID: 'm3u2', at: 100, messages: [msg('m4a2old', 'assistant', 1, 'old')], user: msg('m3u2', 'user'), restoreId: 'rst_old' }
 
 describe('planSwitch: continue from an attempt', () => {
   it('keeps the whole current branch, removes it newest first down to the question, and replays the attempt', () => {
     const p = planSwitch({ attempt, messages: session, now: 200, hasFilePlan: true, leaveFiles: false })
     if ('error' in p) throw new Error(p.error)
-    expect(p.leaving).toMatchObject({ sessionID: 's', messageID: 'u2', at: 200, model: { providerID: 'p', modelID: 'new3' } })
-    expect((p.leaving.messages as StoredMessage[]).map((m) => m.info.id)).toEqual(['a2new', 'u3', 'a3'])
-    expect(p.remove).toEqual(['a3', 'u3', 'a2new', 'u2'])
-    expect(p.replay.map((m) => m.info.id)).toEqual(['u2', 'a2old'])
+    expect(p.leaving).toMatchObject({ sessionID: 's', messageID: 'm3u2', at: 200, model: { providerID: 'p', modelID: 'new3' } })
+    expect((p.leaving!.messages as StoredMessage[]).map((m) => m.info.id)).toEqual(['m4a2new', 'm5u3', 'm6a3'])
+    expect(p.remove).toEqual(['m6a3', 'm5u3', 'm4a2new', 'm3u2'])
+    expect(p.replay.map((m) => m.info.id)).toEqual(['m3u2', 'm4a2old'])
     expect([p.rollBack, p.bringBack]).toEqual([true, 'rst_old'])
   })
 
@@ -26,11 +26,30 @@ describe('planSwitch: continue from an attempt', () => {
     expect(p).toMatchObject({ rollBack: false, bringBack: null })
   })
 
-  it('an attempt kept without its question replays today’s; one whose question is gone is refused', () => {
+  it('an attempt kept without its question replays today’s', () => {
     const { user: _u, ...noQuestion } = attempt
     const p = planSwitch({ attempt: noQuestion, messages: session, now: 1, hasFilePlan: false, leaveFiles: false })
     expect('replay' in p && p.replay[0]).toBe(session[2])
-    expect(planSwitch({ attempt, messages: session.slice(4), now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
+  })
+
+  it('a switch cut off while it rewrote the conversation is finished: nothing kept twice, no file touched, what is left of the branch removed', () => {
+    const cut = { ...attempt, switching: true }
+    // The crash came after a3 and the question were deleted, before u3 and a2new.
+    const p = planSwitch({ attempt: cut, messages: [session[0]!, session[1]!, session[3]!, session[4]!], now: 1, hasFilePlan: true, leaveFiles: false })
+    if ('error' in p) throw new Error(p.error)
+    expect([p.leaving, p.rollBack, p.bringBack]).toEqual([null, false, null])
+    expect(p.remove).toEqual(['m5u3', 'm4a2new'])
+    expect(p.replay.map((m) => m.info.id)).toEqual(['m3u2', 'm4a2old'])
+    // Cut off before the first delete: the question goes too.
+    const early = planSwitch({ attempt: cut, messages: session, now: 1, hasFilePlan: true, leaveFiles: false })
+    expect('remove' in early && early.remove).toEqual(['m3u2', 'm6a3', 'm5u3', 'm4a2new'])
+  })
+
+  it('refuses a switch whose question is gone when no switch was under way, or when there is no question to put back', () => {
+    const gone = session.slice(0, 2)
+    expect(planSwitch({ attempt, messages: gone, now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
+    const { user: _u, ...noQuestion } = attempt
+    expect(planSwitch({ attempt: { ...noQuestion, switching: true }, messages: gone, now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
   })
 })
 

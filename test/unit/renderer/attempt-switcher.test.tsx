@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { AttemptSwitcher } from '../../../src/components/AttemptSwitcher'
+import { InterruptedSwitchNotice } from '../../../src/components/InterruptedSwitchNotice'
 import type { Attempt } from '../../../src/shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 
@@ -33,5 +34,23 @@ describe('AttemptSwitcher', () => {
     render(<AttemptSwitcher attempts={[attempt(1, 'first answer')]} onContinue={onContinue} locked />)
     await userEvent.click(screen.getByTestId('attempt-prev'))
     expect((screen.getByTestId('attempt-continue') as HTMLButtonElement).disabled).toBe(true)
+  })
+})
+
+describe('InterruptedSwitchNotice', () => {
+  it('says nothing while no switch was cut off', () => {
+    const { container } = render(<InterruptedSwitchNotice attempts={[attempt(1, 'first answer')]} onFinish={vi.fn()} />)
+    expect(container.textContent).toBe('')
+  })
+
+  it('offers to finish a cut-off switch (the attempt it was switching to), not while the session is busy', async () => {
+    const onFinish = vi.fn()
+    const cut = { ...attempt(2, 'second answer'), switching: true }
+    const { rerender } = render(<InterruptedSwitchNotice attempts={[attempt(1, 'first answer'), cut]} onFinish={onFinish} locked />)
+    expect(screen.getByTestId('interrupted-switch').textContent).toContain('did not finish')
+    expect((screen.getByTestId('finish-switch') as HTMLButtonElement).disabled).toBe(true)
+    rerender(<InterruptedSwitchNotice attempts={[attempt(1, 'first answer'), cut]} onFinish={onFinish} />)
+    await userEvent.click(screen.getByTestId('finish-switch'))
+    expect(onFinish).toHaveBeenCalledWith(cut)
   })
 })
