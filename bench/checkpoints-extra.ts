@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { openCheckpointStore } from '../electron/checkpoints/index'
-import type { OpenOptions } from '../electron/checkpoints/index'
+import { openCheckpointStore } from '../core/checkpoints/index'
+import type { OpenOptions } from '../core/checkpoints/index'
 
 export type Row = [string, string, string, string]
 

@@ -14,10 +14,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openCheckpointStore } from '../electron/checkpoints/index'
-import type { CaptureResult, OpenOptions } from '../electron/checkpoints/index'
-import { dirSize } from '../electron/checkpoints/fsutil'
-import { defaultPoolSize } from '../electron/checkpoints/stat-pool'
+import { openCheckpointStore } from '../core/checkpoints/index'
+import type { CaptureResult, OpenOptions } from '../core/checkpoints/index'
+import { dirSize } from '../core/checkpoints/fsutil'
+import { defaultPoolSize } from '../core/checkpoints/stat-pool'
 import { captureRows, diffPlanRows, installRows, printTable, realTree, sideBySide } from './checkpoints-extra'
 import type { Figures } from './checkpoints-extra'
 
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     }
     // The same turns with the walk on one thread (statWorkers: 0), for comparison.
     const rtSingle = await medianSeal('s', { statWorkers: 0 })
-    // Experimental watcher mode (off by default, see electron/checkpoints/watch.ts).
+    // Experimental watcher mode (off by default, see core/checkpoints/watch.ts).
     const rtWatched = await medianSeal('x', { watch: true }, (r, i) => {
       if (r.mode !== 'watched' || r.filesHashed !== 1) console.log(`note: watched seal ${i} ran as ${r.mode}, hashed ${r.filesHashed}`)
     })

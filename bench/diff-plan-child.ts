@@ -5,8 +5,8 @@
 //   tsx bench/diff-plan-child.ts <dir> 1mb|205kb
 import fs from 'node:fs'
 import path from 'node:path'
-import { openCheckpointStore } from '../electron/checkpoints/index'
-import { diffBuffers } from '../electron/checkpoints/diff'
+import { openCheckpointStore } from '../core/checkpoints/index'
+import { diffBuffers } from '../core/checkpoints/diff'
 
 const [dir, which] = process.argv.slice(2) as [string, '1mb' | '205kb']
 const ws = path.join(dir, 'ws')

@@ -51,7 +51,7 @@ function streamText(marker: string): string {
 async function startRetake(world: BenchWorld): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', join(world.root, 'retake-data'), '--remote', world.url, '--project', world.project],
+    ['--import', 'tsx', 'web/cli.ts', '--port', '0', '--data-dir', join(world.root, 'retake-data'), '--remote', world.url, '--project', world.project],
     { cwd: process.cwd(), env: { ...process.env, RETAKE_REMOTE_PASSWORD: world.password }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const m = await waitForLine(proc, /running at (http:\/\/\S+)/, 60_000, 'retake browser mode')

@@ -14,7 +14,7 @@ import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractFile, listPackage, statFile } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
-import { checkOpencodeVersion, resolveOpencodeBinary } from '../electron/server/opencode-binary'
+import { checkOpencodeVersion, resolveOpencodeBinary } from '../core/server/opencode-binary'
 import { smokeBrokenBinary, smokePackagedMain, type SmokeReport } from './package-check.smoke'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))

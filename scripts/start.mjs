@@ -39,7 +39,7 @@ if (typeof bin === 'string') {
   const why = hasDisplay ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display (no DISPLAY or WAYLAND_DISPLAY)'
   console.log(`Retake: starting browser mode, because ${why}. Building…`)
   run('npm', ['run', '--silent', 'build:renderer'])
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', ...passThrough], { stdio: 'inherit' })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'web/cli.ts', ...passThrough], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
 }

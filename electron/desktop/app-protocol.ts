@@ -5,10 +5,10 @@
  */
 import { createReadStream, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
-import { OPENCODE_PROXY_PATH } from '../../src/shared/ipc-contract'
-import type { RetakeCore } from '../retake-core'
-import { SECURITY_HEADERS } from '../security/csp'
-import { contentTypeFor, resolveStaticPath } from '../security/static-path'
+import { OPENCODE_PROXY_PATH } from '../../shared/ipc-contract'
+import type { RetakeCore } from '../../core/retake-core'
+import { SECURITY_HEADERS } from '../../core/security/csp'
+import { contentTypeFor, resolveStaticPath } from '../../core/security/static-path'
 import { APP_HOST } from '../security/window-policy'
 
 export function createAppProtocolHandler(core: Pick<RetakeCore, 'proxy'>, staticDir: string) {

@@ -4,7 +4,7 @@
  * Folder" sends a user whose server did not start.
  */
 import { join } from 'node:path'
-import { openRotatingLog } from '../server/rotating-log'
+import { openRotatingLog } from '../../core/server/rotating-log'
 
 export const MAIN_LOG_FILE = 'main.log'
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { z } from 'zod'
-import { readJson, writeFileAtomic } from '../store/json-file'
+import { readJson, writeFileAtomic } from '../../core/store/json-file'
 
 export interface Rect {
   x: number

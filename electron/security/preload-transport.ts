@@ -4,7 +4,7 @@
  * router channel (the page cannot pick an IPC channel), and `on` listeners get the payload only —
  * never Electron's event, whose `sender` is ipcRenderer itself.
  */
-import type { HostTransport } from '../../src/shared/host-transport'
+import type { HostTransport } from '../../shared/host-transport'
 
 export const INVOKE_CHANNEL = 'retake:invoke'
 export const EVENT_CHANNEL = 'retake:event'

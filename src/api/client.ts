@@ -4,8 +4,8 @@
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { opencodeBaseUrl } from '../bridge'
-import { OPENCODE_PROXY_PATH } from '../shared/opencode-proxy-path'
-import { isAllowedOpencodeRoute } from '../shared/opencode-routes'
+import { OPENCODE_PROXY_PATH } from '../../shared/opencode-proxy-path'
+import { isAllowedOpencodeRoute } from '../../shared/opencode-routes'
 
 const clients = new Map<string, OpencodeClient>()
 
@@ -54,7 +54,7 @@ export function eventStreamUrl(directory: string): string {
 }
 
 /**
- * The proxy forwards only the routes in src/shared/opencode-routes.ts; a call outside them fails
+ * The proxy forwards only the routes in shared/opencode-routes.ts; a call outside them fails
  * here, by name, before it leaves the page (global fetch is looked up per call: tests replace it).
  */
 function routeCheckedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
@@ -62,7 +62,7 @@ function routeCheckedFetch(input: RequestInfo | URL, init?: RequestInit): Promis
   const path = new URL(req.url).pathname
   const below = path.startsWith(OPENCODE_PROXY_PATH) ? path.slice(OPENCODE_PROXY_PATH.length) : path
   if (!isAllowedOpencodeRoute(req.method, below)) {
-    return Promise.reject(new Error(`${req.method} ${below} is not an opencode route Retake forwards (src/shared/opencode-routes.ts)`))
+    return Promise.reject(new Error(`${req.method} ${below} is not an opencode route Retake forwards (shared/opencode-routes.ts)`))
   }
   return fetch(req)
 }

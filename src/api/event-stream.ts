@@ -88,7 +88,7 @@ export function connectEventStream(url: string, handlers: StreamHandlers, deps: 
       armWatchdog()
       const event = parseEventFrame(String(ev.data))
       if (!event) return
-      // The host renewed a subscription that had died (electron/server/event-relay.ts): events
+      // The host renewed a subscription that had died (core/server/event-relay.ts): events
       // may have been missed, so the renderer refetches as after a reconnect.
       if ((event.type as string) === 'retake.resync') return handlers.onOpen(true)
       queue.push(event)

@@ -2,8 +2,8 @@
 import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
-import type { ServerStatus } from '../shared/ipc-contract'
-import { setBlockKey } from '../lib/block-key'
+import type { ServerStatus } from '../../shared/ipc-contract'
+import { setBlockKey } from '../../shared/attachments/block-key'
 
 export const hostKeys = {
   appInfo: ['host', 'app.info'] as const,

@@ -16,7 +16,7 @@ import { useCallback, useSyncExternalStore } from 'react'
 import { clientFor } from './client'
 import { queryKeys, type Scope } from './query-keys'
 import { useScope } from './scope'
-import { unwrap } from './unwrap'
+import { unwrap } from '../../shared/unwrap'
 import type { MessageWithParts } from './types'
 
 export const FIRST_PAGE = 40

@@ -1,6 +1,6 @@
 /** Mutations on opencode. Results land in the cache directly; events then keep it exact. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ModelRef, PartInput } from '../shared/ipc-contract'
+import type { ModelRef, PartInput } from '../../shared/ipc-contract'
 import { applyToSessions } from './apply-event'
 import { getBridge } from '../bridge'
 import { clientFor } from './client'
@@ -8,7 +8,7 @@ import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import type { Session } from './types'
 import { useProviderKeysStore } from '../state/provider-keys-store'
-import { unwrap } from './unwrap'
+import { unwrap } from '../../shared/unwrap'
 
 function useSessionCache() {
   const qc = useQueryClient()
@@ -110,7 +110,7 @@ export function useSendPrompt() {
   })
 }
 
-export { isCheckpointFailure } from '../lib/checkpoint-failure'
+export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
 
 export function useAbort() {
   const scope = useScope()

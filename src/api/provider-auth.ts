@@ -9,7 +9,7 @@ import { clientFor } from './client'
 import { useProvidersChanged } from './mutations'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
-import { unwrap } from './unwrap'
+import { unwrap } from '../../shared/unwrap'
 
 /** Each provider's auth methods, as the server reports them (providers without a plugin are absent). */
 export function useProviderAuthMethods(enabled: boolean) {

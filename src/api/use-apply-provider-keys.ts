@@ -11,7 +11,7 @@ import { clientFor } from './client'
 import { useStatusMap } from './queries'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
-import { unwrap } from './unwrap'
+import { unwrap } from '../../shared/unwrap'
 
 export function useApplyProviderKeys(): void {
   const scope = useScope()

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../shared/ipc-contract'
+import type { ErrorCode } from '../../shared/ipc-contract'
 
 /** The renderer-side form of an `{ok:false,error}` envelope. */
 export class BridgeError extends Error {

@@ -2,7 +2,7 @@
  * Browser mode's implementation of the bridge: the same channels as the desktop preload, carried over
  * HTTP to the browser-mode host (same origin, authenticated by the host's session cookie).
  */
-import type { ChannelName, Envelope, EventName, RetakeBridge } from '../shared/ipc-contract'
+import type { ChannelName, Envelope, EventName, RetakeBridge } from '../../shared/ipc-contract'
 import { BridgeError } from './bridge-error'
 
 export function createHttpBridge(base = ''): RetakeBridge {

@@ -2,9 +2,9 @@
  * The renderer's single way to reach its host. In the desktop app the preload has put a transport on
  * `window.retakeHost` (contextBridge); in a browser there is none and the HTTP bridge is used.
  */
-import type { ChannelName, Envelope, EventName, RetakeBridge } from '../shared/ipc-contract'
-import { OPENCODE_PROXY_PATH } from '../shared/opencode-proxy-path'
-import type { HostTransport } from '../shared/host-transport'
+import type { ChannelName, Envelope, EventName, RetakeBridge } from '../../shared/ipc-contract'
+import { OPENCODE_PROXY_PATH } from '../../shared/opencode-proxy-path'
+import type { HostTransport } from '../../shared/host-transport'
 import { BridgeError } from './bridge-error'
 import { createHttpBridge } from './http-bridge'
 

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { getBridge } from '../bridge'
 import { useScope } from '../api/scope'
-import type { EventPayload } from '../shared/ipc-contract'
+import type { EventPayload } from '../../shared/ipc-contract'
 
 export const checkpointKeys = {
   all: (directory: string) => ['host', 'checkpoints', directory] as const,

@@ -7,13 +7,13 @@
 import { useCallback, type MutableRefObject } from 'react'
 import type { MessageWithParts } from '../api/types'
 import { useScope } from '../api/scope'
-import { errorMessage } from '../api/unwrap'
+import { errorMessage } from '../../shared/unwrap'
 import { getBridge } from '../bridge'
 import { useUndoRestore } from '../checkpoints/use-checkpoints'
 import type { ModelOption } from '../lib/model-choice'
 import { messageText } from '../lib/message-text'
 import type { RetryContextValue } from '../retry/retry-context'
-import { laterTurns, retakeEntry } from '../retry/retry-target'
+import { laterTurns, retakeEntry } from '../../shared/retry/retry-target'
 import { findModel, SLASH_COMMANDS, type ParsedDraft } from './slash-commands'
 
 export interface CommandOutcome {

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { getBridge } from '../bridge'
 import { useAppInfo, useServerStatus } from '../api/host'
 import { ScopeProvider } from '../api/scope'
-import { errorMessage } from '../api/unwrap'
+import { errorMessage } from '../../shared/unwrap'
 import { useUiStore } from '../state/ui-store'
 import { ServerStatusPanel, serverStatusText } from './ServerStatusPanel'
 import { ShortcutsSheet } from './ShortcutsKey'

@@ -4,7 +4,7 @@
  * viewer with the exact bytes that were sent.
  */
 import { memo, useCallback, useState } from 'react'
-import type { FileKind } from '../lib/file-type'
+import type { FileKind } from '../../shared/attachments/file-type'
 import { formatBytes, type ShownAttachment } from '../lib/attachments'
 import { AttachmentViewer } from './lazy'
 import '../styles/attachments.css'

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { createPortal } from 'react-dom'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from '../lib/attachments'
-import { bytesToDataUrl } from '../lib/inlined-attachment'
+import { bytesToDataUrl } from '../../shared/attachments/inlined-attachment'
 import { grammarVersion, highlightCode, subscribeGrammars } from '../lib/highlight'
 import { copyText } from './CopyButton'
 import { Markdown } from './Markdown'

@@ -7,9 +7,9 @@ import { useQuery } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
-import type { Attempt } from '../shared/ipc-contract'
+import type { Attempt } from '../../shared/ipc-contract'
 import type { CompareColumn } from '../retry/compare-columns'
-import { displayPath } from '../shared/display-path'
+import { displayPath } from '../../shared/display-path'
 import { useEscape } from '../lib/use-escape'
 
 export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt): void; onClose(): void }) {

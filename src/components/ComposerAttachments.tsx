@@ -4,8 +4,8 @@
  * limit messages. Dropping and pasting are wired by ChatView/Composer; this only renders.
  */
 import { useEffect, useRef, useState } from 'react'
-import type { ModelRef } from '../shared/ipc-contract'
-import type { ModelAttachmentInfo } from '../lib/file-type'
+import type { ModelRef } from '../../shared/ipc-contract'
+import type { ModelAttachmentInfo } from '../../shared/attachments/file-type'
 import type { ModelOption } from '../lib/model-choice'
 import { modelsAccepting, neededKinds, supportIssue, type PendingAttachment } from '../lib/attachments'
 import { ChipLabel } from './AttachmentChips'

@@ -9,7 +9,7 @@ import { useEditRequest } from '../state/edit-request-store'
 import type { MessageWithParts } from '../api/types'
 import { typedText } from '../lib/message-text'
 import { useRetryContext } from '../retry/retry-context'
-import { laterTurns, retakeEntry } from '../retry/retry-target'
+import { laterTurns, retakeEntry } from '../../shared/retry/retry-target'
 
 export function EditAction({ message }: { message: MessageWithParts }) {
   const ctx = useRetryContext()

@@ -3,7 +3,7 @@
  * saved before anything destructive ran, so it is offered again — Send again, or Edit it in the
  * composer. Also shown after a restart of the app (the saved copy lives in the data dir).
  */
-import type { SavedRetry } from '../shared/ipc-contract'
+import type { SavedRetry } from '../../shared/ipc-contract'
 import { useRetryContext } from '../retry/retry-context'
 
 export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {

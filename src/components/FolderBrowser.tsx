@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { getBridge } from '../bridge'
-import { errorMessage } from '../api/unwrap'
+import { errorMessage } from '../../shared/unwrap'
 
 export function FolderBrowser({ start, onNavigate, onOpen }: { start?: string; onNavigate(path: string): void; onOpen(path: string): void }) {
   const [path, setPath] = useState<string | undefined>(start)

@@ -1,6 +1,6 @@
 /**
  * Fork on a message: a new session with the conversation up to and including this turn
- * (electron/retake/fork-session.ts). The files: keep working in this folder as it is now, or a
+ * (core/retake/fork-session.ts). The files: keep working in this folder as it is now, or a
  * folder of its own holding the project as this turn left it (a git worktree or a copy), so the
  * two sessions never touch each other's files. The new session opens at once.
  */
@@ -11,7 +11,7 @@ import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
 import { useRetryContext } from '../retry/retry-context'
-import { retryTargetFor } from '../retry/retry-target'
+import { retryTargetFor } from '../../shared/retry/retry-target'
 import { useUiStore } from '../state/ui-store'
 import { ForkIcon } from '../ui/icons'
 

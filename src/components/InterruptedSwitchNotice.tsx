@@ -4,7 +4,7 @@
  * branch whole, and the question it belongs to may be gone from the timeline. Finishing it
  * rewrites only the conversation; no file is touched again (continue-attempt.ts, Attempt.switching).
  */
-import type { Attempt } from '../shared/ipc-contract'
+import type { Attempt } from '../../shared/ipc-contract'
 
 export function InterruptedSwitchNotice({ attempts, locked, onFinish }: { attempts: Attempt[]; locked?: boolean; onFinish(a: Attempt): void }) {
   const cut = attempts.filter((a) => a.switching)

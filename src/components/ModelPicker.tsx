@@ -4,7 +4,7 @@
  * replaces could not be searched with ~230 providers).
  */
 import { useId, useRef, useState } from 'react'
-import type { ModelRef } from '../shared/ipc-contract'
+import type { ModelRef } from '../../shared/ipc-contract'
 import { modelKey, modelOptions, type ResolvedModel } from '../lib/model-choice'
 import type { Provider } from '../api/types'
 import { ModelPalette } from '../features/palette/ModelPalette'

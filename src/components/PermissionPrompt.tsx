@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { clientFor } from '../api/client'
 import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
-import { errorMessage, unwrap } from '../api/unwrap'
+import { errorMessage, unwrap } from '../../shared/unwrap'
 import { describePermission, type PermissionRequest } from '../lib/permissions'
 
 export function usePermissions() {

@@ -2,8 +2,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { hostKeys, useRecentProjects } from '../api/host'
-import { errorMessage } from '../api/unwrap'
-import type { RecentProject } from '../shared/ipc-contract'
+import { errorMessage } from '../../shared/unwrap'
+import type { RecentProject } from '../../shared/ipc-contract'
 import { lazy, Suspense, useState } from 'react'
 
 // Opened on Browse… only: its own chunk.

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { clientFor } from '../api/client'
 import { queryKeys } from '../api/query-keys'
 import { useScope } from '../api/scope'
-import { errorMessage, unwrap } from '../api/unwrap'
+import { errorMessage, unwrap } from '../../shared/unwrap'
 import { questionAnswers, type QuestionRequest } from '../lib/permissions'
 
 export function QuestionPrompt({ sessionID }: { sessionID: string | undefined }) {

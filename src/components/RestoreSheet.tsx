@@ -5,13 +5,13 @@
  * only, or files only.
  */
 import { useEffect, useState } from 'react'
-import { errorMessage } from '../api/unwrap'
+import { errorMessage } from '../../shared/unwrap'
 import { usePlanRestore } from '../checkpoints/use-checkpoints'
 import { groupPlan, overwriteList, type ConflictChoice } from '../lib/restore-sheet'
-import type { RestorePlan } from '../shared/ipc-contract'
+import type { RestorePlan } from '../../shared/ipc-contract'
 import { DiffLines } from './TurnChanges'
 import { useEscape } from '../lib/use-escape'
-import { displayFilePath, displayPath } from '../shared/display-path'
+import { displayFilePath, displayPath } from '../../shared/display-path'
 import { useOptionalDirectory } from '../api/scope'
 
 export type RestoreMode = 'both' | 'conversation' | 'files'

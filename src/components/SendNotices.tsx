@@ -2,7 +2,7 @@
  * Above the composer: the checkpoint being recorded before a turn (a first capture of a big folder
  * takes a while), and — when it could not be recorded — the choice to send without one.
  */
-import type { EventPayload } from '../shared/ipc-contract'
+import type { EventPayload } from '../../shared/ipc-contract'
 
 export function SendNotices({
   progress,

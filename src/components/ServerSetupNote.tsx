@@ -9,8 +9,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { hostKeys } from '../api/host'
 import { useServerConfig } from '../api/queries'
-import { ApiError, describeBody, errorMessage } from '../api/unwrap'
-import type { ServerSetup } from '../shared/ipc-contract'
+import { ApiError, describeBody, errorMessage } from '../../shared/unwrap'
+import type { ServerSetup } from '../../shared/ipc-contract'
 
 function ConfigCheck({ path }: { path: string | null }) {
   const config = useServerConfig()

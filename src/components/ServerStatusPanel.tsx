@@ -2,8 +2,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
 import { hostKeys } from '../api/host'
-import { errorMessage } from '../api/unwrap'
-import type { ServerStatus } from '../shared/ipc-contract'
+import { errorMessage } from '../../shared/unwrap'
+import type { ServerStatus } from '../../shared/ipc-contract'
 
 export function serverStatusText(s: ServerStatus | undefined): string {
   if (!s) return 'Connecting to Retake…'

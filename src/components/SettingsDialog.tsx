@@ -9,8 +9,8 @@ import { useEscape } from '../lib/use-escape'
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../bridge'
-import { errorMessage } from '../api/unwrap'
-import type { ChannelInput, Settings, SettingsView } from '../shared/ipc-contract'
+import { errorMessage } from '../../shared/unwrap'
+import type { ChannelInput, Settings, SettingsView } from '../../shared/ipc-contract'
 import {
   addFolder,
   checkNewFolder,

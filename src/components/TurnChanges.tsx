@@ -7,8 +7,8 @@ import { useState } from 'react'
 import { getBridge } from '../bridge'
 import { useScope } from '../api/scope'
 import { changeSummary } from '../lib/restore-sheet'
-import type { TurnCheckpoint } from '../shared/ipc-contract'
-import { displayFilePath, displayPath } from '../shared/display-path'
+import type { TurnCheckpoint } from '../../shared/ipc-contract'
+import { displayFilePath, displayPath } from '../../shared/display-path'
 
 const CHANGE_LABEL: Record<string, string> = { added: 'added', modified: 'changed', deleted: 'deleted', mode: 'mode', type: 'type', 'not-checkpointed': 'not checkpointed' }
 

@@ -5,7 +5,7 @@
  * Only files move here; the conversation stays as the retake left it.
  */
 import { useState } from 'react'
-import { errorMessage } from '../api/unwrap'
+import { errorMessage } from '../../shared/unwrap'
 import { useUndoRestore } from '../checkpoints/use-checkpoints'
 
 export interface LastRestore {

@@ -3,10 +3,10 @@
  * model cannot take, what parts a message becomes, and how a stored part shows up as an attachment in
  * the timeline. Components only render these answers.
  */
-import type { PartInput } from '../shared/ipc-contract'
-import { checkModelSupport, detectFileType, type FileKind, type ModelAttachmentInfo } from './file-type'
-import { INLINE_LIMIT_BYTES, bytesToDataUrl, canInline, parseDataUrl, parseTextPart } from './inlined-attachment'
-import { inlineTextFileParts } from './retry-payload'
+import type { PartInput } from '../../shared/ipc-contract'
+import { checkModelSupport, detectFileType, type FileKind, type ModelAttachmentInfo } from '../../shared/attachments/file-type'
+import { INLINE_LIMIT_BYTES, bytesToDataUrl, canInline, parseDataUrl, parseTextPart } from '../../shared/attachments/inlined-attachment'
+import { inlineTextFileParts } from '../../shared/retry/retry-payload'
 
 /** A file in the composer, read into memory (never persisted: bytes stay out of localStorage). */
 export interface PendingAttachment {

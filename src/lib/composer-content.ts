@@ -4,8 +4,8 @@
  * on a retry that did not go through. Agent parts and file:// parts have no composer form and are
  * left out (the saved payload itself is kept until the user discards it).
  */
-import type { PartInput } from '../shared/ipc-contract'
-import { parseDataUrl, parseInlinedAttachment } from './inlined-attachment'
+import type { PartInput } from '../../shared/ipc-contract'
+import { parseDataUrl, parseInlinedAttachment } from '../../shared/attachments/inlined-attachment'
 
 export interface ComposerContent {
   text: string

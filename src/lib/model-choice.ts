@@ -2,7 +2,7 @@
  * Which model a session uses: the user's choice for that session, else the model the session last
  * ran with, else the server's default (config `model`, else the first provider's default).
  */
-import type { ModelRef } from '../shared/ipc-contract'
+import type { ModelRef } from '../../shared/ipc-contract'
 import type { Model, Provider, Session } from '../api/types'
 
 export interface ModelOption {

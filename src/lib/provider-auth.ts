@@ -3,7 +3,7 @@
  * apart from React so each rule is tested on its own. Shapes are opencode 1.18.33's (SDK v2 types).
  */
 import type { ProviderAuthAuthorization, ProviderAuthMethod } from '@opencode-ai/sdk/v2/client'
-import { ApiError, describeBody } from '../api/unwrap'
+import { ApiError, describeBody } from '../../shared/unwrap'
 
 export type { ProviderAuthAuthorization, ProviderAuthMethod }
 export type AuthPrompt = NonNullable<ProviderAuthMethod['prompts']>[number]

@@ -2,7 +2,7 @@
  * Pure decisions of the restore sheet: which turns' file changes a retake would roll back, how to
  * group a restore plan for people, and which conflicts the user chose to overwrite.
  */
-import type { RestorePlan, TurnCheckpoint } from '../shared/ipc-contract'
+import type { RestorePlan, TurnCheckpoint } from '../../shared/ipc-contract'
 
 /** Turns from `messageID` onward (list order) that changed files and are not rolled back already. */
 export function turnsWithFileChanges(userMessageIDs: readonly string[], messageID: string, turns: readonly TurnCheckpoint[]): TurnCheckpoint[] {

@@ -3,7 +3,7 @@
  * attempt the next run kept (its `keptAt`); the last run is the current branch in the timeline.
  */
 import type { MessageWithParts } from '../api/types'
-import type { Attempt, ChangeItem, ModelRef, RetakeCompareOutcome, TurnCheckpoint } from '../shared/ipc-contract'
+import type { Attempt, ChangeItem, ModelRef, RetakeCompareOutcome, TurnCheckpoint } from '../../shared/ipc-contract'
 
 export interface CompareColumn {
   model: ModelRef

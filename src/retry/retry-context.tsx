@@ -5,8 +5,8 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import type { MessageWithParts } from '../api/types'
 import type { ModelOption } from '../lib/model-choice'
-import type { ModelRef, SavedRetry } from '../shared/ipc-contract'
-import type { FileChoices } from './retry-flow'
+import type { ModelRef, SavedRetry } from '../../shared/ipc-contract'
+import type { FileChoices } from '../../shared/retry/retry-flow'
 
 export interface RetryContextValue {
   sessionID: string

@@ -1,7 +1,7 @@
 /**
  * The chat panel's ↺: asks the host to run the retake (one journaled transaction there: the payload
  * saved, the files restored, the conversation reverted and prompted again — see
- * electron/retake/retake-host.ts), shows the step it reports, and keeps React Query in step. A
+ * core/retake/retake-host.ts), shows the step it reports, and keeps React Query in step. A
  * window closed or reloaded mid-retake no longer leaves it half done: the host finishes it.
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
@@ -10,10 +10,10 @@ import { getBridge } from '../bridge'
 import { queryKeys, type Scope } from '../api/query-keys'
 import { useScope } from '../api/scope'
 import type { MessageWithParts } from '../api/types'
-import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../shared/ipc-contract'
+import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../../shared/ipc-contract'
 import { useRetryStore } from '../state/retry-store'
-import type { FileChoices } from './retry-flow'
-import { retryTargetFor } from './retry-target'
+import type { FileChoices } from '../../shared/retry/retry-flow'
+import { retryTargetFor } from '../../shared/retry/retry-target'
 
 export const retryKeys = {
   saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
@@ -104,7 +104,7 @@ export function useRetake() {
 
 /**
  * "Continue from this attempt": the host makes a kept attempt the current branch again
- * (electron/retake/continue-attempt.ts); the conversation, the attempts and the checkpoints are
+ * (core/retake/continue-attempt.ts); the conversation, the attempts and the checkpoints are
  * read again afterwards, as after a retake.
  */
 export function useContinueAttempt() {

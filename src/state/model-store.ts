@@ -1,7 +1,7 @@
 /** The model and agent chosen per session (persisted), keyed `<directory>\n<sessionID or "new">`. */
 import { create } from 'zustand'
 import { persist, createJSONStorage } from 'zustand/middleware'
-import type { ModelRef } from '../shared/ipc-contract'
+import type { ModelRef } from '../../shared/ipc-contract'
 
 export const choiceKey = (directory: string, sessionID: string | undefined) => `${directory}\n${sessionID ?? 'new'}`
 

@@ -1,6 +1,6 @@
 /** Retries in flight, per session: they lock Send and ↺, and the message shows the step it is at. */
 import { create } from 'zustand'
-import type { RetryStep } from '../retry/retry-flow'
+import type { RetryStep } from '../../shared/retry/retry-flow'
 
 export interface RunningRetry {
   messageID: string

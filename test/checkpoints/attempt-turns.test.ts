@@ -3,7 +3,7 @@
 // through a sweep, a reopen, and back and forth.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { openCheckpointStore } from '../../electron/checkpoints'
+import { openCheckpointStore } from '../../core/checkpoints'
 import { workspace } from './helpers'
 
 describe("a turn's earlier attempts", () => {

@@ -2,7 +2,7 @@
 // from the user's editor. Without tool use (no lookup) the plans stay as the overlap rule makes them
 // (data-loss.test.ts, class 9); these tests pass what opencode's stored tool calls would say.
 import { describe, expect, it } from 'vitest'
-import type { TurnToolUse } from '../../electron/checkpoints/attribution'
+import type { TurnToolUse } from '../../core/checkpoints/attribution'
 import { workspace, type Ws } from './helpers'
 
 type Uses = Record<string, { wrote?: string[]; opaque?: boolean }>

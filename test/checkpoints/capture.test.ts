@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runChild, seededBytes, sha, workspace } from './helpers'
-import type { ProgressEvent } from '../../electron/checkpoints/types'
+import type { ProgressEvent } from '../../core/checkpoints/types'
 
 describe('capturing a turn', () => {
   it('B9: the pre-image is durable once capture resolves (a crash right after loses nothing)', async () => {

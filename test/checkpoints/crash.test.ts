@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openCheckpointStore } from '../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../core/checkpoints/index'
 import { runChild, seededBytes, sha, workspace } from './helpers'
 import type { Ws } from './helpers'
 

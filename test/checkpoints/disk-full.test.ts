@@ -8,8 +8,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openCheckpointStore } from '../../electron/checkpoints/index'
-import { isOutOfSpace, outOfSpaceError, setStoreSpaceGate, spaceLeft, type SpaceGate } from '../../electron/checkpoints/store-space'
+import { openCheckpointStore } from '../../core/checkpoints/index'
+import { isOutOfSpace, outOfSpaceError, setStoreSpaceGate, spaceLeft, type SpaceGate } from '../../core/checkpoints/store-space'
 import { seededBytes, sha, workspace, type Ws } from './helpers'
 
 afterEach(() => setStoreSpaceGate(null))

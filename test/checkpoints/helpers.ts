@@ -8,9 +8,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { afterEach, vi } from 'vitest'
-import { openCheckpointStore } from '../../electron/checkpoints/index'
-import type { InternalStore } from '../../electron/checkpoints/index'
-import type { RootConfig } from '../../electron/checkpoints/types'
+import { openCheckpointStore } from '../../core/checkpoints/index'
+import type { InternalStore } from '../../core/checkpoints/index'
+import type { RootConfig } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { KeptFiles } from '../../electron/kept-files'
+import { KeptFiles } from '../../core/kept-files'
 import { workspace } from './helpers'
 
 describe('keeping files out of a restore', () => {

@@ -3,8 +3,8 @@
 // main thread would have made. The time saved is measured by bench:checkpoints, not asserted here
 // (the machine is shared; a timing assertion would be noise).
 import { describe, expect, it } from 'vitest'
-import { diffBuffers, withDiffBudget } from '../../electron/checkpoints/diff'
-import { diffOffThread } from '../../electron/checkpoints/diff-worker'
+import { diffBuffers, withDiffBudget } from '../../core/checkpoints/diff'
+import { diffOffThread } from '../../core/checkpoints/diff-worker'
 import { workspace } from './helpers'
 
 /** ~205 KB of source-like lines, and the same with every third line changed (the slow case). */

@@ -2,7 +2,7 @@
 // skipped at capture: one the turn deleted could not come back, one it created stayed behind.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { displayPath } from '../../src/shared/display-path'
+import { displayPath } from '../../shared/display-path'
 import { workspace } from './helpers'
 
 const raw = (ws: string, ...parts: (string | number[])[]) =>

@@ -3,8 +3,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compareKey, isSafeKey, toKey } from '../../electron/checkpoints/paths'
-import { lstatExact } from '../../electron/checkpoints/current'
+import { compareKey, isSafeKey, toKey } from '../../core/checkpoints/paths'
+import { lstatExact } from '../../core/checkpoints/current'
 import { runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
 
 const uid = unprivilegedUid()

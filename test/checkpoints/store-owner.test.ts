@@ -8,9 +8,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CheckpointService } from '../../electron/checkpoint-service'
-import { openCheckpointStore } from '../../electron/checkpoints/index'
-import { processStartTime } from '../../electron/checkpoints/owner'
+import { CheckpointService } from '../../core/checkpoint-service'
+import { openCheckpointStore } from '../../core/checkpoints/index'
+import { processStartTime } from '../../core/checkpoints/owner'
 import { startChild, workspace } from './helpers'
 
 const HOLD = path.join(__dirname, 'children/hold-store.ts')

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { parseInlinedAttachment, sha256Hex, type InlinedAttachment } from '../../src/lib/inlined-attachment'
+import { parseInlinedAttachment, sha256Hex, type InlinedAttachment } from '../../shared/attachments/inlined-attachment'
 import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
 import { pickModel, currentModel } from './pick-model'
 

@@ -1,6 +1,6 @@
 /**
  * End-to-end harness: the fake LLM, a fresh data dir and project per test, browser mode started
- * through its real command line (`electron/web/cli.ts`), and Debian's Chromium driven by
+ * through its real command line (`web/cli.ts`), and Debian's Chromium driven by
  * playwright-core. Tests wait on state (`data-app-state`, roles, test ids), never on sleeps; a failing
  * test leaves a screenshot in test-results/.
  */
@@ -61,7 +61,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
   let out = ''
   const host: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
+    ['--import', 'tsx', 'web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
     { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home'), { defaultPlugins: opts.defaultPlugins }), ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   // A start that fails half-way (no URL, no browser, page never ready) must not leave the host and

@@ -5,12 +5,12 @@
  * with a real text/markdown file part, the provider receiving the very same bytes (SHA-256 equal).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ModelRef } from '../../src/shared/ipc-contract'
+import type { ModelRef } from '../../shared/ipc-contract'
 import { buildPromptParts, toPending } from '../../src/lib/attachments'
-import { bytesToDataUrl, parseInlinedAttachment, sha256Hex } from '../../src/lib/inlined-attachment'
-import { runRetry, type RetryDeps } from '../../src/retry/retry-flow'
-import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
-import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
+import { bytesToDataUrl, parseInlinedAttachment, sha256Hex } from '../../shared/attachments/inlined-attachment'
+import { runRetry, type RetryDeps } from '../../shared/retry/retry-flow'
+import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
+import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
 import { startTestServer, type TestServer } from '../support/opencode-fixture'
 
 let t: TestServer

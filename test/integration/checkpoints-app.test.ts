@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ModelRef } from '../../src/shared/ipc-contract'
+import type { ModelRef } from '../../shared/ipc-contract'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
-import { sessionCookieName } from '../../electron/web/host-auth'
+import { sessionCookieName } from '../../web/host-auth'
 
 let app: CoreApp | undefined
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { setStoreSpaceGate, spaceLeft } from '../../electron/checkpoints/store-space'
+import { setStoreSpaceGate, spaceLeft } from '../../core/checkpoints/store-space'
 import { startCoreApp, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined

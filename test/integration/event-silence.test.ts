@@ -5,8 +5,8 @@
  * detected within 5 s + the 2 s probe and the stream ends, so the renderer reconnects and refetches.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { sessionCookieName } from '../../electron/web/host-auth'
-import { LATE_MS, PROBE_MS, SILENCE_MS } from '../../electron/server/event-relay'
+import { sessionCookieName } from '../../web/host-auth'
+import { LATE_MS, PROBE_MS, SILENCE_MS } from '../../core/server/event-relay'
 import { startCoreApp, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined

@@ -19,7 +19,7 @@ import { isolatedOpencodeEnv, makeOpencodeConfig } from '../support/opencode-con
 
 const OPENCODE = fileURLToPath(new URL('../../node_modules/.bin/opencode', import.meta.url))
 
-/** Tiny local spawner (the real server manager lives in electron/server/). */
+/** Tiny local spawner (the real server manager lives in core/server/). */
 async function startOpencode(root: string, configFile: string): Promise<{ url: string; password: string; child: ChildProcess }> {
   const password = randomBytes(16).toString('hex')
   const child = spawn(OPENCODE, ['serve', '--hostname', '127.0.0.1', '--port', '0'], {

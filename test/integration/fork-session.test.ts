@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client'
-import { sessionCookieName } from '../../electron/web/host-auth'
+import { sessionCookieName } from '../../web/host-auth'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRetakeCore } from '../../electron/retake-core'
-import { EmbeddedOpencodeServer } from '../../electron/server/opencode-server'
-import { resolveOpencodeBinary } from '../../electron/server/opencode-binary'
+import { createRetakeCore } from '../../core/retake-core'
+import { EmbeddedOpencodeServer } from '../../core/server/opencode-server'
+import { resolveOpencodeBinary } from '../../core/server/opencode-binary'
 import { offlineOpencodeEnv } from '../support/opencode-config'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-remote-'))

@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { EventPayload } from '../../src/shared/ipc-contract'
+import type { EventPayload } from '../../shared/ipc-contract'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
-import { messagesBackTo } from '../../electron/retake/session-pages'
+import { messagesBackTo } from '../../core/retake/session-pages'
 
 let app: CoreApp | undefined
 const roots: string[] = []

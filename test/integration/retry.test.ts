@@ -4,10 +4,10 @@
  * not even the server dying mid-retry — loses the user's message.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ModelRef } from '../../src/shared/ipc-contract'
-import { runRetry, RetryError, type RetryDeps } from '../../src/retry/retry-flow'
-import { createSdkRetryDeps } from '../../src/retry/sdk-retry-deps'
-import { answersTo, retryTargetFor } from '../../src/retry/retry-target'
+import type { ModelRef } from '../../shared/ipc-contract'
+import { runRetry, RetryError, type RetryDeps } from '../../shared/retry/retry-flow'
+import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
+import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
 import { startTestServer, type TestServer } from '../support/opencode-fixture'
 
 let t: TestServer

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ServerStatus } from '../../src/shared/ipc-contract'
-import { EmbeddedOpencodeServer } from '../../electron/server/opencode-server'
-import { resolveOpencodeBinary } from '../../electron/server/opencode-binary'
+import type { ServerStatus } from '../../shared/ipc-contract'
+import { EmbeddedOpencodeServer } from '../../core/server/opencode-server'
+import { resolveOpencodeBinary } from '../../core/server/opencode-binary'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-mgr-'))
 const configPath = join(root, 'opencode.json')

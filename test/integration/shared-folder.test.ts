@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sessionCookieName } from '../../electron/web/host-auth'
+import { sessionCookieName } from '../../web/host-auth'
 import { startCoreApp, waitSealed, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
-import { AppStores } from '../../electron/store/app-stores'
+import { createRetakeCore, type RetakeCore } from '../../core/retake-core'
+import { AppStores } from '../../core/store/app-stores'
 import { isolatedOpencodeEnv } from '../support/opencode-config'
 
 const cores: RetakeCore[] = []

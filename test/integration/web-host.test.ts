@@ -9,8 +9,8 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isolatedOpencodeEnv } from '../support/opencode-config'
-import { createRetakeCore, type RetakeCore } from '../../electron/retake-core'
-import { startWebHost, type WebHost } from '../../electron/web/host'
+import { createRetakeCore, type RetakeCore } from '../../core/retake-core'
+import { startWebHost, type WebHost } from '../../web/host'
 import { createAppProtocolHandler } from '../../electron/desktop/app-protocol'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-host-'))

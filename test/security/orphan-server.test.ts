@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { pidAlive, processStartTime } from '../../electron/process-identity'
-import { recordedOrphan, stopRecordedOrphan } from '../../electron/server/orphan-guard'
+import { pidAlive, processStartTime } from '../../core/process-identity'
+import { recordedOrphan, stopRecordedOrphan } from '../../core/server/orphan-guard'
 import { startChild } from '../checkpoints/helpers'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-orphan-'))

@@ -4,7 +4,7 @@
  * so nothing the user changed is overwritten unless they say so.
  */
 import { useState } from 'react'
-import type { RestorePlan, RestoreResult } from '../../shared/ipc-contract'
+import type { RestorePlan, RestoreResult } from '../../../shared/ipc-contract'
 import {
   actionVerb,
   groupPlan,

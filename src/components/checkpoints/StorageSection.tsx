@@ -1,6 +1,6 @@
 /** Storage used by this project's checkpoints, and a clean-up by age and/or turns per session. */
 import { useState } from 'react'
-import { errorMessage } from '../../api/unwrap'
+import { errorMessage } from '../../../shared/unwrap'
 import { formatBytes } from '../../lib/attachments'
 import { useCheckpointStats, useCleanupCheckpoints } from '../../checkpoints/use-checkpoints'
 import { parseCleanup } from './checkpoint-logic'

@@ -1,7 +1,7 @@
 /** The session's recorded turns, newest first, each with its file changes and "Restore back to here". */
 import { useState } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import type { ChangeItem, TurnCheckpoint } from '../../shared/ipc-contract'
+import type { ChangeItem, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { pathOf, statusLabel, summarizeChanges, summaryText, turnLabel } from './checkpoint-logic'
 
 const CHANGE_MARK: Record<ChangeItem['change'], string> = {

@@ -3,9 +3,9 @@
  * something is damaged or missing it names the files that can no longer be put back, and offers a
  * repair that only moves damaged content aside and drops what no checkpoint refers to.
  */
-import { errorMessage } from '../../api/unwrap'
+import { errorMessage } from '../../../shared/unwrap'
 import { formatBytes } from '../../lib/attachments'
-import { displayPath } from '../../shared/display-path'
+import { displayPath } from '../../../shared/display-path'
 import { useVerifyCheckpoints } from '../../checkpoints/use-checkpoints'
 
 const SHOWN = 8

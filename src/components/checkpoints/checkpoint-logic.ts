@@ -4,9 +4,9 @@
  * or an undo is reported, and how the clean-up inputs are read. Components only render these.
  */
 import type { MessageWithParts } from '../../api/types'
-import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../shared/ipc-contract'
+import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { messageText } from '../../lib/message-text'
-import { displayFilePath } from '../../shared/display-path'
+import { displayFilePath } from '../../../shared/display-path'
 
 export interface ChangeSummary {
   added: number

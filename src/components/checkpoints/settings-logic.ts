@@ -2,7 +2,7 @@
  * Checks and patches behind the Settings dialog, as pure functions. The host has the last word (it
  * validates again and its message is shown); these catch what can be told without the disk.
  */
-import type { Settings } from '../../shared/ipc-contract'
+import type { Settings } from '../../../shared/ipc-contract'
 
 export type Folder = Settings['extraFolders'][number]
 

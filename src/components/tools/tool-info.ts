@@ -5,7 +5,7 @@
  */
 import type { ToolPart } from '../../api/types'
 import { stripAnsi } from '../../lib/ansi'
-import { displayPath } from '../../shared/display-path'
+import { displayPath } from '../../../shared/display-path'
 
 export type ToolState = ToolPart['state']
 

@@ -1,5 +1,5 @@
 // Child for B9: capture a turn, then die at once (SIGKILL, no close, no flush of anything else).
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
 
 const [storeDir, ws] = process.argv.slice(2) as [string, string]
 const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }] })

@@ -1,5 +1,5 @@
 // Child for the store-owner tests: open a store and keep it open until killed.
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
 
 const [storeDir, ws] = process.argv.slice(2) as [string, string]
 const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }] })

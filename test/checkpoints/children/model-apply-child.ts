@@ -2,7 +2,7 @@
 // turn (or the undo of a restore), print what the apply will skip, then apply it and kill itself at
 // a step or just before a rename, chosen as a share of the plan. With nothing to kill at (no rename
 // in the plan) it finishes and prints its result.
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
 
 const [storeDir, ws, openJson, what, id, mode, atStr] = process.argv.slice(2) as [string, string, string, 'turn' | 'undo', string, 'step' | 'rename', string]
 const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }], ...JSON.parse(openJson) })

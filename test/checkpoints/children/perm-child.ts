@@ -2,7 +2,7 @@
 // is reported as partial, the turn stays unrestored, and a second attempt after the fix succeeds.
 import fs from 'node:fs'
 import path from 'node:path'
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
 
 const dir = process.argv[2]!
 const ws = path.join(dir, 'ws')

@@ -1,6 +1,6 @@
 // Child for the crash tests: open the store, plan the turn's restore and apply it. Depending on
 // the mode it kills itself at a chosen step, just before a rename, or is killed by the parent.
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
 
 const [storeDir, ws, mode, nStr] = process.argv.slice(2) as [string, string, string, string]
 const n = Number(nStr)

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openCheckpointStore } from '../../../electron/checkpoints/index'
-import type { InternalStore, OpenOptions } from '../../../electron/checkpoints/index'
-import type { ApplyResult } from '../../../electron/checkpoints/types'
+import { openCheckpointStore } from '../../../core/checkpoints/index'
+import type { InternalStore, OpenOptions } from '../../../core/checkpoints/index'
+import type { ApplyResult } from '../../../core/checkpoints/types'
 import { rng } from './gen'
 
 /** Share of seeds whose restore or undo is killed; CI's 50 seeds get ~7, a soak hundreds. */

@@ -8,7 +8,7 @@
 //   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
-import type { ApplyResult } from '../../../electron/checkpoints/types'
+import type { ApplyResult } from '../../../core/checkpoints/types'
 import { changedPaths, engineName, keyName, nodeEq, related, showNode, showPath } from './tree'
 import type { Node, Tree } from './tree'
 

@@ -1,7 +1,7 @@
 // The model's view of a folder: every path (raw bytes kept as a latin1 string, so non-UTF-8 names
 // round-trip) mapped to what a user would see there. Pure comparisons plus one thin disk reader.
 import fs from 'node:fs'
-import { fromBytes } from '../../../electron/checkpoints/os-names'
+import { fromBytes } from '../../../core/checkpoints/os-names'
 
 export type Node = { t: 'f'; data: Buffer; mode: number } | { t: 'd' } | { t: 'l'; target: string }
 export type Tree = Map<string, Node>

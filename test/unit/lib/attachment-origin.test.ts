@@ -4,9 +4,9 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { formatInlinedAttachment, parseInlinedAttachment, parseTextPart, setBlockKey } from '../../../src/lib/inlined-attachment'
+import { formatInlinedAttachment, parseInlinedAttachment, parseTextPart, setBlockKey } from '../../../shared/attachments/inlined-attachment'
 import { composerContentOf } from '../../../src/lib/composer-content'
-import { hmacSha256Hex } from '../../../src/lib/sha256'
+import { hmacSha256Hex } from '../../../shared/attachments/sha256'
 
 const enc = new TextEncoder()
 const sha = (s: string) => createHash('sha256').update(s).digest('hex')

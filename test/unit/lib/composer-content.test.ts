@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { composerContentOf } from '../../../src/lib/composer-content'
-import { bytesToDataUrl, formatInlinedAttachment } from '../../../src/lib/inlined-attachment'
+import { bytesToDataUrl, formatInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
 
 const enc = (s: string) => new TextEncoder().encode(s)
 

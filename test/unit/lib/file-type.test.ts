@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkModelSupport, detectFileType, isTextualMime, isUtf8Text } from '../../../src/lib/file-type'
+import { checkModelSupport, detectFileType, isTextualMime, isUtf8Text } from '../../../shared/attachments/file-type'
 
 const enc = new TextEncoder()
 const bytes = (...xs: (number[] | string)[]) =>

@@ -12,7 +12,7 @@ import {
   parseTextPart,
   setBlockKey,
   sha256Hex,
-} from '../../../src/lib/inlined-attachment'
+} from '../../../shared/attachments/inlined-attachment'
 
 const enc = new TextEncoder()
 const nodeSha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')

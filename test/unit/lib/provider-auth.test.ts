@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkAuthorization, deviceCode, methodsFor, promptAnswers, signInErrorMessage, visiblePrompts, type AuthPrompt } from '../../../src/lib/provider-auth'
-import { ApiError } from '../../../src/api/unwrap'
+import { ApiError } from '../../../shared/unwrap'
 
 const prompts: AuthPrompt[] = [
   { type: 'select', key: 'kind', message: 'Kind', options: [{ label: 'Public', value: 'public' }, { label: 'Enterprise', value: 'enterprise' }] },

@@ -1,10 +1,10 @@
 import type { Part } from '@opencode-ai/sdk/v2'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesToDataUrl, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../src/lib/inlined-attachment'
-import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../src/lib/retry-payload'
-import type { RetryPayload } from '../../../src/lib/retry-payload'
-import type { PartInput } from '../../../src/shared/ipc-contract'
+import { bytesToDataUrl, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../shared/attachments/inlined-attachment'
+import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../shared/retry/retry-payload'
+import type { RetryPayload } from '../../../shared/retry/retry-payload'
+import type { PartInput } from '../../../shared/ipc-contract'
 
 const enc = new TextEncoder()
 const base = { sessionID: 'ses_1', messageID: 'msg_1' }

@@ -5,15 +5,15 @@
  */
 import type { Part } from '@opencode-ai/sdk/v2'
 import { describe, expect, it } from 'vitest'
-import { detectFileType } from '../../../src/lib/file-type'
+import { detectFileType } from '../../../shared/attachments/file-type'
 import {
   bytesToDataUrl,
   canInline,
   formatInlinedAttachment,
   parseInlinedAttachment,
   INLINE_LIMIT_BYTES,
-} from '../../../src/lib/inlined-attachment'
-import { buildRetryPayload, inlineTextFileParts } from '../../../src/lib/retry-payload'
+} from '../../../shared/attachments/inlined-attachment'
+import { buildRetryPayload, inlineTextFileParts } from '../../../shared/retry/retry-payload'
 
 const enc = new TextEncoder()
 const fmt = (name: string, body: string | Uint8Array, mime = 'text/plain') =>

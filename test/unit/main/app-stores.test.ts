@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AppStores } from '../../../electron/store/app-stores'
+import { AppStores } from '../../../core/store/app-stores'
 
 const dirs: string[] = []
 const tmp = () => {

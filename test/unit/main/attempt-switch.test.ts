@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { planSwitch, replayEvents, type StoredMessage } from '../../../electron/retake/attempt-switch'
-import type { Attempt } from '../../../src/shared/ipc-contract'
+import { planSwitch, replayEvents, type StoredMessage } from '../../../core/retake/attempt-switch'
+import type { Attempt } from '../../../shared/ipc-contract'
 
 const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage => ({
   info: { id, role, ...(model ? { providerID: 'p', modelID: model } : {}) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultDataDir, parseWebArgs } from '../../../electron/web/cli-args'
+import { defaultDataDir, parseWebArgs } from '../../../web/cli-args'
 
 describe('parseWebArgs', () => {
   it('takes every flag, in both --flag value and --flag=value forms', () => {

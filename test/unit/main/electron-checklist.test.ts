@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { guardWebContents, type GuardableContents } from '../../../electron/security/web-contents-guards'
 import { EVENT_CHANNEL, INVOKE_CHANNEL, exposeHost, type IpcRendererLike } from '../../../electron/security/preload-transport'
 import { APP_SCHEME_PRIVILEGES, securePermissions, type PermissionSession } from '../../../electron/security/session-policy'
-import { RENDERER_CSP } from '../../../electron/security/csp'
+import { RENDERER_CSP } from '../../../core/security/csp'
 
 /** A webContents stand-in that records what the guards installed, and fires events like Chromium. */
 function fakeContents() {

@@ -1,10 +1,10 @@
-// The host's relay of opencode's event stream (electron/server/event-relay.ts) on fake timers:
+// The host's relay of opencode's event stream (core/server/event-relay.ts) on fake timers:
 // opencode beats only every 10 s, so a silent subscription is renewed after 5 s; the old one is
 // closed quietly when it proves alive, and as dead (with a resync for the renderer) when its
 // heartbeat is overdue; a server that does not answer ends the stream.
 import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { LATE_MS, PROBE_MS, RESYNC_FRAME, SILENCE_MS, realTimers, relayEvents } from '../../../electron/server/event-relay'
+import { LATE_MS, PROBE_MS, RESYNC_FRAME, SILENCE_MS, realTimers, relayEvents } from '../../../core/server/event-relay'
 
 const frame = (id: string, type: string) => `data: ${JSON.stringify({ id, type, properties: {} })}\n\n`
 /** Lets stream events (nextTick / setImmediate, which stay real) run. */

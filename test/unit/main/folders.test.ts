@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { expandHome, listFolders } from '../../../electron/store/folders'
-import { AppStores } from '../../../electron/store/app-stores'
+import { expandHome, listFolders } from '../../../core/store/folders'
+import { AppStores } from '../../../core/store/app-stores'
 
 const dirs: string[] = []
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))

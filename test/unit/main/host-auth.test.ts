@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowedHosts, checkRequest, readCookie, sessionCookieName } from '../../../electron/web/host-auth'
+import { allowedHosts, checkRequest, readCookie, sessionCookieName } from '../../../web/host-auth'
 
 const hosts = allowedHosts('127.0.0.1', 4000)
 const SESSION_COOKIE = sessionCookieName(4000)

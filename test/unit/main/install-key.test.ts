@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRetakeCore } from '../../../electron/retake-core'
-import { loadOrCreateInstallKey } from '../../../electron/store/install-key'
+import { createRetakeCore } from '../../../core/retake-core'
+import { loadOrCreateInstallKey } from '../../../core/store/install-key'
 
 const dirs: string[] = []
 const tmp = () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { candidatePaths, checkOpencodeVersion, resolveOpencodeBinary } from '../../../electron/server/opencode-binary'
+import { candidatePaths, checkOpencodeVersion, resolveOpencodeBinary } from '../../../core/server/opencode-binary'
 import { binaryName, opencodePackagesFor, stageDirFor } from '../../../scripts/before-pack.mjs'
 
 const PINNED = '1.18.33'

@@ -1,7 +1,7 @@
 // Names that are not UTF-8 in key form (surrogateescape) and back, and how they are shown.
 import { describe, expect, it } from 'vitest'
-import { fromBytes, hasRawBytes, toBytes } from '../../../electron/checkpoints/os-names'
-import { displayPath } from '../../../src/shared/display-path'
+import { fromBytes, hasRawBytes, toBytes } from '../../../core/checkpoints/os-names'
+import { displayPath } from '../../../shared/display-path'
 
 describe('file names as bytes', () => {
   it('round-trips every byte string, and leaves valid UTF-8 (emoji, a real U+FFFD) as it is', () => {

@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createRetakeCore, type RetakeCore } from '../../../electron/retake-core'
-import { AppStores } from '../../../electron/store/app-stores'
-import { migrateLegacySecret, passwordFor, secretAfterUpdate, serverOrigin } from '../../../electron/store/remote-secret'
+import { createRetakeCore, type RetakeCore } from '../../../core/retake-core'
+import { AppStores } from '../../../core/store/app-stores'
+import { migrateLegacySecret, passwordFor, secretAfterUpdate, serverOrigin } from '../../../core/store/remote-secret'
 
 interface FakeServer {
   url: string

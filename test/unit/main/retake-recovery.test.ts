@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { decideRecovery } from '../../../electron/retake/recovery'
-import type { RetakePhase, RetakeRecord } from '../../../electron/retake/retake-journal'
-import { KeptFiles } from '../../../electron/kept-files'
+import { decideRecovery } from '../../../core/retake/recovery'
+import type { RetakePhase, RetakeRecord } from '../../../core/retake/retake-journal'
+import { KeptFiles } from '../../../core/kept-files'
 
 const rec = (phase: RetakePhase, extra: Partial<RetakeRecord> = {}): RetakeRecord => ({
   directory: '/p',

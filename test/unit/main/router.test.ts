@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createRouter, RouteError, type Handlers } from '../../../electron/ipc/router'
+import { createRouter, RouteError, type Handlers } from '../../../core/ipc/router'
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   const notUsed = () => {

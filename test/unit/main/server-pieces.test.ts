@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { backoffDelay, parseListeningLine } from '../../../electron/server/server-logic'
-import { candidatePaths, resolveOpencodeBinary } from '../../../electron/server/opencode-binary'
-import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../electron/server/opencode-proxy'
-import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../../src/shared/opencode-routes'
+import { backoffDelay, parseListeningLine } from '../../../core/server/server-logic'
+import { candidatePaths, resolveOpencodeBinary } from '../../../core/server/opencode-binary'
+import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../core/server/opencode-proxy'
+import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../../shared/opencode-routes'
 
 describe('parseListeningLine', () => {
   it('waits for the line, then gives the URL', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { contentTypeFor, resolveStaticPath } from '../../../electron/security/static-path'
+import { contentTypeFor, resolveStaticPath } from '../../../core/security/static-path'
 
 const root = '/srv/app/dist/renderer'
 

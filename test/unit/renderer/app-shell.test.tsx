@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { App } from '../../../src/App'
 import { BridgeError, setBridge } from '../../../src/bridge'
-import type { RetakeBridge, ServerStatus } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge, ServerStatus } from '../../../shared/ipc-contract'
 
 /** A host double: answers channels from a table and lets the test push server.status. */
 function fakeBridge(status: ServerStatus) {

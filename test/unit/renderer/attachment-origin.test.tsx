@@ -11,9 +11,9 @@ import type { Part } from '../../../src/api/types'
 import { useAppInfo } from '../../../src/api/host'
 import { setBridge } from '../../../src/bridge'
 import { PartView } from '../../../src/components/PartView'
-import { formatInlinedAttachment, setBlockKey } from '../../../src/lib/inlined-attachment'
-import { sha256Hex, toHex } from '../../../src/lib/sha256'
-import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import { formatInlinedAttachment, setBlockKey } from '../../../shared/attachments/inlined-attachment'
+import { sha256Hex, toHex } from '../../../shared/attachments/sha256'
+import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { SID } from './fixtures'
 
 const enc = new TextEncoder()

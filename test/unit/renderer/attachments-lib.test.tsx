@@ -19,8 +19,8 @@ import {
   viewModeOf,
   type PendingAttachment,
 } from '../../../src/lib/attachments'
-import { INLINE_LIMIT_BYTES, bytesToDataUrl, parseInlinedAttachment } from '../../../src/lib/inlined-attachment'
-import { InlineRefusedError } from '../../../src/lib/retry-payload'
+import { INLINE_LIMIT_BYTES, bytesToDataUrl, parseInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
+import { InlineRefusedError } from '../../../shared/retry/retry-payload'
 
 const enc = new TextEncoder()
 const text = (name: string, content: string) => toPending({ name, bytes: enc.encode(content) })

@@ -9,7 +9,7 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { Part } from '../../../src/api/types'
 import { PartView } from '../../../src/components/PartView'
-import { bytesToDataUrl, formatInlinedAttachment } from '../../../src/lib/inlined-attachment'
+import { bytesToDataUrl, formatInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
 import { SID } from './fixtures'
 
 const enc = new TextEncoder()

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { AttemptSwitcher } from '../../../src/components/AttemptSwitcher'
 import { InterruptedSwitchNotice } from '../../../src/components/InterruptedSwitchNotice'
-import type { Attempt } from '../../../src/shared/ipc-contract'
+import type { Attempt } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 
 const attempt = (at: number, text: string): Attempt => ({

@@ -15,7 +15,7 @@ import {
   turnLabel,
   undoableRestoreId,
 } from '../../../src/components/checkpoints/checkpoint-logic'
-import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../src/shared/ipc-contract'
+import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID, user } from './fixtures'
 
 const DIR = '/p'

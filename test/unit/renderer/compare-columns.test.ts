@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compareColumns } from '../../../src/retry/compare-columns'
-import type { Attempt } from '../../../src/shared/ipc-contract'
+import type { Attempt } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 
 const m1 = { providerID: 'p', modelID: 'one' }

@@ -7,7 +7,7 @@ import { setBridge } from '../../../src/bridge'
 import { ForkAction, defaultForkFolder } from '../../../src/components/ForkAction'
 import { RetryProvider, type RetryContextValue } from '../../../src/retry/retry-context'
 import { useUiStore } from '../../../src/state/ui-store'
-import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 
 afterEach(() => setBridge(null))

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { setBridge } from '../../../src/bridge'
 import { ProjectPicker } from '../../../src/components/ProjectPicker'
-import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 const TREE: Record<string, string[]> = { '/home/u': ['code', '.config'], '/home/u/code': ['app'], '/home/u/code/app': [] }
 

@@ -13,7 +13,7 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import { ProviderKeysDialog } from '../../../src/components/ProviderKeysDialog'
 import { useProviderKeysStore } from '../../../src/state/provider-keys-store'
-import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })
 const failure = (status: number, body: unknown) => json(body, status)

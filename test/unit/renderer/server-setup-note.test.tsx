@@ -11,7 +11,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import { SettingsDialog } from '../../../src/components/SettingsDialog'
-import type { RetakeBridge, ServerSetup, SettingsView } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge, ServerSetup, SettingsView } from '../../../shared/ipc-contract'
 
 const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })
 

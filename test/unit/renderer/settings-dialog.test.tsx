@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { BridgeError, setBridge } from '../../../src/bridge'
 import { SettingsDialog } from '../../../src/components/SettingsDialog'
 import { checkNewFolder, parseExcludes, serverPatch } from '../../../src/components/checkpoints/settings-logic'
-import type { RetakeBridge, SettingsView as Settings } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge, SettingsView as Settings } from '../../../shared/ipc-contract'
 
 function fakeHost(initial: Partial<Settings> = {}) {
   let settings: Settings = { remoteUrl: null, opencodeConfigPath: null, useUserOpencodeHome: false, extraFolders: [], excludes: [], ...initial }

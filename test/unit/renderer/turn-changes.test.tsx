@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { TurnChanges } from '../../../src/components/TurnChanges'
-import type { TurnCheckpoint } from '../../../src/shared/ipc-contract'
+import type { TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID } from './fixtures'
 
 const change = (root: string, path: string) => ({ root, path, change: 'modified' as const, binary: false, added: 1, removed: 0 })

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import { UndoRestoreBar } from '../../../src/components/UndoRestoreBar'
-import type { RetakeBridge } from '../../../src/shared/ipc-contract'
+import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 afterEach(() => setBridge(null))
 

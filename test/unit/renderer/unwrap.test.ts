@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, describeBody, PromptFailedError, unwrap, unwrapPrompt } from '../../../src/api/unwrap'
+import { ApiError, describeBody, PromptFailedError, unwrap, unwrapPrompt } from '../../../shared/unwrap'
 
 const res = (status: number) => new Response(null, { status })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { firstFrom } from '../../../electron/retake/early-reads'
+import { firstFrom } from '../../../core/retake/early-reads'
 
 describe('firstFrom: a read made early answers the first call only', () => {
   it('answers the first matching call from the early read and every later call from the server', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { SavedRetry } from '../../../src/shared/ipc-contract'
-import { runRetry, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../src/retry/retry-flow'
+import type { SavedRetry } from '../../../shared/ipc-contract'
+import { runRetry, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../shared/retry/retry-flow'
 
 const S = 'ses_test1'
 const U = 'msg_user1'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answersTo, laterTurns, retakeEntry, retryTargetFor } from '../../../src/retry/retry-target'
+import { answersTo, laterTurns, retakeEntry, retryTargetFor } from '../../../shared/retry/retry-target'
 
 const m = (id: string, role: string, parentID?: string) => ({ info: { id, role, parentID } })
 // Client-supplied ids need not sort: list order is what counts.

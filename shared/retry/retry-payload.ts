@@ -7,9 +7,9 @@
  * stay two, and the original agent and variant are kept while the model is the one chosen now.
  */
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { ModelRef, PartInput } from '../shared/ipc-contract'
-import { detectFileType, isTextualMime } from './file-type'
-import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseInlinedAttachment, parseTextPart } from './inlined-attachment'
+import type { ModelRef, PartInput } from '../ipc-contract'
+import { detectFileType, isTextualMime } from '../attachments/file-type'
+import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseInlinedAttachment, parseTextPart } from '../attachments/inlined-attachment'
 
 /** The fields of a stored user message's info that a retry reads. */
 export interface RetryMessageInfo {

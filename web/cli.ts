@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRetakeCore } from '../retake-core'
-import { findAppRoot, readVersions } from '../app-paths'
+import { createRetakeCore } from '../core/retake-core'
+import { findAppRoot, readVersions } from '../core/app-paths'
 import { parseWebArgs, USAGE } from './cli-args'
 import { startWebHost } from './host'
 

@@ -14,7 +14,7 @@ import {
   type RecentProject,
   type SavedRetry,
   type Settings,
-} from '../../src/shared/ipc-contract'
+} from '../../shared/ipc-contract'
 import { readJson, writeJson } from './json-file'
 import { expandHome } from './folders'
 

@@ -7,7 +7,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
-import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../src/shared/opencode-routes'
+import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../shared/opencode-routes'
 import type { OpencodeConnection } from './connection'
 import { realTimers, relayEvents } from './event-relay'
 

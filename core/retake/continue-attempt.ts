@@ -15,8 +15,8 @@
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
-import type { ApplyResultSchema, AttemptContinueOutcome } from '../../src/shared/ipc-contract'
-import { unwrap } from '../../src/api/unwrap'
+import type { ApplyResultSchema, AttemptContinueOutcome } from '../../shared/ipc-contract'
+import { unwrap } from '../../shared/unwrap'
 import type { CheckpointService } from '../checkpoint-service'
 import type { AppStores } from '../store/app-stores'
 import { messagesBackTo } from './session-pages'

@@ -6,9 +6,9 @@
  * failure can lose the user's message (retry-lessons bug 1).
  */
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { Attempt, ModelRef, PartInput, RetakeStep, SavedRetry } from '../shared/ipc-contract'
-import { buildRetryPayload, withEditedText, type RetryMessageInfo } from '../lib/retry-payload'
-import { isCheckpointFailure } from '../lib/checkpoint-failure'
+import type { Attempt, ModelRef, PartInput, RetakeStep, SavedRetry } from '../ipc-contract'
+import { buildRetryPayload, withEditedText, type RetryMessageInfo } from './retry-payload'
+import { isCheckpointFailure } from './checkpoint-failure'
 
 /** The user's choices in the restore sheet: the plan (kept in the host), conflicts to overwrite, any files to keep as they are. */
 export interface FileChoices {

@@ -3,7 +3,7 @@
  * move, which messages leave the server and which come back, and the events that bring them back.
  * continue-attempt.ts carries them out.
  */
-import type { Attempt } from '../../src/shared/ipc-contract'
+import type { Attempt } from '../../shared/ipc-contract'
 
 export type StoredMessage = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
 

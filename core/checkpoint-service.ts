@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Settings } from '../src/shared/ipc-contract'
+import type { Settings } from '../shared/ipc-contract'
 import { openCheckpointStore, type InternalStore } from './checkpoints'
 import { parseTurnKey } from './checkpoints/paths'
 import { isOutOfSpace, outOfSpaceError } from './checkpoints/store-space'

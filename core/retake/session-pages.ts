@@ -4,7 +4,7 @@
  * retake of one of the last turns of a long session does not read the session whole.
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
-import { unwrap } from '../../src/api/unwrap'
+import { unwrap } from '../../shared/unwrap'
 
 interface Stored {
   info: { id: string; role: string; parentID?: string }

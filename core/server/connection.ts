@@ -5,7 +5,7 @@
 import type { EventEmitter } from 'node:events'
 import { request } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import type { ServerStatus } from '../../src/shared/ipc-contract'
+import type { ServerStatus } from '../../shared/ipc-contract'
 
 export interface OpencodeConnection extends EventEmitter {
   readonly url: string | null

@@ -4,7 +4,7 @@
  * serves the desktop preload and browser mode's HTTP bridge.
  */
 import { z } from 'zod'
-import { channels, isChannel, type ChannelName, type ChannelOutput, type Channels, type Envelope, type ErrorCode } from '../../src/shared/ipc-contract'
+import { channels, isChannel, type ChannelName, type ChannelOutput, type Channels, type Envelope, type ErrorCode } from '../../shared/ipc-contract'
 
 export type Handler<C extends ChannelName> = (input: z.infer<Channels[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C>
 export type Handlers = { [C in ChannelName]: Handler<C> }

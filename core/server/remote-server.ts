@@ -3,7 +3,7 @@
  * the settings). Retake only health-checks it; it neither starts nor stops it.
  */
 import { EventEmitter } from 'node:events'
-import type { ServerStatus } from '../../src/shared/ipc-contract'
+import type { ServerStatus } from '../../shared/ipc-contract'
 import { checkHealth, type OpencodeConnection } from './connection'
 
 export interface RemoteServerOptions {

@@ -1,6 +1,6 @@
 /**
  * A random key created once per install (per data dir) and kept there. The renderer tags the
- * attachment blocks it inlines with an HMAC under it (src/lib/inlined-attachment.ts), so the
+ * attachment blocks it inlines with an HMAC under it (shared/attachments/inlined-attachment.ts), so the
  * timeline shows as attachments only the blocks this install made — never text a user typed or
  * pasted that merely looks like one. It gets the key through `app.info`.
  */

@@ -3,8 +3,8 @@
  * own store for saved payloads and attempts. Thin on purpose; the decisions are in retry-flow.ts.
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
-import type { Attempt, SavedRetry } from '../shared/ipc-contract'
-import { unwrap } from '../api/unwrap'
+import type { Attempt, SavedRetry } from '../ipc-contract'
+import { unwrap } from '../unwrap'
 import type { PromptResult, RetryDeps, RetryStep } from './retry-flow'
 
 export interface RetryStore {
