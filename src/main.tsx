@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client'
-import { App } from './App'
+import { App } from './app/App'
 import './styles/base.css'
 import './styles/layout.css'
 import './styles/chat.css'

@@ -7,7 +7,7 @@ import { clientFor } from './client'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import type { Session } from './types'
-import { useProviderKeysStore } from '../state/provider-keys-store'
+import { useProviderKeysStore } from '../features/models/provider-keys-store'
 import { unwrap } from '../../shared/unwrap'
 
 function useSessionCache() {

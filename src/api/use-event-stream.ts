@@ -6,11 +6,11 @@ import { eventStreamUrl } from './client'
 import { connectEventStream } from './event-stream'
 import { queryKeys, type Scope } from './query-keys'
 import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
-import { useSessionErrors } from '../state/session-errors-store'
-import { useSessionMarks } from '../state/session-marks-store'
-import { notifyTurn } from './turn-notifier'
-import { useUiStore } from '../state/ui-store'
-import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../lib/permissions'
+import { useSessionErrors } from '../features/chat/session-errors-store'
+import { useSessionMarks } from '../features/sessions/session-marks-store'
+import { notifyTurn } from '../features/sessions/turn-notifier'
+import { useUiStore } from '../app/ui-store'
+import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../features/chat/permissions'
 
 /** One event into the cache. Entries not loaded yet are left alone (their fetch will be current). */
 export function applyEventToQueryClient(qc: QueryClient, scope: Scope, event: OpencodeEvent): void {

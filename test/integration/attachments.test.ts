@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelRef } from '../../shared/ipc-contract'
-import { buildPromptParts, toPending } from '../../src/lib/attachments'
+import { buildPromptParts, toPending } from '../../src/features/attachments/attachments'
 import { bytesToDataUrl, parseInlinedAttachment, sha256Hex } from '../../shared/attachments/inlined-attachment'
 import { runRetry, type RetryDeps } from '../../shared/retry/retry-flow'
 import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'

@@ -5,8 +5,8 @@
  */
 import { Command } from 'cmdk'
 import { useMemo, useState, type KeyboardEvent } from 'react'
-import type { ModelOption } from '../../lib/model-choice'
-import { useModelPrefs } from '../../state/model-prefs-store'
+import type { ModelOption } from '../models/model-choice'
+import { useModelPrefs } from '../models/model-prefs-store'
 import { formatContext, inputBadges, modelSections } from './model-list'
 import '../../styles/palette.css'
 

@@ -5,7 +5,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { formatInlinedAttachment, parseInlinedAttachment, parseTextPart, setBlockKey } from '../../../shared/attachments/inlined-attachment'
-import { composerContentOf } from '../../../src/lib/composer-content'
+import { composerContentOf } from '../../../src/features/attachments/composer-content'
 import { hmacSha256Hex } from '../../../shared/attachments/sha256'
 
 const enc = new TextEncoder()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { composerContentOf } from '../../../src/lib/composer-content'
+import { composerContentOf } from '../../../src/features/attachments/composer-content'
 import { bytesToDataUrl, formatInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
 
 const enc = (s: string) => new TextEncoder().encode(s)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkAuthorization, deviceCode, methodsFor, promptAnswers, signInErrorMessage, visiblePrompts, type AuthPrompt } from '../../../src/lib/provider-auth'
+import { checkAuthorization, deviceCode, methodsFor, promptAnswers, signInErrorMessage, visiblePrompts, type AuthPrompt } from '../../../src/features/models/provider-auth'
 import { ApiError } from '../../../shared/unwrap'
 
 const prompts: AuthPrompt[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { OpencodeEvent } from '../../../src/api/types'
-import { applyToMarks, clearMark } from '../../../src/lib/session-marks'
+import { applyToMarks, clearMark } from '../../../src/features/sessions/session-marks'
 
 const ev = (type: string, properties: object) => ({ type, properties }) as unknown as OpencodeEvent
 const idle = (sessionID: string) => ev('session.idle', { sessionID })

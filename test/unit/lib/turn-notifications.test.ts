@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { OpencodeEvent } from '../../../src/api/types'
-import { turnNotice, type NoticeContext } from '../../../src/lib/turn-notifications'
+import { turnNotice, type NoticeContext } from '../../../src/features/sessions/turn-notifications'
 
 const ev = (type: string, properties: object) => ({ type, properties }) as unknown as OpencodeEvent
 const ctx = (over: Partial<NoticeContext> = {}): NoticeContext => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { App } from '../../../src/App'
+import { App } from '../../../src/app/App'
 import { BridgeError, setBridge } from '../../../src/bridge'
 import type { RetakeBridge, ServerStatus } from '../../../shared/ipc-contract'
 

@@ -9,11 +9,11 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
-import { ChatView } from '../../../src/components/ChatView'
+import { ChatView } from '../../../src/features/chat/ChatView'
 import { INLINE_LIMIT_BYTES, parseInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
-import { useAttachmentsStore } from '../../../src/state/attachments-store'
-import { useDraftsStore } from '../../../src/state/drafts-store'
-import { useModelStore } from '../../../src/state/model-store'
+import { useAttachmentsStore } from '../../../src/features/attachments/attachments-store'
+import { useDraftsStore } from '../../../src/features/chat/drafts-store'
+import { useModelStore } from '../../../src/features/models/model-store'
 import { localProviders, SID, session } from './fixtures'
 
 const caps = (image: boolean, pdf: boolean) => ({ reasoning: false, toolcall: true, attachment: image || pdf, input: { text: true, image, pdf } })

@@ -1,5 +1,5 @@
 /**
- * The pure attachment decisions (src/lib/attachments.ts): limits, the parts a message becomes (and
+ * The pure attachment decisions (src/features/attachments/attachments.ts): limits, the parts a message becomes (and
  * that they round-trip exactly), model checks, how stored parts show as attachments, CSV parsing.
  */
 import { describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ import {
   toPending,
   viewModeOf,
   type PendingAttachment,
-} from '../../../src/lib/attachments'
+} from '../../../src/features/attachments/attachments'
 import { INLINE_LIMIT_BYTES, bytesToDataUrl, parseInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
 import { InlineRefusedError } from '../../../shared/retry/retry-payload'
 

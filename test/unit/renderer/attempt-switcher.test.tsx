@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { AttemptSwitcher } from '../../../src/components/AttemptSwitcher'
-import { InterruptedSwitchNotice } from '../../../src/components/InterruptedSwitchNotice'
+import { AttemptSwitcher } from '../../../src/features/retake/AttemptSwitcher'
+import { InterruptedSwitchNotice } from '../../../src/features/retake/InterruptedSwitchNotice'
 import type { Attempt } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 

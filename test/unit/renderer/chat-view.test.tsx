@@ -4,9 +4,9 @@ import { act, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
-import { ChatView } from '../../../src/components/ChatView'
-import { draftKey, useDraftsStore } from '../../../src/state/drafts-store'
-import { useSessionErrors } from '../../../src/state/session-errors-store'
+import { ChatView } from '../../../src/features/chat/ChatView'
+import { draftKey, useDraftsStore } from '../../../src/features/chat/drafts-store'
+import { useSessionErrors } from '../../../src/features/chat/session-errors-store'
 import { apiError, assistant, localProviders, SID, session, user } from './fixtures'
 
 const providers = localProviders({

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { queryKeys } from '../../../src/api/query-keys'
 import { setBridge } from '../../../src/bridge'
-import { CheckpointsPanel } from '../../../src/components/CheckpointsPanel'
+import { CheckpointsPanel } from '../../../src/features/checkpoints/CheckpointsPanel'
 import {
   groupPlan,
   overwriteIds,
@@ -14,7 +14,7 @@ import {
   summarizeChanges,
   turnLabel,
   undoableRestoreId,
-} from '../../../src/components/checkpoints/checkpoint-logic'
+} from '../../../src/features/checkpoints/checkpoint-logic'
 import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID, user } from './fixtures'
 

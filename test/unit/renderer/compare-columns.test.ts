@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareColumns } from '../../../src/retry/compare-columns'
+import { compareColumns } from '../../../src/features/retake/compare-columns'
 import type { Attempt } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { NotificationsSection } from '../../../src/components/NotificationsSection'
-import { useNotifyStore } from '../../../src/state/notify-store'
+import { NotificationsSection } from '../../../src/features/settings/NotificationsSection'
+import { useNotifyStore } from '../../../src/features/sessions/notify-store'
 
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pendingOutcome } from '../../../src/lib/pending-send'
+import { pendingOutcome } from '../../../src/features/chat/pending-send'
 
 const p = { messageID: 'msg_mine', sentAt: 1000 }
 
@@ -23,7 +23,7 @@ describe('pendingOutcome', () => {
 
 describe('giving text back to the composer', () => {
   it('never drops or overwrites what the user typed meanwhile, and never doubles itself', async () => {
-    const { useDraftsStore } = await import('../../../src/state/drafts-store')
+    const { useDraftsStore } = await import('../../../src/features/chat/drafts-store')
     const { giveBack } = useDraftsStore.getState()
     giveBack('k1', 'lost message')
     expect(useDraftsStore.getState().drafts.k1).toBe('lost message')

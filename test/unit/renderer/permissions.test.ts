@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyToPermissions, applyToQuestions, describePermission, questionAnswers, type PermissionRequest, type QuestionRequest } from '../../../src/lib/permissions'
+import { applyToPermissions, applyToQuestions, describePermission, questionAnswers, type PermissionRequest, type QuestionRequest } from '../../../src/features/chat/permissions'
 
 const req = (id: string, extra: Partial<PermissionRequest> = {}): PermissionRequest => ({ id, sessionID: 'ses_1', permission: 'bash', patterns: ['echo hi'], metadata: {}, always: ['echo *'], ...extra })
 const ev = (type: string, properties: unknown) => ({ id: 'evt', type, properties }) as never

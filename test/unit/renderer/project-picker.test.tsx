@@ -4,7 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { setBridge } from '../../../src/bridge'
-import { ProjectPicker } from '../../../src/components/ProjectPicker'
+import { ProjectPicker } from '../../../src/features/sessions/ProjectPicker'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 const TREE: Record<string, string[]> = { '/home/u': ['code', '.config'], '/home/u/code': ['app'], '/home/u/code/app': [] }

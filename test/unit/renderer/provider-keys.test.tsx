@@ -11,8 +11,8 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
-import { ProviderKeysDialog } from '../../../src/components/ProviderKeysDialog'
-import { useProviderKeysStore } from '../../../src/state/provider-keys-store'
+import { ProviderKeysDialog } from '../../../src/features/models/ProviderKeysDialog'
+import { useProviderKeysStore } from '../../../src/features/models/provider-keys-store'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })

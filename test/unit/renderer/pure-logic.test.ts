@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { visibleMessages } from '../../../src/lib/visible-messages'
-import { bannerError, describeError } from '../../../src/lib/message-errors'
-import { isBusy, statusLine } from '../../../src/lib/status-line'
-import { modelForPrompt, parseModelKey, resolveModel, serverDefaultModel } from '../../../src/lib/model-choice'
-import { relativeTime } from '../../../src/lib/relative-time'
+import { visibleMessages } from '../../../src/features/chat/visible-messages'
+import { bannerError, describeError } from '../../../src/features/chat/message-errors'
+import { isBusy, statusLine } from '../../../src/features/chat/status-line'
+import { modelForPrompt, parseModelKey, resolveModel, serverDefaultModel } from '../../../src/features/models/model-choice'
+import { relativeTime } from '../../../src/ui/relative-time'
 import { apiError, assistant, session, user } from './fixtures'
 
 describe('visibleMessages (revert)', () => {

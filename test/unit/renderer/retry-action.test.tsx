@@ -2,9 +2,9 @@ import './cmdk-env'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { RetryAction } from '../../../src/components/RetryAction'
-import { RetryProvider, type RetryContextValue } from '../../../src/retry/retry-context'
-import { useRetryStore } from '../../../src/state/retry-store'
+import { RetryAction } from '../../../src/features/retake/RetryAction'
+import { RetryProvider, type RetryContextValue } from '../../../src/features/retake/retry-context'
+import { useRetryStore } from '../../../src/features/retake/retry-store'
 import { assistant, SID, user } from './fixtures'
 
 const echo = { providerID: 'local', modelID: 'echo' }

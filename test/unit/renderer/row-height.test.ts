@@ -1,6 +1,6 @@
 /** Row heights estimated from content, and measured heights kept per message id. */
 import { describe, expect, it } from 'vitest'
-import { estimateRowHeight, measuredHeight, rememberHeight } from '../../../src/lib/row-height'
+import { estimateRowHeight, measuredHeight, rememberHeight } from '../../../src/features/chat/row-height'
 import { assistant, user } from './fixtures'
 
 const withText = (text: string) => {

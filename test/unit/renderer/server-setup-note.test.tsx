@@ -10,7 +10,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
-import { SettingsDialog } from '../../../src/components/SettingsDialog'
+import { SettingsDialog } from '../../../src/features/settings/SettingsDialog'
 import type { RetakeBridge, ServerSetup, SettingsView } from '../../../shared/ipc-contract'
 
 const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })

@@ -5,9 +5,9 @@ import type { ReactNode } from 'react'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
-import { useSessionCommands } from '../../../src/commands/use-session-commands'
-import type { RetryContextValue } from '../../../src/retry/retry-context'
-import type { ModelOption } from '../../../src/lib/model-choice'
+import { useSessionCommands } from '../../../src/features/sessions/use-session-commands'
+import type { RetryContextValue } from '../../../src/features/retake/retry-context'
+import type { ModelOption } from '../../../src/features/models/model-choice'
 import { assistant, SID, user } from './fixtures'
 
 const echo = { providerID: 'fake', modelID: 'echo' }

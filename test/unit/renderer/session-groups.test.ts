@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayLabel, groupSessions, matchesQuery } from '../../../src/lib/session-groups'
+import { dayLabel, groupSessions, matchesQuery } from '../../../src/features/sessions/session-groups'
 import { session } from './fixtures'
 
 const NOW = new Date(2026, 10, 23, 15, 0).getTime()

@@ -3,11 +3,11 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
-import { SessionList } from '../../../src/components/SessionList'
+import { SessionList } from '../../../src/features/sessions/SessionList'
 import { session } from './fixtures'
-import { useSessionMarks } from '../../../src/state/session-marks-store'
+import { useSessionMarks } from '../../../src/features/sessions/session-marks-store'
 import { act } from '@testing-library/react'
-import { useUndoToast } from '../../../src/state/undo-toast-store'
+import { useUndoToast } from '../../../src/ui/undo-toast-store'
 
 /** A fetch double for the opencode proxy: records requests, answers from a small table. */
 function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })]) {

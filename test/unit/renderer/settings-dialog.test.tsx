@@ -3,8 +3,8 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { BridgeError, setBridge } from '../../../src/bridge'
-import { SettingsDialog } from '../../../src/components/SettingsDialog'
-import { checkNewFolder, parseExcludes, serverPatch } from '../../../src/components/checkpoints/settings-logic'
+import { SettingsDialog } from '../../../src/features/settings/SettingsDialog'
+import { checkNewFolder, parseExcludes, serverPatch } from '../../../src/features/checkpoints/settings-logic'
 import type { RetakeBridge, SettingsView as Settings } from '../../../shared/ipc-contract'
 
 function fakeHost(initial: Partial<Settings> = {}) {

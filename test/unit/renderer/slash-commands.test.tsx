@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest'
 import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
-import { Composer } from '../../../src/components/Composer'
-import { ShortcutsSheet } from '../../../src/components/ShortcutsKey'
-import { completions, findModel, parseDraft } from '../../../src/commands/slash-commands'
-import { useSlashMenu } from '../../../src/commands/use-slash-menu'
+import { Composer } from '../../../src/features/chat/Composer'
+import { ShortcutsSheet } from '../../../src/features/palette/ShortcutsKey'
+import { completions, findModel, parseDraft } from '../../../src/features/chat/slash-commands'
+import { useSlashMenu } from '../../../src/features/chat/use-slash-menu'
 
 const data = {
   models: [

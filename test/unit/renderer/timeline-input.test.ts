@@ -1,6 +1,6 @@
 /** The timeline's reading rules: the keys it handles, and when it follows the end of the conversation. */
 import { describe, expect, it } from 'vitest'
-import { followAfterScroll, timelineKey } from '../../../src/lib/timeline-input'
+import { followAfterScroll, timelineKey } from '../../../src/features/chat/timeline-input'
 import { shareMessagesById } from '../../../src/api/share-by-id'
 import { user } from './fixtures'
 

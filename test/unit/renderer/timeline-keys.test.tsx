@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { useMessages } from '../../../src/api/queries'
 import { FIRST_PAGE, OLDER_PAGE } from '../../../src/api/message-window'
-import { Timeline } from '../../../src/components/Timeline'
+import { Timeline } from '../../../src/features/chat/Timeline'
 import { SID, user } from './fixtures'
 
 const ALL = Array.from({ length: FIRST_PAGE + OLDER_PAGE + 10 }, (_, i) => user(`msg_${String(i).padStart(4, '0')}`, `m${i}`))

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
-import { Timeline } from '../../../src/components/Timeline'
+import { Timeline } from '../../../src/features/chat/Timeline'
 import { SID, user } from './fixtures'
 
 afterEach(() => vi.restoreAllMocks())

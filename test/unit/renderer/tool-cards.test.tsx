@@ -3,8 +3,8 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { Part, ToolPart } from '../../../src/api/types'
 import { ScopeProvider } from '../../../src/api/scope'
-import { MessageRow } from '../../../src/components/MessageRow'
-import { ToolCard, toolCardRenders } from '../../../src/components/tools/ToolCard'
+import { MessageRow } from '../../../src/features/chat/MessageRow'
+import { ToolCard, toolCardRenders } from '../../../src/features/chat/tools/ToolCard'
 import { assistant, SID } from './fixtures'
 
 function tool(name: string, state: Partial<ToolPart['state']> & { status: ToolPart['state']['status'] }, id = 'prt_tool'): ToolPart {

@@ -7,7 +7,7 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
-import { TurnChanges } from '../../../src/components/TurnChanges'
+import { TurnChanges } from '../../../src/features/checkpoints/TurnChanges'
 import type { TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID } from './fixtures'
 

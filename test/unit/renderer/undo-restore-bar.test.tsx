@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
-import { UndoRestoreBar } from '../../../src/components/UndoRestoreBar'
+import { UndoRestoreBar } from '../../../src/features/checkpoints/UndoRestoreBar'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 
 afterEach(() => setBridge(null))

@@ -4,8 +4,8 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { useEventStream } from '../../../src/api/use-event-stream'
 import { queryKeys, type Scope } from '../../../src/api/query-keys'
 import type { MessageWithParts, TextPart } from '../../../src/api/types'
-import { useSessionErrors } from '../../../src/state/session-errors-store'
-import { useUiStore } from '../../../src/state/ui-store'
+import { useSessionErrors } from '../../../src/features/chat/session-errors-store'
+import { useUiStore } from '../../../src/app/ui-store'
 import { assistant, SID, user } from './fixtures'
 
 class FakeEventSource {

@@ -1,0 +1,172 @@
+/**
+ * The attachment viewer: highlighted code, rendered markdown with a source toggle, CSV as a table,
+ * images inline; copy and save-as. What it shows (and saves) is exactly the bytes that were sent:
+ * text goes into the DOM as text (CR and BOM survive), and highlighted HTML escapes CR as `&#13;`
+ * because the HTML parser would otherwise fold CRLF into LF.
+ */
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { createPortal } from 'react-dom'
+import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from './attachments'
+import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
+import { grammarVersion, highlightCode, subscribeGrammars } from '../chat/highlight'
+import { copyText } from '../../ui/CopyButton'
+import { Markdown } from '../chat/Markdown'
+import '../../styles/attachments.css'
+
+/** Above this, highlighting would freeze the window for a moment: plain text instead. */
+const HIGHLIGHT_MAX_CHARS = 200_000
+const TABLE_MAX_ROWS = 2_000
+
+/** Saves bytes under a name through a Blob and `<a download>` (no host call, works in both hosts). */
+export function saveBytes(bytes: Uint8Array, name: string, mime: string): void {
+  const blob = new Blob([bytes as BlobPart], { type: mime || 'application/octet-stream' })
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  a.rel = 'noopener'
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  // Revoked a little later: the download starts asynchronously in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+function highlighted(text: string, language: string): string {
+  // Plain until the grammar has loaded (src/features/chat/highlight.ts); the viewer renders again then.
+  const html = highlightCode(text, language) ?? escapeHtml(text)
+  return html.replace(/\r/g, '&#13;')
+}
+
+function Source({ text, language }: { text: string; language: string | null }) {
+  const grammars = useSyncExternalStore(subscribeGrammars, grammarVersion)
+  const html = useMemo(
+    () => (language && text.length <= HIGHLIGHT_MAX_CHARS ? highlighted(text, language) : null),
+    [text, language, grammars],
+  )
+  if (html !== null) {
+    return (
+      <pre className="viewer-source hljs" data-testid="viewer-source">
+        <code dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    )
+  }
+  return (
+    <pre className="viewer-source" data-testid="viewer-source">
+      {text}
+    </pre>
+  )
+}
+
+function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
+  const rows = useMemo(() => parseCsv(text, tabs ? '\t' : ','), [text, tabs])
+  const [head, ...body] = rows
+  const shown = body.slice(0, TABLE_MAX_ROWS)
+  return (
+    <div className="viewer-table-wrap">
+      <table className="viewer-table" data-testid="viewer-table">
+        {head && (
+          <thead>
+            <tr>{head.map((c, i) => <th key={i}>{c}</th>)}</tr>
+          </thead>
+        )}
+        <tbody>
+          {shown.map((r, i) => (
+            <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>
+          ))}
+        </tbody>
+      </table>
+      {body.length > shown.length && <div className="muted">Showing {shown.length} of {body.length} rows; the source has them all.</div>}
+    </div>
+  )
+}
+
+export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAttachment; onClose(): void }) {
+  const { name, mime, text, bytes } = attachment
+  const mode = text !== null ? viewModeOf(name, mime) : null
+  const renderable = mode === 'markdown' || mode === 'csv'
+  const [showSource, setShowSource] = useState(false)
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle')
+  const dialog = useRef<HTMLDivElement>(null)
+  const imageUrl = useMemo(
+    () => attachment.imageUrl ?? (attachment.kind === 'image' && bytes ? bytesToDataUrl(bytes, mime) : null),
+    [attachment.imageUrl, attachment.kind, bytes, mime],
+  )
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null
+    dialog.current?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation()
+        onClose()
+      }
+    }
+    window.addEventListener('keydown', onKey, true)
+    return () => {
+      window.removeEventListener('keydown', onKey, true)
+      previous?.focus?.()
+    }
+  }, [onClose])
+
+  let body
+  if (imageUrl) body = <img className="viewer-image" src={imageUrl} alt={name} data-testid="viewer-image" />
+  else if (text === null) {
+    body = (
+      <div className="viewer-empty muted" data-testid="viewer-nopreview">
+        {bytes ? 'No preview for this file type. Save it to open it elsewhere.' : 'The server reads this file from disk; its content is not in the message.'}
+      </div>
+    )
+  } else if (mode === 'markdown' && !showSource) body = <div className="viewer-markdown" data-testid="viewer-rendered"><Markdown text={text.replace(/^\uFEFF/, '')} /></div>
+  else if (mode === 'csv' && !showSource) body = <CsvTable text={text} tabs={/tab-separated|\.tsv$/i.test(mime + ' ' + name)} />
+  else body = <Source text={text} language={highlightLanguage(name, mime)} />
+
+  return createPortal(
+    <div className="viewer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="viewer" role="dialog" aria-modal="true" aria-label={`Attachment ${name}`} data-testid="attachment-viewer" tabIndex={-1} ref={dialog}>
+        <div className="viewer-head">
+          <div className="viewer-title">
+            <span className="viewer-name" data-testid="viewer-name">{name}</span>
+            <span className="muted">
+              {mime}
+              {attachment.size !== null ? ` · ${formatBytes(attachment.size)}` : ''}
+              {attachment.inline ? ' · sent inline as text' : ''}
+            </span>
+          </div>
+          <div className="viewer-actions">
+            {renderable && (
+              <button type="button" className="button button-secondary small" data-testid="viewer-toggle" aria-pressed={showSource} onClick={() => setShowSource((s) => !s)}>
+                {showSource ? (mode === 'csv' ? 'Table' : 'Rendered') : 'Source'}
+              </button>
+            )}
+            {text !== null && (
+              <button
+                type="button"
+                className="button button-secondary small"
+                data-testid="viewer-copy"
+                onClick={async () => {
+                  setCopied((await copyText(text)) ? 'copied' : 'failed')
+                  setTimeout(() => setCopied('idle'), 1500)
+                }}
+              >
+                {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
+              </button>
+            )}
+            {bytes && (
+              <button type="button" className="button button-secondary small" data-testid="viewer-save" onClick={() => saveBytes(bytes, name, mime)}>
+                Save as…
+              </button>
+            )}
+            <button type="button" className="button button-secondary small" data-testid="viewer-close" aria-label="Close" onClick={onClose}>
+              ✕
+            </button>
+          </div>
+        </div>
+        <div className="viewer-body">{body}</div>
+      </div>
+    </div>,
+    document.body,
+  )
+}

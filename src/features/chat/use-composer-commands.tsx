@@ -1,0 +1,89 @@
+/**
+ * Slash commands in the chat's composer, as one hook so the chat panel only wires it: the popup
+ * (useSlashMenu), the send path's interception (a command never reaches the model as text), the
+ * bridge that hands the retry context out of the retry layer, and the line saying what a command
+ * did.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { MessageWithParts } from '../../api/types'
+import type { ModelOption } from '../models/model-choice'
+import { useRetryContext, type RetryContextValue } from '../retake/retry-context'
+import { oneLine, parseDraft } from './slash-commands'
+import { turnTexts, useSessionCommands } from '../sessions/use-session-commands'
+import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
+import '../../styles/commands.css'
+
+/** Rendered inside the retry layer: keeps a ref to its context for commands typed outside it. */
+function RetryContextBridge({ into }: { into: { current: RetryContextValue | null } }) {
+  const ctx = useRetryContext()
+  useEffect(() => {
+    into.current = ctx
+    return () => {
+      into.current = null
+    }
+  }, [ctx, into])
+  return null
+}
+
+export interface ComposerCommands {
+  assist: ComposerAssist
+  /** The text to send for this draft, or null when the draft was a command (handled here). */
+  intercept(draft: string): string | null
+  /** To render inside RetrySessionLayer. */
+  bridge: ReactNode
+}
+
+export function useComposerCommands(opts: {
+  sessionID: string | undefined
+  messages: readonly MessageWithParts[]
+  options: readonly ModelOption[]
+  draft: string
+  setDraft(text: string): void
+}): ComposerCommands {
+  const { draft, setDraft } = opts
+  const retry = useRef<RetryContextValue | null>(null)
+  const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retry })
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null)
+  // A notice belongs to the session it was given in.
+  useEffect(() => setNotice(null), [opts.sessionID])
+
+  const intercept = useCallback(
+    (text: string): string | null => {
+      const parsed = parseDraft(text)
+      if (parsed.kind === 'text') return parsed.text
+      if (parsed.kind === 'unknown') {
+        // Kept in the composer, not sent: the user may have meant a command.
+        setNotice({ ok: false, text: `Unknown command /${parsed.name}. Type / to see the commands, or start with // to send text beginning with /.` })
+        return null
+      }
+      setDraft('')
+      setNotice(null)
+      void run(parsed).then((out) => {
+        if (out.message) setNotice({ ok: out.ok, text: out.message })
+        if (out.draft) setDraft(out.draft)
+      })
+      return null
+    },
+    [run, setDraft],
+  )
+
+  const data = useMemo(
+    () => ({ models: opts.options.map((o) => ({ key: o.key, label: o.modelName })), turns: turnTexts(opts.messages).map((t) => ({ text: oneLine(t.text) })) }),
+    [opts.options, opts.messages],
+  )
+  const assist = useSlashMenu({
+    draft,
+    data,
+    onChange: setDraft,
+    onRun: (text) => void intercept(text),
+    notice: notice && (
+      <div className={`slash-notice${notice.ok ? '' : ' slash-notice-error'}`} role="status" data-testid="slash-notice">
+        {notice.text}
+        <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setNotice(null)}>
+          ×
+        </button>
+      </div>
+    ),
+  })
+  return { assist, intercept, bridge: <RetryContextBridge into={retry} /> }
+}

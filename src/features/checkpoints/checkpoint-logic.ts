@@ -1,0 +1,169 @@
+/**
+ * Decisions behind the Checkpoints panel, as pure functions: how a turn is labelled and summed up,
+ * what a restore plan will do in words, which conflicts the user chose to overwrite, how a result
+ * or an undo is reported, and how the clean-up inputs are read. Components only render these.
+ */
+import type { MessageWithParts } from '../../api/types'
+import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
+import { messageText } from '../chat/message-text'
+import { displayFilePath } from '../../../shared/display-path'
+
+export interface ChangeSummary {
+  added: number
+  modified: number
+  deleted: number
+  /** Mode or type changes: rolled back too, but neither added nor edited. */
+  other: number
+  notCheckpointed: number
+  plus: number
+  minus: number
+  binary: number
+}
+
+export function summarizeChanges(changes: ChangeItem[]): ChangeSummary {
+  const s: ChangeSummary = { added: 0, modified: 0, deleted: 0, other: 0, notCheckpointed: 0, plus: 0, minus: 0, binary: 0 }
+  for (const c of changes) {
+    if (c.change === 'added') s.added++
+    else if (c.change === 'modified') s.modified++
+    else if (c.change === 'deleted') s.deleted++
+    else if (c.change === 'not-checkpointed') s.notCheckpointed++
+    else s.other++
+    if (c.binary) s.binary++
+    s.plus += c.added
+    s.minus += c.removed
+  }
+  return s
+}
+
+/** "2 added · 1 modified" — empty parts left out so a one-file turn reads short. */
+export function summaryText(s: ChangeSummary): string {
+  const parts: string[] = []
+  if (s.added) parts.push(`${s.added} added`)
+  if (s.modified) parts.push(`${s.modified} modified`)
+  if (s.deleted) parts.push(`${s.deleted} deleted`)
+  if (s.other) parts.push(`${s.other} mode/type`)
+  if (s.notCheckpointed) parts.push(`${s.notCheckpointed} not checkpointed`)
+  return parts.length ? parts.join(' · ') : 'no file changes'
+}
+
+const MAX_LABEL = 80
+
+/**
+ * The turn's user text when the messages cache has it (a turn is keyed by its user message id),
+ * else its time: checkpoints outlive a message list that was not loaded or was reverted.
+ */
+export function turnLabel(turn: Pick<TurnCheckpoint, 'messageID' | 'createdAt'>, messages: MessageWithParts[] | undefined): string {
+  const m = messages?.find((x) => x.info.id === turn.messageID)
+  const text = m ? messageText(m).replace(/\s+/g, ' ').trim() : ''
+  if (text) return text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL - 1)}…` : text
+  return `Turn at ${new Date(turn.createdAt).toLocaleString()}`
+}
+
+export function statusLabel(status: TurnCheckpoint['status']): string {
+  return status === 'open' ? 'running' : status === 'restored' ? 'restored' : 'recorded'
+}
+
+export type PlanAction = RestorePlan['actions'][number]
+
+export interface PlanGroups {
+  /** Put back to their earlier content (restore) or brought back after the turn deleted them. */
+  restored: PlanAction[]
+  /** Created by the turn(s): removed. */
+  removed: PlanAction[]
+  conflicts: PlanAction[]
+  /** Over the size cap or unreadable when captured: left alone. */
+  untouched: PlanAction[]
+  unchanged: number
+}
+
+export function groupPlan(plan: RestorePlan): PlanGroups {
+  const g: PlanGroups = { restored: [], removed: [], conflicts: [], untouched: [], unchanged: 0 }
+  for (const a of plan.actions) {
+    if (a.kind === 'restore' || a.kind === 'recreate') g.restored.push(a)
+    else if (a.kind === 'delete') g.removed.push(a)
+    else if (a.kind === 'conflict') g.conflicts.push(a)
+    else if (a.kind === 'not-checkpointed' || a.kind === 'not-this-turn') g.untouched.push(a)
+    else g.unchanged++
+  }
+  return g
+}
+
+/** Nothing to write: the confirm button would be a no-op, so the sheet says so instead. */
+export function planIsEmpty(g: PlanGroups): boolean {
+  return g.restored.length + g.removed.length + g.conflicts.length === 0
+}
+
+export type ConflictChoice = 'keep' | 'take'
+
+/** Keep mine is the default: only conflicts explicitly switched to "take checkpoint" are overwritten. */
+export function overwriteIds(conflicts: PlanAction[], choices: Record<string, ConflictChoice>): string[] {
+  return conflicts.filter((c) => choices[c.id] === 'take').map((c) => c.id)
+}
+
+export function pathOf(x: { root: string; path: string }, projectRoot: string): string {
+  return displayFilePath(x, projectRoot)
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** One sentence for an apply result; lists come separately. */
+export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo' | 'Redo'): string {
+  if (r.status === 'noop') return `${verb}: nothing to change, the files already match.`
+  if (r.status === 'cancelled') return `${verb} cancelled: nothing was changed.`
+  // Counted per kind ("1 file removed, 1 file restored"): "2 files restored" read wrong when the
+  // restore deleted what the turns had created.
+  const byVerb = new Map<string, number>()
+  for (const a of r.applied) byVerb.set(actionVerb(a.kind), (byVerb.get(actionVerb(a.kind)) ?? 0) + 1)
+  const parts = [...byVerb].map(([v, n]) => `${plural(n, 'file')} ${v}`)
+  if (parts.length === 0) parts.push('no file written')
+  if (r.skipped.length) parts.push(`${plural(r.skipped.length, 'file')} kept as they are`)
+  if (r.failed.length) parts.push(`${plural(r.failed.length, 'file')} failed`)
+  return `${verb} ${r.status === 'done' ? 'done' : 'partly done'}: ${parts.join(', ')}.`
+}
+
+/** Only a restore that wrote something can be undone (noop and cancelled leave no restore record). */
+export function undoableRestoreId(r: RestoreResult): string | null {
+  return r.restoreId && (r.status === 'done' || r.status === 'partial') && r.applied.length > 0 ? r.restoreId : null
+}
+
+export function actionVerb(kind: string): string {
+  switch (kind) {
+    case 'restore':
+      return 'restored'
+    case 'recreate':
+      return 'brought back'
+    case 'delete':
+      return 'removed'
+    case 'conflict':
+      // Applied conflicts are the ones the user chose "take checkpoint" for.
+      return 'overwritten'
+    default:
+      return kind
+  }
+}
+
+export interface CleanupInput {
+  maxAgeDays?: number
+  maxTurnsPerSession?: number
+}
+
+/**
+ * Reads the clean-up fields: blank means "no limit"; anything else must be a positive number
+ * (whole for turns), because the host rejects zero and a clean-up with no limit only sweeps.
+ */
+export function parseCleanup(ageText: string, turnsText: string): { ok: true; value: CleanupInput } | { ok: false; error: string } {
+  const value: CleanupInput = {}
+  const age = ageText.trim()
+  const turns = turnsText.trim()
+  if (age) {
+    const n = Number(age)
+    if (!Number.isFinite(n) || n <= 0) return { ok: false, error: 'Max age must be a positive number of days.' }
+    value.maxAgeDays = n
+  }
+  if (turns) {
+    const n = Number(turns)
+    if (!Number.isInteger(n) || n <= 0) return { ok: false, error: 'Max turns per session must be a whole number above 0.' }
+    value.maxTurnsPerSession = n
+  }
+  return { ok: true, value }
+}

@@ -1,0 +1,87 @@
+/**
+ * Edit on a user message: change what was asked, then retake it through the same path as ↺ — the
+ * restore sheet when the turn (or a later one) changed files, a question when later turns go, at
+ * once otherwise — with the same message id and the model chosen now. Attachments stay as they
+ * were; the old text stays readable in the previous attempt.
+ */
+import { useEffect, useState } from 'react'
+import { useEditRequest } from '../chat/edit-request-store'
+import type { MessageWithParts } from '../../api/types'
+import { typedText } from '../chat/message-text'
+import { useRetryContext } from './retry-context'
+import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+
+export function EditAction({ message }: { message: MessageWithParts }) {
+  const ctx = useRetryContext()
+  const [draft, setDraft] = useState<string | null>(null)
+  const [confirmLater, setConfirmLater] = useState<number | null>(null)
+  // ↑ in the empty composer asks the last message's Edit to open (edit-request-store.ts).
+  const requested = useEditRequest((s) => s.messageID === message.info.id)
+  useEffect(() => {
+    if (!requested) return
+    useEditRequest.getState().clear()
+    if (ctx && !ctx.locked && ctx.model) setDraft(typedText(message))
+  }, [requested, ctx, message])
+  if (!ctx) return null
+  const id = message.info.id
+  const disabled = ctx.locked || !ctx.model
+
+  const submit = () => {
+    if (draft === null || !ctx.model) return
+    const later = laterTurns(ctx.getMessages(), id)
+    const entry = retakeEntry(ctx.changedFiles(id), later)
+    if (entry === 'sheet') {
+      ctx.openRestoreSheet(id, ctx.model, draft)
+      setDraft(null)
+    } else if (entry === 'confirm') setConfirmLater(later)
+    else go()
+  }
+  const go = () => {
+    const text = draft
+    setDraft(null)
+    setConfirmLater(null)
+    if (text !== null && ctx.model) void ctx.retake(id, ctx.model, undefined, undefined, { edit: text })
+  }
+
+  return (
+    <span className="edit-action">
+      <button type="button" className="text-button" data-testid="edit-message" disabled={disabled} title="Edit this message and retake it" onClick={() => setDraft(typedText(message))}>
+        ✎ Edit
+      </button>
+      {draft !== null && (
+        <div className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
+          <textarea
+            className="edit-text"
+            data-testid="edit-text"
+            aria-label="Edited message"
+            value={draft}
+            autoFocus
+            rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.stopPropagation()
+                setDraft(null)
+              } else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit()
+            }}
+          />
+          {confirmLater !== null ? (
+            <div>
+              The {confirmLater} later turn{confirmLater === 1 ? '' : 's'} will be replaced (kept in the previous attempt).
+            </div>
+          ) : (
+            <div className="muted">Attachments stay as they are. The message is retaken with {ctx.modelLabel}.</div>
+          )}
+          <div className="retry-confirm-buttons">
+            <button type="button" className="button button-primary small" data-testid="edit-retake" onClick={confirmLater !== null ? go : submit}>
+              Retake
+            </button>
+            <button type="button" className="button button-secondary small" onClick={() => setDraft(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </span>
+  )
+}

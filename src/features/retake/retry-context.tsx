@@ -1,0 +1,56 @@
+/**
+ * What the ↺ controls of every message need from the open session, provided once by the chat panel
+ * so the timeline rows stay ignorant of retries.
+ */
+import { createContext, useContext, type ReactNode } from 'react'
+import type { MessageWithParts } from '../../api/types'
+import type { ModelOption } from '../models/model-choice'
+import type { ModelRef, SavedRetry } from '../../../shared/ipc-contract'
+import type { FileChoices } from '../../../shared/retry/retry-flow'
+
+export interface RetryContextValue {
+  sessionID: string
+  /**
+   * Every message of the session, reverted ones included (the flow needs the stored turn). A getter,
+   * not a value: streamed deltas change the list many times a second, and a context value that
+   * changed with it would re-render every message's actions on every delta.
+   */
+  getMessages(): MessageWithParts[]
+  /** The model a retry uses now (the one selected), and its label for the tooltip. */
+  model: ModelRef | undefined
+  modelLabel: string
+  options: ModelOption[]
+  /** A turn is streaming: ↺ becomes "Stop and retry". */
+  busy: boolean
+  /** A retry of this session is running (Send and ↺ are locked). */
+  locked: boolean
+  /** Makes `ref` the session's model (Retry with… does this first). */
+  chooseModel(ref: ModelRef): void
+  /** Runs the retry; resolves when it is over (errors are reported by the provider itself). */
+  retake(
+    clickedID: string,
+    model: ModelRef,
+    saved?: SavedRetry,
+    files?: FileChoices,
+    opts?: { skipCheckpoint?: boolean; edit?: string },
+  ): Promise<void>
+  /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
+  changedFiles(userMessageID: string): boolean
+  /** `compare`: the models of "Retry with several models" (the sheet then starts that). */
+  openRestoreSheet(clickedID: string, model: ModelRef, edit?: string, compare?: ModelRef[]): void
+  /** Retakes the turn on each model in turn (2–3), each run kept as an attempt, then compares them. */
+  compare(clickedID: string, models: ModelRef[], files?: FileChoices): Promise<void>
+  /** Puts a saved payload's text back into the composer. */
+  editSaved(saved: SavedRetry): void
+  discardSaved(saved: SavedRetry): void
+}
+
+const Ctx = createContext<RetryContextValue | null>(null)
+
+export function RetryProvider({ value, children }: { value: RetryContextValue; children: ReactNode }) {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>
+}
+
+export function useRetryContext(): RetryContextValue | null {
+  return useContext(Ctx)
+}

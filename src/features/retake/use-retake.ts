@@ -1,0 +1,167 @@
+/**
+ * The chat panel's ↺: asks the host to run the retake (one journaled transaction there: the payload
+ * saved, the files restored, the conversation reverted and prompted again — see
+ * core/retake/retake-host.ts), shows the step it reports, and keeps React Query in step. A
+ * window closed or reloaded mid-retake no longer leaves it half done: the host finishes it.
+ */
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { getBridge } from '../../bridge'
+import { queryKeys, type Scope } from '../../api/query-keys'
+import { useScope } from '../../api/scope'
+import type { MessageWithParts } from '../../api/types'
+import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../../../shared/ipc-contract'
+import { useRetryStore } from './retry-store'
+import type { FileChoices } from '../../../shared/retry/retry-flow'
+import { retryTargetFor } from '../../../shared/retry/retry-target'
+
+export const retryKeys = {
+  saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
+  attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
+}
+
+/** Retries of this session that did not go through (kept on disk, also across restarts). */
+export function useSavedRetries(sessionID: string | undefined) {
+  return useQuery({
+    queryKey: retryKeys.saved(sessionID ?? ''),
+    enabled: !!sessionID,
+    queryFn: () => getBridge().invoke('retry.list', { sessionID: sessionID! }),
+  })
+}
+
+/** What a retake, a switch or a compare may have changed: read again. */
+function refreshAfterRetake(qc: QueryClient, scope: Scope, sessionID: string) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: queryKeys.messages(scope, sessionID) }),
+    qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
+    qc.invalidateQueries({ queryKey: retryKeys.saved(sessionID) }),
+    qc.invalidateQueries({ queryKey: retryKeys.attempts(sessionID) }),
+    qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
+  ])
+}
+
+export function useAttempts(sessionID: string | undefined) {
+  return useQuery({
+    queryKey: retryKeys.attempts(sessionID ?? ''),
+    enabled: !!sessionID,
+    queryFn: () => getBridge().invoke('attempts.list', { sessionID: sessionID! }),
+  })
+}
+
+export interface RetakeRequest {
+  sessionID: string
+  /** The message the ↺ was pressed on (user, assistant, or the assistant of an error block). */
+  clickedID: string
+  model: ModelRef
+  /** The full list of the session's messages (from the cache). */
+  messages: MessageWithParts[]
+  /** "Send again" of a retry that did not go through. */
+  saved?: SavedRetry
+  /** Roll the files back too (from the restore sheet). */
+  files?: FileChoices
+  skipCheckpoint?: boolean
+  /** "Edit and retake": the new typed text (attachments stay). */
+  edit?: string
+}
+
+export function useRetake() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const { start, step, finish } = useRetryStore.getState()
+
+  return useCallback(
+    async (req: RetakeRequest): Promise<RetakeOutcome> => {
+      const target = req.saved?.messageID ?? retryTargetFor(req.messages, req.clickedID)
+      if (!target) throw new Error('This message has no user turn to retake')
+      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      start(req.sessionID, target)
+      const started = performance.now()
+      const bridge = getBridge()
+      const off = bridge.on('retake.progress', (p) => {
+        if (p.sessionID === req.sessionID && p.messageID === target) step(req.sessionID, p.step)
+      })
+      try {
+        return await bridge.invoke('retake.run', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          clickedID: req.saved?.messageID ?? req.clickedID,
+          model: req.model,
+          fromSaved: Boolean(req.saved),
+          ...(req.files ? { files: req.files } : {}),
+          skipCheckpoint: Boolean(req.skipCheckpoint),
+          ...(req.edit !== undefined ? { edit: { text: req.edit } } : {}),
+        })
+      } finally {
+        off()
+        console.info(`[retry] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
+        finish(req.sessionID)
+        await refreshAfterRetake(qc, scope, req.sessionID)
+      }
+    },
+    [scope, qc, start, step, finish],
+  )
+}
+
+/**
+ * "Continue from this attempt": the host makes a kept attempt the current branch again
+ * (core/retake/continue-attempt.ts); the conversation, the attempts and the checkpoints are
+ * read again afterwards, as after a retake.
+ */
+export function useContinueAttempt() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const { start, finish } = useRetryStore.getState()
+  return useCallback(
+    async (req: { sessionID: string; messageID: string; at: number; files?: FileChoices; leaveFiles?: boolean }): Promise<AttemptContinueOutcome> => {
+      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      start(req.sessionID, req.messageID)
+      try {
+        return await getBridge().invoke('attempts.continue', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          messageID: req.messageID,
+          at: req.at,
+          ...(req.files ? { files: { planId: req.files.planId, overwrite: req.files.overwrite, keep: req.files.keep ?? [] } } : {}),
+          ...(req.leaveFiles ? { leaveFiles: true } : {}),
+        })
+      } finally {
+        finish(req.sessionID)
+        await refreshAfterRetake(qc, scope, req.sessionID)
+      }
+    },
+    [scope, qc, start, finish],
+  )
+}
+
+/** "Retry with several models": the host runs the turn on each (retake-host.ts `compare`). */
+export function useCompareModels() {
+  const scope = useScope()
+  const qc = useQueryClient()
+  const { start, step, finish } = useRetryStore.getState()
+  return useCallback(
+    async (req: { sessionID: string; clickedID: string; messageID: string; models: ModelRef[]; files?: FileChoices; edit?: string }): Promise<RetakeCompareOutcome> => {
+      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      start(req.sessionID, req.messageID)
+      const bridge = getBridge()
+      const off = bridge.on('retake.progress', (p) => {
+        if (p.sessionID === req.sessionID && p.messageID === req.messageID) step(req.sessionID, p.step)
+      })
+      try {
+        return await bridge.invoke('retake.compare', {
+          directory: scope.directory,
+          sessionID: req.sessionID,
+          clickedID: req.clickedID,
+          models: req.models,
+          skipCheckpoint: false,
+          ...(req.files ? { files: { planId: req.files.planId, overwrite: req.files.overwrite, keep: req.files.keep ?? [] } } : {}),
+          ...(req.edit !== undefined ? { edit: { text: req.edit } } : {}),
+        })
+      } finally {
+        off()
+        finish(req.sessionID)
+        await refreshAfterRetake(qc, scope, req.sessionID)
+      }
+    },
+    [scope, qc, start, step, finish],
+  )
+}

@@ -1,0 +1,93 @@
+/** Opening a project: the native dialog where the host has one, a validated path field otherwise, and recents. */
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { getBridge } from '../../bridge'
+import { hostKeys, useRecentProjects } from '../../api/host'
+import { errorMessage } from '../../../shared/unwrap'
+import type { RecentProject } from '../../../shared/ipc-contract'
+import { lazy, Suspense, useState } from 'react'
+
+// Opened on Browse… only: its own chunk.
+const FolderBrowser = lazy(() => import('./FolderBrowser').then((m) => ({ default: m.FolderBrowser })))
+
+export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolean; onOpen(path: string): void }) {
+  const qc = useQueryClient()
+  const recent = useRecentProjects()
+  const [path, setPath] = useState('')
+  const [browsing, setBrowsing] = useState(false)
+  const opened = (p: RecentProject | null) => {
+    if (!p) return
+    void qc.invalidateQueries({ queryKey: hostKeys.recent })
+    onOpen(p.path)
+  }
+  const open = useMutation({ mutationFn: (p: string) => getBridge().invoke('projects.open', { path: p }), onSuccess: opened })
+  const pick = useMutation({ mutationFn: () => getBridge().invoke('projects.pick', {}), onSuccess: opened })
+  const forget = useMutation({
+    mutationFn: (p: string) => getBridge().invoke('projects.forget', { path: p }),
+    onSuccess: (list) => qc.setQueryData(hostKeys.recent, list),
+  })
+  const error = open.error ?? pick.error ?? forget.error
+
+  return (
+    <div className="project-picker" data-testid="project-picker">
+      <div className="brand">Retake</div>
+      <h1>Open a project</h1>
+      <p className="muted">Retake works in one folder at a time; opencode runs its tools there.</p>
+      {canPickFolder ? (
+        <button type="button" className="button button-primary" data-testid="open-project" disabled={pick.isPending} onClick={() => pick.mutate()}>
+          Open folder…
+        </button>
+      ) : (
+        <form
+          className="path-form"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (path.trim()) open.mutate(path.trim())
+          }}
+        >
+          <input
+            data-testid="project-path"
+            aria-label="Project folder path"
+            placeholder="~/code/my-app"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            aria-invalid={open.isError}
+          />
+          <button type="submit" className="button button-primary" data-testid="open-project" disabled={!path.trim() || open.isPending}>
+            Open
+          </button>
+          <button type="button" className="button button-secondary" data-testid="browse-folders" aria-expanded={browsing} onClick={() => setBrowsing((b) => !b)}>
+            Browse…
+          </button>
+        </form>
+      )}
+      {!canPickFolder && browsing && (
+        <Suspense fallback={null}>
+          <FolderBrowser start={path.trim() || undefined} onNavigate={setPath} onOpen={(p) => open.mutate(p)} />
+        </Suspense>
+      )}
+      {error && (
+        <div className="inline-error" role="alert" data-testid="project-error">
+          {errorMessage(error)}
+        </div>
+      )}
+      {recent.data && recent.data.length > 0 && (
+        <div className="recent">
+          <h2>Recent</h2>
+          <ul>
+            {recent.data.map((p) => (
+              <li key={p.path} data-testid="recent-project">
+                <button type="button" className="recent-open" title={p.path} onClick={() => open.mutate(p.path)}>
+                  <span className="recent-name">{p.name}</span>
+                  <span className="recent-path">{p.path}</span>
+                </button>
+                <button type="button" className="icon-button" aria-label={`Forget ${p.name}`} onClick={() => forget.mutate(p.path)}>
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  )
+}

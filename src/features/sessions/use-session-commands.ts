@@ -1,0 +1,100 @@
+/**
+ * What /retry, /rewind and /undo do. They go through the same doors as the buttons: /retry and
+ * /rewind through the open session's retry context (so a turn that changed files opens the restore
+ * sheet, exactly as ↺ does), /undo through the host's record of the session's last restore (the
+ * one UndoRestoreBar and the checkpoints panel undo).
+ */
+import { useCallback, type MutableRefObject } from 'react'
+import type { MessageWithParts } from '../../api/types'
+import { useScope } from '../../api/scope'
+import { errorMessage } from '../../../shared/unwrap'
+import { getBridge } from '../../bridge'
+import { useUndoRestore } from '../checkpoints/use-checkpoints'
+import type { ModelOption } from '../models/model-choice'
+import { messageText } from '../chat/message-text'
+import type { RetryContextValue } from '../retake/retry-context'
+import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+import { findModel, SLASH_COMMANDS, type ParsedDraft } from '../chat/slash-commands'
+
+export interface CommandOutcome {
+  ok: boolean
+  message?: string
+  /** The draft to leave in the composer (e.g. `/rewind ` to pick a turn); empty by default. */
+  draft?: string
+}
+
+export function userTurns(messages: readonly MessageWithParts[]): MessageWithParts[] {
+  return messages.filter((m) => m.info.role === 'user')
+}
+
+export function turnTexts(messages: readonly MessageWithParts[]): Array<{ text: string }> {
+  return userTurns(messages).map((m) => ({ text: messageText(m) }))
+}
+
+export function useSessionCommands(opts: {
+  sessionID: string | undefined
+  /** The messages shown (reverted turns are not offered). */
+  messages: readonly MessageWithParts[]
+  options: readonly ModelOption[]
+  /** The open session's retry context, filled in by RetryContextBridge. */
+  retry: MutableRefObject<RetryContextValue | null>
+}): (cmd: Extract<ParsedDraft, { kind: 'command' }>) => Promise<CommandOutcome> {
+  const { directory } = useScope()
+  const undo = useUndoRestore()
+  const { sessionID, messages, options, retry } = opts
+  const { mutateAsync: undoRestore } = undo
+
+  return useCallback(
+    async (cmd) => {
+      const ctx = retry.current
+      if (!sessionID || !ctx) return { ok: false, message: `/${cmd.name} needs a conversation with turns.` }
+      const turns = userTurns(messages)
+
+      if (cmd.name === 'retry' || cmd.name === 'rewind') {
+        if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
+        if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
+        let model = ctx.model
+        if (cmd.name === 'retry' && cmd.arg) {
+          const found = findModel(options.map((o) => ({ ...o, label: o.modelName })), cmd.arg)
+          if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
+          model = found.ref
+          // As "Retry with…": the named model becomes the session's model.
+          ctx.chooseModel(found.ref)
+        }
+        if (!model) return { ok: false, message: 'Choose a model first.' }
+        if (cmd.name === 'retry') {
+          const target = turns[turns.length - 1]!.info.id
+          // ↺'s own decision; a confirmation can only be about reverted turns here, which the
+          // retake discards anyway, so it goes ahead.
+          const entry = retakeEntry(ctx.changedFiles(target), laterTurns(ctx.getMessages(), target))
+          if (entry === 'sheet') ctx.openRestoreSheet(target, model)
+          else void ctx.retake(target, model)
+          return { ok: true }
+        }
+        if (!cmd.arg) return { ok: false, message: `Pick a turn: /rewind 1–${turns.length}.`, draft: '/rewind ' }
+        const n = Number(cmd.arg)
+        if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${cmd.arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
+        // Going back is always confirmed on the restore sheet: it says what is discarded and lets
+        // the files or the conversation stay.
+        ctx.openRestoreSheet(turns[n - 1]!.info.id, model)
+        return { ok: true }
+      }
+
+      if (cmd.name === 'undo') {
+        try {
+          const last = await getBridge().invoke('checkpoints.lastRestore', { directory, sessionID })
+          if (!last) return { ok: false, message: 'No file restore to undo in this conversation.' }
+          if (!last.rolledBack) return { ok: false, message: 'The last restore was already undone.' }
+          const r = await undoRestore(last.restoreId)
+          if (!r.restoreId) return { ok: true, message: 'Nothing changed: the files already were as before the restore.' }
+          const n = r.applied.length
+          return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as ${n === 1 ? 'it was' : 'they were'} before the restore.` }
+        } catch (err) {
+          return { ok: false, message: `Undo failed: ${errorMessage(err)}` }
+        }
+      }
+      return { ok: false, message: `Unknown command. Try ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}.` }
+    },
+    [sessionID, messages, options, retry, directory, undoRestore],
+  )
+}
