@@ -30,6 +30,7 @@ export function waitForLine(child: ChildProcess, re: RegExp, ms: number, what: s
     const onData = (c: Buffer) => {
       out += c.toString()
       // Colour codes around the URL (opencode web prints it styled).
+      // eslint-disable-next-line no-control-regex -- ESC is what starts a colour code
       const m = re.exec(out.replace(/\x1b\[[0-9;]*m/g, ''))
       if (m) {
         clearTimeout(timer)

@@ -46,7 +46,10 @@ function start(): Worker {
   const fail = (err: Error): void => {
     // The next diff starts a fresh worker; those in flight get counts only (see diffOffThread).
     if (worker === w) worker = null
-    for (const [id, wait] of waiting) waiting.delete(id), wait.reject(err)
+    for (const [id, wait] of waiting) {
+      waiting.delete(id)
+      wait.reject(err)
+    }
   }
   w.on('error', fail)
   w.on('exit', (code) => fail(new Error(`diff worker exited with code ${code}`)))

@@ -62,7 +62,10 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1
       let y = x - k
-      while (x < n && y < m && am[x] === bm[y]) x++, y++
+      while (x < n && y < m && am[x] === bm[y]) {
+        x++
+        y++
+      }
       v[off + k] = x
       if (x >= n && y >= m) {
         dEnd = d
@@ -82,11 +85,17 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1
     const prevX = at(prevK)
     const prevY = prevX - prevK
-    while (x > prevX && y > prevY) ops.push(' ' + am[--x]!), y--
+    while (x > prevX && y > prevY) {
+      ops.push(' ' + am[--x]!)
+      y--
+    }
     if (x === prevX) ops.push('+' + bm[--y]!)
     else ops.push('-' + am[--x]!)
   }
-  while (x > 0 && y > 0) ops.push(' ' + am[--x]!), y--
+  while (x > 0 && y > 0) {
+    ops.push(' ' + am[--x]!)
+    y--
+  }
   ops.reverse()
   const all = [...a.slice(0, pre).map((l) => ' ' + l), ...ops, ...a.slice(a.length - suf).map((l) => ' ' + l)]
   let added = 0
@@ -102,7 +111,9 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
   let bLine = 1
   while (i < all.length) {
     if (all[i]![0] === ' ') {
-      i++, aLine++, bLine++
+      i++
+      aLine++
+      bLine++
       continue
     }
     const start = Math.max(0, i - ctx)

@@ -130,7 +130,10 @@ export function readJournal(file: string): JournalState | null {
     if (rec.type === 'intent' && !intent) intent = rec as unknown as Intent
     else if (rec.type === 'done' && typeof rec.i === 'number') done.add(rec.i)
     else if (rec.type === 'failed' && typeof rec.i === 'number') failed.set(rec.i, rec.error ?? 'failed')
-    else if (rec.type === 'kept' && typeof rec.i === 'number') done.add(rec.i), kept.set(rec.i, rec.reason ?? 'kept')
+    else if (rec.type === 'kept' && typeof rec.i === 'number') {
+      done.add(rec.i)
+      kept.set(rec.i, rec.reason ?? 'kept')
+    }
     else if (rec.type === 'commit') committed = true
   }
   if (!intent || !Array.isArray(intent.steps)) return null

@@ -7,7 +7,6 @@ import { clientFor } from './client'
 import { queryKeys } from './query-keys'
 import { useScope } from './scope'
 import type { Session } from './types'
-import { useProviderKeysStore } from '../features/models/provider-keys-store'
 import { unwrap } from '../../shared/unwrap'
 
 function useSessionCache() {
@@ -118,44 +117,4 @@ export function useAbort() {
     mutationFn: async (sessionID: string) =>
       unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
   })
-}
-
-/** Stores or removes a provider API key; the provider/model lists are refetched afterwards. */
-/**
- * After a key or a sign-in was saved or removed: mark it for the instance reload that makes opencode
- * use it (use-apply-provider-keys.ts) and refetch what lists providers.
- */
-export function useProvidersChanged(): () => Promise<unknown> {
-  const scope = useScope()
-  const qc = useQueryClient()
-  return () => {
-    useProviderKeysStore.getState().setPendingApply(true)
-    return Promise.all([
-      qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
-      qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
-    ])
-  }
-}
-
-export function useProviderAuth() {
-  const scope = useScope()
-  const refresh = useProvidersChanged()
-  const set = useMutation({
-    // `metadata`: the answers to an API-key method's prompts (an account id, a resource name).
-    mutationFn: async (v: { providerID: string; key: string; metadata?: Record<string, string> }) =>
-      unwrap(
-        'auth.set',
-        await clientFor(scope.directory).auth.set({
-          providerID: v.providerID,
-          auth: { type: 'api', key: v.key, ...(v.metadata && Object.keys(v.metadata).length ? { metadata: v.metadata } : {}) },
-        }),
-      ),
-    onSuccess: refresh,
-  })
-  const remove = useMutation({
-    mutationFn: async (providerID: string) =>
-      unwrap('auth.remove', await clientFor(scope.directory).auth.remove({ providerID })),
-    onSuccess: refresh,
-  })
-  return { set, remove }
 }

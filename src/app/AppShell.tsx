@@ -7,10 +7,10 @@ import { getBridge } from '../bridge'
 import { useAppInfo, useServerStatus } from '../api/host'
 import { ScopeProvider } from '../api/scope'
 import { errorMessage } from '../../shared/unwrap'
-import { useUiStore } from './ui-store'
+import { useUiStore } from '../ui/ui-store'
 import { ServerStatusPanel, serverStatusText } from '../features/settings/ServerStatusPanel'
 import { ShortcutsSheet } from '../features/palette/ShortcutsKey'
-import { ProjectPicker } from './lazy'
+import { ProjectPicker } from '../features/lazy'
 import { Workspace, type LoadState } from './Workspace'
 
 /** Bumps each time the server becomes ready, so caches of a previous server process are not reused. */

@@ -44,6 +44,7 @@ function Source({ text, language }: { text: string; language: string | null }) {
   const grammars = useSyncExternalStore(subscribeGrammars, grammarVersion)
   const html = useMemo(
     () => (language && text.length <= HIGHLIGHT_MAX_CHARS ? highlighted(text, language) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a grammar that arrived highlights again
     [text, language, grammars],
   )
   if (html !== null) {

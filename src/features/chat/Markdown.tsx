@@ -30,6 +30,7 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
 const Block = memo(function Block({ raw }: { raw: string }) {
   // A grammar arriving renders the block again: a cache hit unless it was waiting for that grammar.
   const grammars = useSyncExternalStore(subscribeGrammars, grammarVersion)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- grammars: see above
   const html = useMemo(() => renderBlock(raw), [raw, grammars])
   return <div className="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />
 })

@@ -4,7 +4,7 @@ import type { MessageWithParts } from '../../api/types'
 import { messageError } from './message-errors'
 import { messageText } from './message-text'
 import { isInlinedAttachmentPart } from '../attachments/attachments'
-import { ErrorBlock } from '../../ui/ErrorBlock'
+import { ErrorBlock } from './ErrorBlock'
 import { MessageActions } from './MessageActions'
 import { PartView } from './PartView'
 

@@ -133,7 +133,10 @@ export function foldContext(rows: DiffRow[], context = 3): DiffRow[] {
 export function countChanges(rows: DiffRow[]): { additions: number; deletions: number } {
   let additions = 0
   let deletions = 0
-  for (const r of rows) r.kind === 'add' ? additions++ : r.kind === 'del' ? deletions++ : 0
+  for (const r of rows) {
+    if (r.kind === 'add') additions++
+    else if (r.kind === 'del') deletions++
+  }
   return { additions, deletions }
 }
 

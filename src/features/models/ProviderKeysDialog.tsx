@@ -4,7 +4,7 @@
  */
 import { useEscape } from '../../ui/use-escape'
 import { useState } from 'react'
-import { useProviderAuth } from '../../api/mutations'
+import { useProviderAuth } from './provider-auth-calls'
 import { useProviderAuthMethods } from './provider-auth-calls'
 import { useProviderKeysWaiting } from './use-apply-provider-keys'
 import { useProviderList } from '../../api/queries'

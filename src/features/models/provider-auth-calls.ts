@@ -3,10 +3,10 @@
  * does the OAuth work (PKCE, its own callback listener, the token exchange, storing the result);
  * Retake shows the methods, opens the URL and, once opencode confirms, applies it like a saved key.
  */
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { checkAuthorization } from './provider-auth'
 import { clientFor } from '../../api/client'
-import { useProvidersChanged } from '../../api/mutations'
+import { useProviderKeysStore } from './provider-keys-store'
 import { queryKeys } from '../../api/query-keys'
 import { useScope } from '../../api/scope'
 import { unwrap } from '../../../shared/unwrap'
@@ -70,4 +70,44 @@ export function useProviderSignIn() {
     onSuccess: changed,
   })
   return { start, finish }
+}
+
+/**
+ * After a key or a sign-in was saved or removed: mark it for the instance reload that makes opencode
+ * use it (use-apply-provider-keys.ts) and refetch what lists providers.
+ */
+export function useProvidersChanged(): () => Promise<unknown> {
+  const scope = useScope()
+  const qc = useQueryClient()
+  return () => {
+    useProviderKeysStore.getState().setPendingApply(true)
+    return Promise.all([
+      qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
+      qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
+    ])
+  }
+}
+
+/** Stores or removes a provider API key; the provider/model lists are refetched afterwards. */
+export function useProviderAuth() {
+  const scope = useScope()
+  const refresh = useProvidersChanged()
+  const set = useMutation({
+    // `metadata`: the answers to an API-key method's prompts (an account id, a resource name).
+    mutationFn: async (v: { providerID: string; key: string; metadata?: Record<string, string> }) =>
+      unwrap(
+        'auth.set',
+        await clientFor(scope.directory).auth.set({
+          providerID: v.providerID,
+          auth: { type: 'api', key: v.key, ...(v.metadata && Object.keys(v.metadata).length ? { metadata: v.metadata } : {}) },
+        }),
+      ),
+    onSuccess: refresh,
+  })
+  const remove = useMutation({
+    mutationFn: async (providerID: string) =>
+      unwrap('auth.remove', await clientFor(scope.directory).auth.remove({ providerID })),
+    onSuccess: refresh,
+  })
+  return { set, remove }
 }

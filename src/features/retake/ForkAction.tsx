@@ -12,7 +12,7 @@ import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
 import { useRetryContext } from './retry-context'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
-import { useUiStore } from '../../app/ui-store'
+import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from '../../ui/icons'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */

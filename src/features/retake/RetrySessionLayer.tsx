@@ -18,7 +18,7 @@ import { AttemptSwitcher } from './AttemptSwitcher'
 import { CompareRuns } from './CompareRuns'
 import { compareColumns } from './compare-columns'
 import type { RestoreDecision } from '../checkpoints/RestoreSheet'
-import { RestoreSheet } from '../../app/lazy'
+import { RestoreSheet } from '../lazy'
 import { TurnChanges } from '../checkpoints/TurnChanges'
 import { UndoRestoreBar, type LastRestore } from '../checkpoints/UndoRestoreBar'
 import { useApplyRestore, useTurnCheckpoints } from '../checkpoints/use-checkpoints'
@@ -54,7 +54,7 @@ function labelOf(options: ModelOption[], ref: ModelRef | undefined): string {
 }
 
 export function RetrySessionLayer(props: RetrySessionLayerProps) {
-  const { sessionID, messages } = props
+  const { sessionID, messages, onEdit } = props
   const retake = useRetake()
   const qc = useQueryClient()
   const saved = useSavedRetries(sessionID)
@@ -122,7 +122,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
       editSaved(entry: SavedRetry) {
         // Typed text goes back into the composer, attachments back into its chips (not as raw blocks).
         const { text, files } = composerContentOf(entry.parts)
-        props.onEdit(text, files.map((f) => toPending(f)))
+        onEdit(text, files.map((f) => toPending(f)))
       },
       discardSaved(entry: SavedRetry) {
         void getBridge()
@@ -130,7 +130,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           .then(() => qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
       },
     }
-  }, [sessionID, props.model, props.busy, props.onChooseModel, props.onEdit, options, locked, retake, compareModels, qc, checkpoints.data])
+  }, [sessionID, props.model, props.busy, props.onChooseModel, onEdit, options, locked, retake, compareModels, qc, checkpoints.data])
 
   const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
   const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])

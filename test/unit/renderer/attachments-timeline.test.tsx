@@ -85,7 +85,7 @@ describe('the attachment viewer', () => {
     const code = 'const a = 1\r\nconst b = "<b>"\r\n'
     render(<PartView part={inline('a.ts', 'text/x-typescript', code)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    // The viewer and the TypeScript grammar are loaded on demand (src/app/lazy.tsx, src/features/chat/highlight.ts).
+    // The viewer and the TypeScript grammar are loaded on demand (src/features/lazy.tsx, src/features/chat/highlight.ts).
     await waitFor(() => expect(screen.getByTestId('viewer-source').querySelector('.hljs-keyword')).not.toBeNull())
     const source = screen.getByTestId('viewer-source')
     expect(source.textContent).toBe(code)

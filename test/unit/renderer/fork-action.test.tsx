@@ -6,7 +6,7 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import { ForkAction, defaultForkFolder } from '../../../src/features/retake/ForkAction'
 import { RetryProvider, type RetryContextValue } from '../../../src/features/retake/retry-context'
-import { useUiStore } from '../../../src/app/ui-store'
+import { useUiStore } from '../../../src/ui/ui-store'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 

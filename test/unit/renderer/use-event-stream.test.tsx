@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, waitFor } from '@testing-library/react'
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
-import { useEventStream } from '../../../src/api/use-event-stream'
+import { useEventStream } from '../../../src/app/use-event-stream'
 import { queryKeys, type Scope } from '../../../src/api/query-keys'
 import type { MessageWithParts, TextPart } from '../../../src/api/types'
 import { useSessionErrors } from '../../../src/features/chat/session-errors-store'
-import { useUiStore } from '../../../src/app/ui-store'
+import { useUiStore } from '../../../src/ui/ui-store'
 import { assistant, SID, user } from './fixtures'
 
 class FakeEventSource {

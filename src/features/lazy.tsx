@@ -21,6 +21,7 @@ function LoadFailed() {
 }
 
 // `any` only to accept every component's props; each export keeps its component's own prop types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function deferred<C extends ComponentType<any>>(load: () => Promise<C>) {
   const Lazy = lazy(() =>
     load().then(
@@ -40,13 +41,13 @@ function deferred<C extends ComponentType<any>>(load: () => Promise<C>) {
 // The chat itself (timeline, markdown, composer) is needed at once but not for the first paint: its
 // chunk is asked for as soon as this module runs, so it downloads and parses while the shell boots
 // and its data is fetched (a longer wait than the chunk), instead of delaying the shell.
-const chatView = import('../features/chat/ChatView')
+const chatView = import('./chat/ChatView')
 // Handled where it is used (LoadFailed); this only keeps an early failure from being reported as unhandled.
 chatView.catch(() => {})
 export const ChatView = deferred(() => chatView.then((m) => m.ChatView))
-export const SettingsDialog = deferred(() => import('../features/settings/SettingsDialog').then((m) => m.SettingsDialog))
-export const AttachmentViewer = deferred(() => import('../features/attachments/AttachmentViewer').then((m) => m.AttachmentViewer))
-export const CheckpointsPanel = deferred(() => import('../features/checkpoints/CheckpointsPanel').then((m) => m.CheckpointsPanel))
-export const ProviderKeysDialog = deferred(() => import('../features/models/ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
-export const RestoreSheet = deferred(() => import('../features/checkpoints/RestoreSheet').then((m) => m.RestoreSheet))
-export const ProjectPicker = deferred(() => import('../features/sessions/ProjectPicker').then((m) => m.ProjectPicker))
+export const SettingsDialog = deferred(() => import('./settings/SettingsDialog').then((m) => m.SettingsDialog))
+export const AttachmentViewer = deferred(() => import('./attachments/AttachmentViewer').then((m) => m.AttachmentViewer))
+export const CheckpointsPanel = deferred(() => import('./checkpoints/CheckpointsPanel').then((m) => m.CheckpointsPanel))
+export const ProviderKeysDialog = deferred(() => import('./models/ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
+export const RestoreSheet = deferred(() => import('./checkpoints/RestoreSheet').then((m) => m.RestoreSheet))
+export const ProjectPicker = deferred(() => import('./sessions/ProjectPicker').then((m) => m.ProjectPicker))

@@ -1,15 +1,15 @@
 /** Applies the directory's event stream to the React Query cache with setQueryData, never refetching. */
 import { useEffect, useRef } from 'react'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { applyToMessages, applyToSessions, applyToStatus, eventSessionID } from './apply-event'
-import { eventStreamUrl } from './client'
-import { connectEventStream } from './event-stream'
-import { queryKeys, type Scope } from './query-keys'
-import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from './types'
+import { applyToMessages, applyToSessions, applyToStatus, eventSessionID } from '../api/apply-event'
+import { eventStreamUrl } from '../api/client'
+import { connectEventStream } from '../api/event-stream'
+import { queryKeys, type Scope } from '../api/query-keys'
+import type { MessageWithParts, OpencodeEvent, Session, StatusMap } from '../api/types'
 import { useSessionErrors } from '../features/chat/session-errors-store'
 import { useSessionMarks } from '../features/sessions/session-marks-store'
 import { notifyTurn } from '../features/sessions/turn-notifier'
-import { useUiStore } from '../app/ui-store'
+import { useUiStore } from '../ui/ui-store'
 import { applyToPermissions, applyToQuestions, type PermissionRequest, type QuestionRequest } from '../features/chat/permissions'
 
 /** One event into the cache. Entries not loaded yet are left alone (their fetch will be current). */

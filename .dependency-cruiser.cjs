@@ -1,0 +1,37 @@
+/**
+ * The layers, checked on every `npm test` (npm run lint:boundaries):
+ *   shared/  the contract and the pure logic both sides run  ← imports no other layer
+ *   core/    the Electron-free host                          ← shared
+ *   electron/ and web/  the two shells over core             ← core, shared (never each other)
+ *   src/     the renderer                                    ← shared only (never the host)
+ * Inside the renderer, src/api and src/ui sit under the features: they never import one.
+ */
+const LAYERS = ['shared', 'core', 'electron', 'web', 'src']
+const STATIC_ONLY = ['type-only', 'type-import', 'dynamic-import']
+const outside = (allowed) => `^(${LAYERS.filter((l) => !allowed.includes(l)).join('|')})/`
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'shared-stands-alone', severity: 'error', comment: 'shared/ is imported by both sides: it imports neither.', from: { path: '^shared/' }, to: { path: outside(['shared']) } },
+    { name: 'core-is-electron-free', severity: 'error', comment: 'core/ runs under both shells and in Node tests: no shell, no renderer.', from: { path: '^core/' }, to: { path: outside(['shared', 'core']) } },
+    { name: 'core-never-loads-electron', severity: 'error', from: { path: '^(core|shared|web)/' }, to: { path: '^electron$', dependencyTypes: ['npm', 'npm-dev', 'core', 'unknown', 'undetermined'] } },
+    { name: 'electron-shell', severity: 'error', comment: 'The desktop shell wires core/ into Electron; browser mode is a sibling.', from: { path: '^electron/' }, to: { path: outside(['shared', 'core', 'electron']) } },
+    { name: 'web-shell', severity: 'error', comment: 'The browser-mode host wires core/ into HTTP; it never touches Electron.', from: { path: '^web/' }, to: { path: outside(['shared', 'core', 'web']) } },
+    { name: 'renderer-talks-through-the-bridge', severity: 'error', comment: 'The renderer reaches the host only through the bridge and the contract.', from: { path: '^src/' }, to: { path: outside(['shared', 'src']) } },
+    { name: 'api-and-ui-under-features', severity: 'error', comment: 'src/api and src/ui are what features build on: they import no feature.', from: { path: '^src/(api|ui|bridge)/' }, to: { path: '^src/(features|app)/' } },
+    { name: 'features-under-the-app', severity: 'error', comment: 'The app shell composes features; a feature never imports the shell.', from: { path: '^src/features/' }, to: { path: '^src/app/' } },
+    // Type imports vanish at build; a lazy import() is how a chunk loads on demand (src/features/lazy.tsx).
+    { name: 'no-circular', severity: 'error', comment: 'A cycle of static runtime imports.', from: {}, to: { circular: true, dependencyTypesNot: STATIC_ONLY, viaOnly: { dependencyTypesNot: STATIC_ONLY } } },
+    { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+    // electron is a devDependency by electron-builder's rule: the runtime provides it.
+    { name: 'no-dev-deps-in-the-app', severity: 'error', comment: 'What ships may not need a devDependency at run time.', from: { path: '^(shared|core|electron|web|src)/' }, to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: '^node_modules/electron/' } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    exclude: { path: '\\.css$' },
+  },
+}
