@@ -26,7 +26,14 @@ async function main() {
     const first = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
     console.log(`turn changed ${first.actions.length} paths; retaking it`)
     app.fake.script({ kind: 'text', text: 'nothing to change this time' })
-    await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: { providerID: 'fake', modelID: 'echo' }, files: { planId: first.planId }, edit: { text: 'just talk' } })
+    await app.call('retake.run', {
+      directory: app.project,
+      sessionID,
+      clickedID: userID,
+      model: { providerID: 'fake', modelID: 'echo' },
+      files: { planId: first.planId },
+      edit: { text: 'just talk' },
+    })
     await waitSealed(app, sessionID, userID)
 
     const plans: number[] = []
@@ -36,13 +43,21 @@ async function main() {
       const t0 = performance.now()
       const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
       const t1 = performance.now()
-      const out = await app.call('attempts.continue', { directory: app.project, sessionID, messageID: userID, at: attempt!.at, files: { planId: plan.planId, overwrite: [], keep: [] } })
+      const out = await app.call('attempts.continue', {
+        directory: app.project,
+        sessionID,
+        messageID: userID,
+        at: attempt!.at,
+        files: { planId: plan.planId, overwrite: [], keep: [] },
+      })
       const t2 = performance.now()
       if (out.status !== 'done') throw new Error(out.error)
       plans.push(t1 - t0)
       switches.push(t2 - t0)
       const toBig = i % 2 === 0
-      console.log(`switch ${i + 1} (${toBig ? 'to the 500-file attempt' : 'back to the small one'}): plan ${(t1 - t0).toFixed(0)} ms (${plan.actions.length} paths), whole switch ${(t2 - t0).toFixed(0)} ms`)
+      console.log(
+        `switch ${i + 1} (${toBig ? 'to the 500-file attempt' : 'back to the small one'}): plan ${(t1 - t0).toFixed(0)} ms (${plan.actions.length} paths), whole switch ${(t2 - t0).toFixed(0)} ms`,
+      )
       if (toBig && JSON.stringify(tree(app.project)) !== JSON.stringify(changed)) throw new Error('the files are not the attempt’s')
     }
     console.log(`\nplan: median ${median(plans).toFixed(0)} ms (max ${Math.max(...plans).toFixed(0)}; target < 1000 ms)`)

@@ -16,7 +16,12 @@ export const sec = (m: number) => (m >= 1000 ? (m / 1000).toFixed(2) + ' s' : m.
 const ratio = (a: number, b: number) => (a / b).toFixed(3) + '×'
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met')
 const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 26 })
-const countFiles = (dir: string) => Number(execFileSync('sh', ['-c', `find "${dir}" -type f | wc -l`]).toString().trim())
+const countFiles = (dir: string) =>
+  Number(
+    execFileSync('sh', ['-c', `find "${dir}" -type f | wc -l`])
+      .toString()
+      .trim(),
+  )
 
 /**
  * The plan of a turn that changed one large text file, each case in a child process of its own
@@ -29,7 +34,10 @@ export async function diffPlanRows(tmp: string): Promise<Row[]> {
     fs.mkdirSync(dir, { recursive: true })
     const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'diff-plan-child.ts'), dir, which], { encoding: 'utf8' })
     const r = JSON.parse(out.trim().split('\n').pop()!) as { bytes: number; planMs: number; blockMs: number; inlineMs: number; extraMb: number; diffLines: number }
-    const label = which === '1mb' ? `plan of a turn that made 3 edits in a ${(r.bytes / 1e6).toFixed(1)} MB text file` : `plan of a turn that changed every third line of ${(r.bytes / 1024).toFixed(0)} KB`
+    const label =
+      which === '1mb'
+        ? `plan of a turn that made 3 edits in a ${(r.bytes / 1e6).toFixed(1)} MB text file`
+        : `plan of a turn that changed every third line of ${(r.bytes / 1024).toFixed(0)} KB`
     rows.push([label, sec(r.planMs), `diff of ${r.diffLines} lines`, which === '1mb' ? `${met(r.planMs <= 200)} (≤200 ms)` : ''])
     rows.push(['  longest main-thread block during it', sec(r.blockMs), `inline diff ${sec(r.inlineMs)} (before)`, `${met(r.blockMs <= 50)} (~50 ms)`])
     rows.push(['  peak memory (maxRSS) added by it', `${r.extraMb.toFixed(1)} MB`, 'own child process', which === '1mb' ? `${met(r.extraMb <= 50)} (≤50 MB)` : ''])
@@ -42,7 +50,13 @@ export async function diffPlanRows(tmp: string): Promise<Row[]> {
  * A turn that creates `files` (an install): capture, the turn, seal, then the restore that deletes
  * them all — against `rm -rf` of an identical copy.
  */
-export async function installRows(label: string, ws: string, tmp: string, turn: () => string, undoAfter = false): Promise<{ rows: Row[]; ms: number; rmMs: number; files: number }> {
+export async function installRows(
+  label: string,
+  ws: string,
+  tmp: string,
+  turn: () => string,
+  undoAfter = false,
+): Promise<{ rows: Row[]; ms: number; rmMs: number; files: number }> {
   const store = await openCheckpointStore({ storeDir: path.join(tmp, `install-store-${label}`), roots: [{ path: ws }], maxFileBytes: 1 << 30 })
   await store.capture('bench/i1')
   const made = turn()
@@ -94,7 +108,10 @@ export function realTree(work: string, small: boolean, source: string): string {
 }
 
 function writeRealGitignore(ws: string): string {
-  fs.writeFileSync(path.join(ws, '.gitignore'), '# node_modules is vendored (committed) in this project\ndist/\nbuild/\ncoverage/\n.cache/\n*.log\nnpm-debug.log*\n.env\n.env.*\n.DS_Store\n*.tsbuildinfo\n')
+  fs.writeFileSync(
+    path.join(ws, '.gitignore'),
+    '# node_modules is vendored (committed) in this project\ndist/\nbuild/\ncoverage/\n.cache/\n*.log\nnpm-debug.log*\n.env\n.env.*\n.DS_Store\n*.tsbuildinfo\n',
+  )
   return ws
 }
 
@@ -164,12 +181,36 @@ export interface Figures {
 export function sideBySide(cols: [string, Figures][]): Row[] {
   const cell = (f: (x: Figures) => string) => cols.map(([, x]) => f(x)).join(' · ')
   const r = (a: number, b: number) => (a / b).toFixed(3) + '×'
-  const ok = (f: (x: Figures) => boolean) => (cols.every(([, x]) => f(x)) ? 'met' : cols.some(([, x]) => f(x)) ? 'met on ' + cols.filter(([, x]) => f(x)).map(([n]) => n).join(', ') : 'NOT met')
+  const ok = (f: (x: Figures) => boolean) =>
+    cols.every(([, x]) => f(x))
+      ? 'met'
+      : cols.some(([, x]) => f(x))
+        ? 'met on ' +
+          cols
+            .filter(([, x]) => f(x))
+            .map(([n]) => n)
+            .join(', ')
+        : 'NOT met'
   return [
     ['first capture vs shadow git', cell((x) => `${sec(x.first)} / ${sec(x.gitFirst)} = ${r(x.first, x.gitFirst)}`), '≤0.2×', ok((x) => x.first <= 0.2 * x.gitFirst)],
-    ['capture after one changed file (full walk, default)', cell((x) => `${sec(x.second)} / ${sec(x.gitSecond)} = ${r(x.second, x.gitSecond)}`), '≤0.25×', ok((x) => x.second <= 0.25 * x.gitSecond)],
-    ['  same, watcher mode (opt-in, off by default)', cell((x) => `${sec(x.watched)} / ${sec(x.gitSecond)} = ${r(x.watched, x.gitSecond)}`), '≤0.25×', ok((x) => x.watched <= 0.25 * x.gitSecond)],
-    ['restore of an install turn (plan + apply) vs rm -rf', cell((x) => (x.install ? `${x.install.files} files: ${sec(x.install.ms)} / ${sec(x.install.rmMs)} = ${r(x.install.ms, x.install.rmMs)}` : '–')), '≤2×', ok((x) => !!x.install && x.install.ms <= 2 * x.install.rmMs)],
+    [
+      'capture after one changed file (full walk, default)',
+      cell((x) => `${sec(x.second)} / ${sec(x.gitSecond)} = ${r(x.second, x.gitSecond)}`),
+      '≤0.25×',
+      ok((x) => x.second <= 0.25 * x.gitSecond),
+    ],
+    [
+      '  same, watcher mode (opt-in, off by default)',
+      cell((x) => `${sec(x.watched)} / ${sec(x.gitSecond)} = ${r(x.watched, x.gitSecond)}`),
+      '≤0.25×',
+      ok((x) => x.watched <= 0.25 * x.gitSecond),
+    ],
+    [
+      'restore of an install turn (plan + apply) vs rm -rf',
+      cell((x) => (x.install ? `${x.install.files} files: ${sec(x.install.ms)} / ${sec(x.install.rmMs)} = ${r(x.install.ms, x.install.rmMs)}` : '–')),
+      '≤2×',
+      ok((x) => !!x.install && x.install.ms <= 2 * x.install.rmMs),
+    ],
     ['one-file restore (plan + apply, median of 5)', cell((x) => sec(x.restore)), '≤20 ms', ok((x) => x.restore <= 20)],
   ]
 }

@@ -35,7 +35,6 @@ const mb = (n: number) => (n / 1024 / 1024).toFixed(1) + ' MB'
 const kb = (n: number) => (n / 1024).toFixed(1) + ' KB'
 const sec = (m: number) => (m >= 1000 ? (m / 1000).toFixed(2) + ' s' : m.toFixed(1) + ' ms')
 
-
 /** Deterministic workspace: source-like text files in nested folders plus big binaries. */
 function generate(ws: string): void {
   const marker = path.join(ws, '.bench-complete')
@@ -86,7 +85,11 @@ async function main(): Promise<void> {
   fs.mkdirSync(work, { recursive: true })
   const ws = path.join(work, small ? 'ws-small' : 'ws')
   generate(ws)
-  const files = Number(execFileSync('sh', ['-c', `find "${ws}" -type f | wc -l`]).toString().trim())
+  const files = Number(
+    execFileSync('sh', ['-c', `find "${ws}" -type f | wc -l`])
+      .toString()
+      .trim(),
+  )
   const bytes = dirSize(ws)
   const oneFile = path.join(ws, 'src', 'pkg7', 'mod3', 'file127.ts')
   const original = fs.readFileSync(oneFile)
@@ -112,7 +115,9 @@ async function main(): Promise<void> {
     git('add', '-A')
     git('write-tree')
     const gitFirst = ms(t)
-    const gitTree0 = execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${ws}`, 'write-tree']).toString().trim()
+    const gitTree0 = execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${ws}`, 'write-tree'])
+      .toString()
+      .trim()
     const gitSize0 = dirSize(gitDir)
     // Capture after one changed file: median of 5, like Retake's figure below.
     const gitSeconds: number[] = []
@@ -217,7 +222,12 @@ async function main(): Promise<void> {
     rows.push(['capture, nothing changed', sec(rtIdle), '', ''])
     rows.push(['restore one-file turn (median of 5)', sec(rtRestore), `git checkout ${sec(gitRestore)}`, `${ratio(rtRestore, gitRestore)} git · target ≤100 ms`])
     rows.push(['bytes written by that restore', String(written) + ' B', `restored file is ${targetBytes} B`, written === targetBytes ? 'exactly one file' : 'NOT one file'])
-    rows.push(['store growth per turn', kb(growth), `git ${kb(gitGrowth)} · cp ${mb(cpBytes)}`, `changed ${kb(changedBytes)} + 256 KB → ${growth <= changedBytes + 256 * 1024 ? 'within' : 'OVER'}`])
+    rows.push([
+      'store growth per turn',
+      kb(growth),
+      `git ${kb(gitGrowth)} · cp ${mb(cpBytes)}`,
+      `changed ${kb(changedBytes)} + 256 KB → ${growth <= changedBytes + 256 * 1024 ? 'within' : 'OVER'}`,
+    ])
     rows.push(['store size after first capture', mb(storeAfterFirst), `git ${mb(gitSize0)} · cp ${mb(cpBytes)}`, ''])
 
     console.log(`\nworkspace: ${files} files, ${mb(bytes)} (${small ? '--small' : 'full'}) · ${os.cpus().length} cores · node ${process.version} · ${new Date().toISOString()}`)
@@ -240,7 +250,11 @@ async function main(): Promise<void> {
     let realTitle = ''
     if (!process.argv.includes('--no-real')) {
       const real = realTree(work, small, path.join(here, '..', 'node_modules'))
-      const realFiles = Number(execFileSync('sh', ['-c', `find "${real}" -type f | wc -l`]).toString().trim())
+      const realFiles = Number(
+        execFileSync('sh', ['-c', `find "${real}" -type f | wc -l`])
+          .toString()
+          .trim(),
+      )
       realTitle = ` · real: this project's node_modules in a small project, ${realFiles} files, ${mb(dirSize(real))}`
       const figs = await captureRows(real, tmp, path.join(real, 'src', 'mod3.ts'))
       // The install turn: a workspace package gets its own node_modules, three packages of the

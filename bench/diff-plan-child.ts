@@ -46,6 +46,7 @@ const a = plan.actions[0]
 const t2 = performance.now()
 const inline = diffBuffers(fs.readFileSync(file), before, 'big.txt')
 const inlineMs = performance.now() - t2
-if (a?.diff !== inline.text) throw new Error(`the plan diff differs from the inline diff: ${a?.diff?.length} vs ${inline.text?.length} ${JSON.stringify({ ...a, diff: undefined })}`)
+if (a?.diff !== inline.text)
+  throw new Error(`the plan diff differs from the inline diff: ${a?.diff?.length} vs ${inline.text?.length} ${JSON.stringify({ ...a, diff: undefined })}`)
 await store.close()
 console.log(JSON.stringify({ bytes: before.length, planMs, blockMs, inlineMs, extraMb, diffLines: a?.diff?.split('\n').length ?? 0 }))

@@ -178,7 +178,19 @@ const ms = (n: number) => `${n.toFixed(0)} ms`
 const pc = (n: number) => `${(n * 100).toFixed(1)} %`
 
 /** An app not measured in this run (`--only`): every figure NaN. */
-export const NOT_MEASURED: TopResult = { frames: [], longTasks: [], ms: NaN, reachedTop: false, firstVisibleMs: NaN, events: 0, sent: NaN, moved: NaN, heightFull: NaN, heightTop: NaN, estimate: { rows: 0, median: NaN, p90: NaN } }
+export const NOT_MEASURED: TopResult = {
+  frames: [],
+  longTasks: [],
+  ms: NaN,
+  reachedTop: false,
+  firstVisibleMs: NaN,
+  events: 0,
+  sent: NaN,
+  moved: NaN,
+  heightFull: NaN,
+  heightTop: NaN,
+  estimate: { rows: 0, median: NaN, p90: NaN },
+}
 
 /** The table's rows for the wheel, Home and PageUp, Retake (`r`) against opencode web (`c`). */
 export function scrollRows(r: { scroll: TopResult; home: TopResult; pageUp: TopResult }, c: { scroll: TopResult; home: TopResult; pageUp: TopResult }): string[][] {
@@ -190,9 +202,19 @@ export function scrollRows(r: { scroll: TopResult; home: TopResult; pageUp: TopR
     ['wheel to the top (400 px notches, one a frame)', end(r.scroll, 'notches'), end(c.scroll, 'notches'), ratio(r.scroll.ms, c.scroll.ms)],
     ['  frame p50 / p95', frames(r.scroll), frames(c.scroll), ratio(pct(r.scroll.frames, 0.95), pct(c.scroll.frames, 0.95))],
     ['  long tasks (count, longest)', long(r.scroll), long(c.scroll), '—'],
-    ['  distance moved / sent', `${r.scroll.moved.toFixed(0)} / ${r.scroll.sent} px`, `${c.scroll.moved.toFixed(0)} / ${c.scroll.sent} px`, ratio(r.scroll.moved / r.scroll.sent, c.scroll.moved / c.scroll.sent)],
+    [
+      '  distance moved / sent',
+      `${r.scroll.moved.toFixed(0)} / ${r.scroll.sent} px`,
+      `${c.scroll.moved.toFixed(0)} / ${c.scroll.sent} px`,
+      ratio(r.scroll.moved / r.scroll.sent, c.scroll.moved / c.scroll.sent),
+    ],
     ['  row estimate error, median / p90 (rows)', `${pc(r.scroll.estimate.median)} / ${pc(r.scroll.estimate.p90)} (${r.scroll.estimate.rows})`, '—', '—'],
-    ['  transcript height: whole session loaded → top', `${r.scroll.heightFull} → ${r.scroll.heightTop} px (${pc((r.scroll.heightTop - r.scroll.heightFull) / r.scroll.heightFull)})`, '—', '—'],
+    [
+      '  transcript height: whole session loaded → top',
+      `${r.scroll.heightFull} → ${r.scroll.heightTop} px (${pc((r.scroll.heightTop - r.scroll.heightFull) / r.scroll.heightFull)})`,
+      '—',
+      '—',
+    ],
     ['Home → first turn visible', end(r.home, 'press'), end(c.home, 'press'), ratio(r.home.ms, c.home.ms)],
     ['  frame p95, long tasks (count, longest)', `${f1(pct(r.home.frames, 0.95))} ms, ${long(r.home)}`, `${f1(pct(c.home.frames, 0.95))} ms, ${long(c.home)}`, '—'],
     ['PageUp to the first turn', end(r.pageUp, 'presses'), end(c.pageUp, 'presses'), ratio(r.pageUp.ms, c.pageUp.ms)],

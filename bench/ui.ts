@@ -34,16 +34,38 @@ const TOKENS_PER_CHUNK = 2
 const CHROMIUM = process.env.RETAKE_CHROMIUM ?? '/usr/bin/chromium'
 
 type App = 'retake' | 'opencode'
-interface Ids { long: string; short: string }
-interface OpenFigures { bootMs: number; switchMs: number; dom: number; heap: number; js: { beforePaint: number; total: number; files: number }; scroll: TopResult; home: TopResult; pageUp: TopResult }
-interface StreamFigures extends Window { tokensPerS: number }
+interface Ids {
+  long: string
+  short: string
+}
+interface OpenFigures {
+  bootMs: number
+  switchMs: number
+  dom: number
+  heap: number
+  js: { beforePaint: number; total: number; files: number }
+  scroll: TopResult
+  home: TopResult
+  pageUp: TopResult
+}
+interface StreamFigures extends Window {
+  tokensPerS: number
+}
 
 /** Markdown with code blocks, ~STREAM_TOKENS tokens of ~4 characters, ending in `marker`. */
 function streamText(marker: string): string {
   const parts: string[] = []
   for (let i = 0; parts.join('\n').length < STREAM_TOKENS * 4 - 200; i++) {
     parts.push(`Step ${i}: we **change** \`handler${i}\` so that errors reach the caller instead of the log.`, '')
-    parts.push('```ts', `export async function handler${i}(req: Request): Promise<Response> {`, `  const body = await req.json()`, `  return Response.json({ ok: true, step: ${i}, body })`, '}', '```', '')
+    parts.push(
+      '```ts',
+      `export async function handler${i}(req: Request): Promise<Response> {`,
+      `  const body = await req.json()`,
+      `  return Response.json({ ok: true, step: ${i}, body })`,
+      '}',
+      '```',
+      '',
+    )
   }
   return `${parts.join('\n')}\n\n${marker}`
 }
@@ -105,7 +127,15 @@ async function measureOpen(app: App, browser: Browser, world: BenchWorld, retake
     const js = await scriptBytes(page)
     if (!(await markScroller(page, LAST_MARKER))) throw new Error(`${app}: no scrolling element around the last message`)
     const scroll = await wheelToFirst(page, FIRST_MARKER, WHEEL)
-    return { ...open, dom, heap, js, scroll, home: await byKey(app, 'Home', browser, world, retakeUrl, ids, blocked), pageUp: await byKey(app, 'PageUp', browser, world, retakeUrl, ids, blocked) }
+    return {
+      ...open,
+      dom,
+      heap,
+      js,
+      scroll,
+      home: await byKey(app, 'Home', browser, world, retakeUrl, ids, blocked),
+      pageUp: await byKey(app, 'PageUp', browser, world, retakeUrl, ids, blocked),
+    }
   } finally {
     await page.context().close()
   }
@@ -159,10 +189,20 @@ const ratio = (a: number, b: number) => (b ? `${(a / b).toFixed(2)}×` : '—')
 
 const NONE = { frames: [], longTasks: [], ms: NaN, tokensPerS: NaN }
 
-const BLANK: OpenFigures = { bootMs: NaN, switchMs: NaN, dom: NaN, heap: NaN, js: { beforePaint: NaN, total: NaN, files: 0 }, scroll: NOT_MEASURED, home: NOT_MEASURED, pageUp: NOT_MEASURED }
+const BLANK: OpenFigures = {
+  bootMs: NaN,
+  switchMs: NaN,
+  dom: NaN,
+  heap: NaN,
+  js: { beforePaint: NaN, total: NaN, files: 0 },
+  scroll: NOT_MEASURED,
+  home: NOT_MEASURED,
+  pageUp: NOT_MEASURED,
+}
 
 function table(o: Record<App, OpenFigures>, s: Record<App, StreamFigures>): string[][] {
-  const r = o.retake ?? BLANK, c = o.opencode ?? BLANK
+  const r = o.retake ?? BLANK,
+    c = o.opencode ?? BLANK
   const rows: string[][] = [
     [`open the ${TURNS}-turn session → its last message visible`, msf(r.switchMs), msf(c.switchMs), ratio(r.switchMs, c.switchMs)],
     ['cold load → a short session visible', msf(r.bootMs), msf(c.bootMs), ratio(r.bootMs, c.bootMs)],
@@ -172,10 +212,21 @@ function table(o: Record<App, OpenFigures>, s: Record<App, StreamFigures>): stri
     ['JS loaded by last message visible', `${kb(r.js.total)} (${r.js.files} files)`, `${kb(c.js.total)} (${c.js.files} files)`, ratio(r.js.total, c.js.total)],
   ]
   rows.push(...scrollRows(r, c))
-  const sr = s.retake ?? NONE, scc = s.opencode ?? NONE
-  rows.push([`stream ${STREAM_TOKENS} tokens at ${TOKENS_PER_S} tok/s: frame p50 / p95`, `${f1(pct(sr.frames, 0.5))} / ${f1(pct(sr.frames, 0.95))} ms`, `${f1(pct(scc.frames, 0.5))} / ${f1(pct(scc.frames, 0.95))} ms`, ratio(pct(sr.frames, 0.95), pct(scc.frames, 0.95))])
+  const sr = s.retake ?? NONE,
+    scc = s.opencode ?? NONE
+  rows.push([
+    `stream ${STREAM_TOKENS} tokens at ${TOKENS_PER_S} tok/s: frame p50 / p95`,
+    `${f1(pct(sr.frames, 0.5))} / ${f1(pct(sr.frames, 0.95))} ms`,
+    `${f1(pct(scc.frames, 0.5))} / ${f1(pct(scc.frames, 0.95))} ms`,
+    ratio(pct(sr.frames, 0.95), pct(scc.frames, 0.95)),
+  ])
   rows.push(['  frames > 50 ms', String(sr.frames.filter((x) => x > 50).length), String(scc.frames.filter((x) => x > 50).length), '—'])
-  rows.push(['  long tasks (count, longest)', `${sr.longTasks.length}, ${msf(Math.max(0, ...sr.longTasks))}`, `${scc.longTasks.length}, ${msf(Math.max(0, ...scc.longTasks))}`, '—'])
+  rows.push([
+    '  long tasks (count, longest)',
+    `${sr.longTasks.length}, ${msf(Math.max(0, ...sr.longTasks))}`,
+    `${scc.longTasks.length}, ${msf(Math.max(0, ...scc.longTasks))}`,
+    '—',
+  ])
   rows.push(['  stream rate seen (tok/s)', f1(sr.tokensPerS), f1(scc.tokensPerS), '—'])
   return rows
 }
@@ -201,7 +252,19 @@ async function main() {
     const ids = await fillSession(world, TURNS, log)
     const r = await startRetake(world)
     retake = r.proc
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info'] })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--enable-precise-memory-info',
+      ],
+    })
     const blocked = { n: 0 }
     const open = {} as Record<App, OpenFigures>
     const stream = {} as Record<App, StreamFigures>

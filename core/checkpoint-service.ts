@@ -65,10 +65,7 @@ export class CheckpointService {
       s = this.closing.then(() =>
         openCheckpointStore({
           storeDir: this.storeDir(directory),
-          roots: [
-            { path: directory, excludes },
-            ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes })),
-          ],
+          roots: [{ path: directory, excludes }, ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes }))],
           ...(this.opts.pinnedRestores ? { pinnedRestores: this.opts.pinnedRestores } : {}),
         }),
       )
@@ -182,7 +179,13 @@ export class CheckpointService {
 
   /** The real paths a project's store rolls back: the project and the extra folders that are not shared. */
   private rollbackPaths(directory: string): string[] {
-    const paths = [directory, ...this.opts.settings().extraFolders.filter((f) => !f.shared).map((f) => f.path)]
+    const paths = [
+      directory,
+      ...this.opts
+        .settings()
+        .extraFolders.filter((f) => !f.shared)
+        .map((f) => f.path),
+    ]
     return paths.flatMap((p) => {
       try {
         return [realpathSync(p)]
@@ -219,7 +222,7 @@ export class CheckpointService {
     const chosen = new Set(overwrite)
     const kept = new Set(keepIds)
     const keep = entry.plan.actions
-      .filter((a) => kept.has(a.id) ? a.kind !== 'nothing' && a.kind !== 'not-checkpointed' : a.kind === 'conflict' && !chosen.has(a.id))
+      .filter((a) => (kept.has(a.id) ? a.kind !== 'nothing' && a.kind !== 'not-checkpointed' : a.kind === 'conflict' && !chosen.has(a.id)))
       .map((a) => ({ root: a.root, path: a.path }))
     return this.kept.hold(keep)
   }

@@ -93,7 +93,11 @@ export class KeptFiles {
       list.push({ ...f, bytes: readFileSync(abs), mode: st.mode & 0o7777 })
     }
     const file = this.file(id)
-    if (file) writeJson(file, list.map((f) => ({ root: f.root, path: f.path, mode: f.mode, bytes: f.bytes?.toString('base64') ?? null })))
+    if (file)
+      writeJson(
+        file,
+        list.map((f) => ({ root: f.root, path: f.path, mode: f.mode, bytes: f.bytes?.toString('base64') ?? null })),
+      )
     this.held.set(id, list)
     return id
   }

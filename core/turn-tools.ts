@@ -8,7 +8,23 @@ import { isAbsolute, resolve } from 'node:path'
 import type { TurnToolUse } from './checkpoints/attribution'
 
 /** Tools that change no file. */
-const READ_ONLY = new Set(['read', 'list', 'ls', 'glob', 'grep', 'webfetch', 'websearch', 'codesearch', 'todowrite', 'todoread', 'question', 'skill', 'lsp_diagnostics', 'lsp_hover', 'invalid'])
+const READ_ONLY = new Set([
+  'read',
+  'list',
+  'ls',
+  'glob',
+  'grep',
+  'webfetch',
+  'websearch',
+  'codesearch',
+  'todowrite',
+  'todoread',
+  'question',
+  'skill',
+  'lsp_diagnostics',
+  'lsp_hover',
+  'invalid',
+])
 /** Tools that write exactly the file their `filePath` names. */
 const FILE_TOOLS = new Set(['write', 'edit', 'multiedit'])
 /** Tools that carry a patch naming the files it adds, updates, deletes or moves. */

@@ -96,7 +96,10 @@ async function start() {
 }
 
 function createWindow() {
-  const saved = loadWindowState(dataDir, screen.getAllDisplays().map((d) => d.workArea))
+  const saved = loadWindowState(
+    dataDir,
+    screen.getAllDisplays().map((d) => d.workArea),
+  )
   const win = new BrowserWindow({
     width: saved.width,
     height: saved.height,

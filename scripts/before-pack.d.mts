@@ -11,13 +11,6 @@ export interface StagedBinary {
   source: string
   dest: string
 }
-export declare function stageOpencode(opts: {
-  platform: string
-  arch: string
-  root?: string
-  stageRoot?: string
-  allowFetch?: boolean
-  log?: (line: string) => void
-}): StagedBinary
+export declare function stageOpencode(opts: { platform: string; arch: string; root?: string; stageRoot?: string; allowFetch?: boolean; log?: (line: string) => void }): StagedBinary
 declare function beforePack(context: unknown): Promise<void>
 export default beforePack

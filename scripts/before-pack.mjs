@@ -72,10 +72,18 @@ function packedPackageBinary(pkgName, version, file, log) {
     // stay intact on Windows, where npm.cmd would need one).
     const npmCli = process.env.npm_execpath
     if (npmCli && /\.c?js$/.test(npmCli)) execFileSync(process.execPath, [npmCli, ...args], opts)
-    else if (process.platform === 'win32') execFileSync('npm.cmd', args.map((a) => `"${a}"`), { ...opts, shell: true })
+    else if (process.platform === 'win32')
+      execFileSync(
+        'npm.cmd',
+        args.map((a) => `"${a}"`),
+        { ...opts, shell: true },
+      )
     else execFileSync('npm', args, opts)
   } catch (err) {
-    const why = String(err.stderr ?? '').split('\n').find((l) => /error/i.test(l)) ?? err.message
+    const why =
+      String(err.stderr ?? '')
+        .split('\n')
+        .find((l) => /error/i.test(l)) ?? err.message
     log(`  ${pkgName}@${version} could not be fetched: ${why.trim()}`)
     return null
   }

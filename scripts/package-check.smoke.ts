@@ -108,11 +108,22 @@ export async function smokePackagedMain(asarPath: string, resources: string, wor
     const menu = (main.messages.find((m) => m.type === 'menu')?.labels as string[] | undefined) ?? []
     assert(menu.length >= 4, 'packaged main set no application menu')
     const code = await main.quit()
-    assert(main.messages.some((m) => isStatus(m) && (m.payload as Status).state === 'stopped'), 'the server was not stopped on quit')
+    assert(
+      main.messages.some((m) => isStatus(m) && (m.payload as Status).state === 'stopped'),
+      'the server was not stopped on quit',
+    )
     assert(code === 0, `packaged main did not quit cleanly (${code})`)
     const mainLog = join(dataDir, 'logs', 'main.log')
     assert(existsSync(mainLog) && readFileSync(mainLog, 'utf8').includes('packaged=true'), 'logs/main.log was not written')
-    return { serverState: status.state, serverVersion: status.version, csp: true, traversalStatus: 400, menu: menu.map((l) => l.replace('&', '')), mainLog: true, seconds: (Date.now() - started) / 1000 }
+    return {
+      serverState: status.state,
+      serverVersion: status.version,
+      csp: true,
+      traversalStatus: 400,
+      menu: menu.map((l) => l.replace('&', '')),
+      mainLog: true,
+      seconds: (Date.now() - started) / 1000,
+    }
   } finally {
     main.kill()
   }

@@ -70,7 +70,11 @@ export function fuseExpectations(root = ROOT): Record<string, boolean> {
     grantFileProtocolExtraPrivileges: false,
   }
   for (const [key, want] of Object.entries(required)) assert(f[key] === want, `electron-builder.yml electronFuses.${key} must be ${want}`)
-  return Object.fromEntries(Object.entries(f).filter(([k]) => k in names).map(([k, v]) => [names[k], v]))
+  return Object.fromEntries(
+    Object.entries(f)
+      .filter(([k]) => k in names)
+      .map(([k, v]) => [names[k], v]),
+  )
 }
 
 /**
@@ -84,7 +88,9 @@ export function standInElectron(dir: string, version: string): void {
   // Wire v1, 9 fuses: RunAsNode on, cookie encryption off, NODE_OPTIONS on, inspect on, asar integrity
   // off, only-asar off, V8 snapshot off, file:// privileges on, wasm trap handlers on.
   const wire = Buffer.concat([Buffer.from(sentinel), Buffer.from([1, 9]), Buffer.from('101100011')])
-  const script = Buffer.from('#!/bin/sh\n# Stand-in for the Electron runtime used by `npm run package:check`; it cannot run the app.\necho "Retake package:check stand-in: no Electron runtime here" >&2\nexit 1\n# ')
+  const script = Buffer.from(
+    '#!/bin/sh\n# Stand-in for the Electron runtime used by `npm run package:check`; it cannot run the app.\necho "Retake package:check stand-in: no Electron runtime here" >&2\nexit 1\n# ',
+  )
   writeFileSync(join(dir, 'electron'), Buffer.concat([script, wire, Buffer.from('\n')]))
   chmodSync(join(dir, 'electron'), 0o755)
   writeFileSync(join(dir, 'LICENSE'), 'Stand-in for Electron’s LICENSE (MIT)\n')
@@ -104,7 +110,9 @@ function run(cmd: string, args: string[], log: (line: string) => void): Promise<
 }
 
 function walk(dir: string, base = dir): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name), base) : [`/${relative(base, join(dir, e.name)).split('\\').join('/')}`]))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name), base) : [`/${relative(base, join(dir, e.name)).split('\\').join('/')}`],
+  )
 }
 
 function assert(ok: unknown, message: string): asserts ok {
@@ -134,7 +142,17 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
     log(`• packaging with electron-builder --linux dir --x64 (stand-in Electron ${electronVersion} runtime in ${dist})`)
     await run(
       process.execPath,
-      [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--linux', 'dir', '--x64', '--publish', 'never', `-c.electronDist=${dist}`, `-c.electronVersion=${electronVersion}`, `-c.directories.output=${outDir}`],
+      [
+        join(ROOT, 'node_modules', 'electron-builder', 'cli.js'),
+        '--linux',
+        'dir',
+        '--x64',
+        '--publish',
+        'never',
+        `-c.electronDist=${dist}`,
+        `-c.electronVersion=${electronVersion}`,
+        `-c.directories.output=${outDir}`,
+      ],
       log,
     )
     const unpacked = join(outDir, 'linux-unpacked')
@@ -144,7 +162,14 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
     // 1. The asar: exactly package.json, the two bundles and the renderer's files (no maps).
     const entries = listPackage(asarPath, { isPack: false })
     const asarFiles = entries.filter((e) => !('files' in statFile(asarPath, e.slice(1)))).sort()
-    const expected = ['/package.json', '/dist-electron/main.cjs', '/dist-electron/preload.cjs', ...walk(join(ROOT, 'dist', 'renderer')).map((f) => `/dist/renderer${f}`).filter((f) => !f.endsWith('.map'))].sort()
+    const expected = [
+      '/package.json',
+      '/dist-electron/main.cjs',
+      '/dist-electron/preload.cjs',
+      ...walk(join(ROOT, 'dist', 'renderer'))
+        .map((f) => `/dist/renderer${f}`)
+        .filter((f) => !f.endsWith('.map')),
+    ].sort()
     const leaked = asarFiles.filter((f) => FORBIDDEN.some((re) => re.test(f)))
     assert(leaked.length === 0, `dev or source files in app.asar: ${leaked.join(', ')}`)
     assert(JSON.stringify(asarFiles) === JSON.stringify(expected), `app.asar lists\n  ${asarFiles.join('\n  ')}\nexpected\n  ${expected.join('\n  ')}`)
@@ -181,7 +206,11 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
       assert(got === want, `fuse ${name} is ${got ? 'on' : 'off'} in the packaged stand-in, expected ${want ? 'on' : 'off'}`)
       fuses[name] = got
     }
-    log(`✓ fuses (electronFuses in electron-builder.yml, flipped on the STAND-IN runtime's fuse wire — the real Electron binary is not on this machine): ${Object.entries(fuses).map(([k, v]) => `${k}=${v ? 'on' : 'off'}`).join(', ')}`)
+    log(
+      `✓ fuses (electronFuses in electron-builder.yml, flipped on the STAND-IN runtime's fuse wire — the real Electron binary is not on this machine): ${Object.entries(fuses)
+        .map(([k, v]) => `${k}=${v ? 'on' : 'off'}`)
+        .join(', ')}`,
+    )
     let smoke: SmokeReport | null = null
     if (opts.smoke ?? true) {
       smoke = await smokePackagedMain(asarPath, resources, work)
@@ -192,7 +221,9 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
       )
       const broken = await smokeBrokenBinary(work)
       smoke.brokenBinaryErrors = broken
-      log(`✓ packaged main with a broken package shows status failed: missing → "${broken.missing.split('\n')[0]} … ${broken.missing.split('\n').pop()}"; wrong version → "${broken.wrongVersion}"`)
+      log(
+        `✓ packaged main with a broken package shows status failed: missing → "${broken.missing.split('\n')[0]} … ${broken.missing.split('\n').pop()}"; wrong version → "${broken.wrongVersion}"`,
+      )
     }
     log('• not built here: AppImage, deb, dmg, zip and NSIS need tools downloaded at build time — see docs/packaging.md')
     return { outDir: unpacked, asarBytes, asarFiles, opencodeBinary: bin, opencodeVersion: version, fuses, smoke, seconds: (Date.now() - started) / 1000 }

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
     runs++
     if (o.violations.length) {
       failing.push(seed)
-      console.log(`FAIL seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.violations.slice(0, 5).join('\n  ')}`)
+      console.log(
+        `FAIL seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.violations.slice(0, 5).join('\n  ')}`,
+      )
     }
     seed++
   }

@@ -70,10 +70,7 @@ export class PromptFailedError extends Error {
  * a failed turn comes back 200 with `info.error`, and when prompts queue up both calls resolve with
  * the LAST turn's message, so `info.parentID` must be the message this prompt created.
  */
-export function unwrapPrompt<T extends { info: { error?: { name: string; data?: unknown }; parentID?: string } }>(
-  result: SdkResult<T>,
-  expectedParentID?: string,
-): T {
+export function unwrapPrompt<T extends { info: { error?: { name: string; data?: unknown }; parentID?: string } }>(result: SdkResult<T>, expectedParentID?: string): T {
   const data = unwrap('session.prompt', result)
   if (data.info.error) throw new PromptFailedError(data.info.error, data.info)
   if (expectedParentID !== undefined && data.info.parentID !== expectedParentID) {

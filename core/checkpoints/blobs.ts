@@ -163,7 +163,11 @@ export class BlobStore {
   /** Hash a file without storing it (plans compare disk content with recorded hashes). */
   hashFile(abs: string): string {
     const st = fs.statSync(os(abs))
-    if (st.size < SMALL) return crypto.createHash('sha256').update(fs.readFileSync(os(abs))).digest('hex')
+    if (st.size < SMALL)
+      return crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(os(abs)))
+        .digest('hex')
     const hasher = crypto.createHash('sha256')
     const fd = fs.openSync(os(abs), 'r')
     try {

@@ -87,7 +87,10 @@ export async function diffOffThread(from: Uint8Array | null, to: Uint8Array | nu
       waiting.set(id, { resolve, reject })
       // Held while a diff is in flight, so a process awaiting it does not exit under it.
       w.ref()
-      w.postMessage({ id, a, b, fromName, toName, maxEdit: MAX_EDIT_LINES }, [a, b].filter((x): x is Uint8Array => x !== null).map((x) => x.buffer as ArrayBuffer))
+      w.postMessage(
+        { id, a, b, fromName, toName, maxEdit: MAX_EDIT_LINES },
+        [a, b].filter((x): x is Uint8Array => x !== null).map((x) => x.buffer as ArrayBuffer),
+      )
     }).finally(() => {
       if (waiting.size === 0) worker?.unref()
     })

@@ -100,8 +100,9 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
   const all = [...a.slice(0, pre).map((l) => ' ' + l), ...ops, ...a.slice(a.length - suf).map((l) => ' ' + l)]
   let added = 0
   let removed = 0
-  for (const o of all) if (o[0] === '+') added++
-  else if (o[0] === '-') removed++
+  for (const o of all)
+    if (o[0] === '+') added++
+    else if (o[0] === '-') removed++
   if (added + removed === 0) return { added, removed, text: '' }
   // Hunks with 3 lines of context, merged while changes are within 6 lines of each other.
   const ctx = 3
@@ -194,7 +195,12 @@ export function diffBuffers(from: Uint8Array | null, to: Uint8Array | null, labe
   const aText = from ? Buffer.from(from).toString('utf8') : ''
   const bText = to ? Buffer.from(to).toString('utf8') : ''
   const lines = (t: string) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0))
-  const early = diffPrecheck(from, to, () => lines(aText), () => lines(bText))
+  const early = diffPrecheck(
+    from,
+    to,
+    () => lines(aText),
+    () => lines(bText),
+  )
   if (early) return early
   const d = lineDiff(aText, bText, ...diffNames(from, to, label), MAX_EDIT, deadline)
   if (d.deferred) return { binary: false, added: d.added, removed: d.removed, deferred: true }

@@ -162,7 +162,20 @@ export class Engine {
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
       const memo = this.memoFor(root.abs, root.id)
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior: head?.get(root.id), trustStatBefore: this.racyLine(), ctimeTrustBefore: this.ctimeLine(root.abs), onProgress, stats, progress, onFolder, memo }
+      const ctx: ScanContext = {
+        rootAbs: root.abs,
+        rules: root.rules(),
+        blobs: this.blobs,
+        maxFileBytes: this.maxFileBytes,
+        prior: head?.get(root.id),
+        trustStatBefore: this.racyLine(),
+        ctimeTrustBefore: this.ctimeLine(root.abs),
+        onProgress,
+        stats,
+        progress,
+        onFolder,
+        memo,
+      }
       const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
       const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
       walked.set(root.id, delta)
@@ -259,7 +272,12 @@ export class Engine {
     return Date.now() - margin
   }
 
-  private async captureKeysWith(keys: Map<string, Set<string>>, stats: ScanStats, onProgress?: (p: ProgressEvent) => void, trustStatBefore = this.racyLine()): Promise<{ id: string; bytes: number }> {
+  private async captureKeysWith(
+    keys: Map<string, Set<string>>,
+    stats: ScanStats,
+    onProgress?: (p: ProgressEvent) => void,
+    trustStatBefore = this.racyLine(),
+  ): Promise<{ id: string; bytes: number }> {
     const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
@@ -268,7 +286,19 @@ export class Engine {
       const prior: RootState = head?.get(root.id) ?? new Map()
       const only = keys.get(root.id)
       if (!only || only.size === 0) continue
-      const ctx: ScanContext = { rootAbs: root.abs, rules: root.rules(), blobs: this.blobs, maxFileBytes: this.maxFileBytes, prior, trustStatBefore, ctimeTrustBefore: this.ctimeLine(root.abs), only, stats, progress, onProgress }
+      const ctx: ScanContext = {
+        rootAbs: root.abs,
+        rules: root.rules(),
+        blobs: this.blobs,
+        maxFileBytes: this.maxFileBytes,
+        prior,
+        trustStatBefore,
+        ctimeTrustBefore: this.ctimeLine(root.abs),
+        only,
+        stats,
+        progress,
+        onProgress,
+      }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       next.set(root.id, state)
@@ -295,5 +325,4 @@ export class Engine {
   storeBytes(): number {
     return dirSize(this.storeDir)
   }
-
 }

@@ -85,7 +85,18 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
         // stays; the turn is open again until its next seal.
         if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
-        return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', filesScanned: 0, filesHashed: 0, bytesHashed: 0, statWorkers: 0, notCheckpointed: [], warnings: [] }
+        return {
+          turnKey: key,
+          snapshotId: existing.pre,
+          created: false,
+          mode: 'kept',
+          filesScanned: 0,
+          filesHashed: 0,
+          bytesHashed: 0,
+          statWorkers: 0,
+          notCheckpointed: [],
+          warnings: [],
+        }
       }
       const out = await e.captureAll(o.onProgress)
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
@@ -94,7 +105,17 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         // The replaced record is the previous attempt's turn: kept, so that attempt can come back.
         if (existing) e.records.archiveTurn(existing)
         const now = Date.now()
-        e.records.saveTurn({ format: 'retake-checkpoint-turn', version: 1, ...key, seq: e.records.nextSeq(), pre: out.snapshotId, post: null, status: 'open', createdAt: now, coverage: coverageNow(e) })
+        e.records.saveTurn({
+          format: 'retake-checkpoint-turn',
+          version: 1,
+          ...key,
+          seq: e.records.nextSeq(),
+          pre: out.snapshotId,
+          post: null,
+          status: 'open',
+          createdAt: now,
+          coverage: coverageNow(e),
+        })
       }
       return {
         turnKey: key,
@@ -133,9 +154,13 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),
     listTurns: (sessionID) => {
       const ts = sessionID ? e.records.sessionTurns(sessionID) : e.records.allTurns()
-      return ts.map(
-        (t): TurnInfo => ({ turnKey: { sessionID: t.sessionID, messageID: t.messageID }, status: t.status, createdAt: t.createdAt, sealedAt: t.sealedAt, restoredBy: t.restoredBy }),
-      )
+      return ts.map((t): TurnInfo => ({
+        turnKey: { sessionID: t.sessionID, messageID: t.messageID },
+        status: t.status,
+        createdAt: t.createdAt,
+        sealedAt: t.sealedAt,
+        restoredBy: t.restoredBy,
+      }))
     },
     changes: (k) => turnChanges(e, k),
     restoreChanges: (restoreId) => restoreChanges(e, restoreId),

@@ -106,7 +106,10 @@ export class InotifyWatcher implements ChangeWatcher {
   ) {}
 
   static async start(root: string, ignoreAbs: string[]): Promise<InotifyWatcher | null> {
-    const w = new InotifyWatcher(root, ignoreAbs.filter((a) => a.startsWith(root + path.sep)))
+    const w = new InotifyWatcher(
+      root,
+      ignoreAbs.filter((a) => a.startsWith(root + path.sep)),
+    )
     return (await w.subscribe()) ? w : null
   }
 

@@ -133,8 +133,7 @@ export function readJournal(file: string): JournalState | null {
     else if (rec.type === 'kept' && typeof rec.i === 'number') {
       done.add(rec.i)
       kept.set(rec.i, rec.reason ?? 'kept')
-    }
-    else if (rec.type === 'commit') committed = true
+    } else if (rec.type === 'commit') committed = true
   }
   if (!intent || !Array.isArray(intent.steps)) return null
   return { intent, done, failed, kept, committed }

@@ -75,7 +75,10 @@ export class StoreOwner {
   }
 
   private busy(why: string): CheckpointError {
-    return new CheckpointError('EOWNED', `checkpoint store ${this.key} is ${why}: another Retake window or browser-mode host has this project open; close it, or give this one its own data folder`)
+    return new CheckpointError(
+      'EOWNED',
+      `checkpoint store ${this.key} is ${why}: another Retake window or browser-mode host has this project open; close it, or give this one its own data folder`,
+    )
   }
 
   private tryCreate(me: OwnerRecord): boolean {

@@ -147,4 +147,3 @@ function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[], m
     }
   }
 }
-

@@ -162,7 +162,17 @@ export class PlanContext {
   }
 }
 
-const refuse = (c: Candidate, reason: string): PlanAction => ({ id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'conflict', target: c.target, expected: c.expected, reason, expectedHash: c.expected?.hash ?? null, actualHash: null })
+const refuse = (c: Candidate, reason: string): PlanAction => ({
+  id: `${c.root.id}:${c.key}`,
+  root: c.root.abs,
+  path: c.key,
+  kind: 'conflict',
+  target: c.target,
+  expected: c.expected,
+  reason,
+  expectedHash: c.expected?.hash ?? null,
+  actualHash: null,
+})
 const notKept = (e: Entry | undefined): boolean => e?.type === 'oversize'
 
 /** Classify one candidate against the disk now (once per path per plan, and again under the lock: no closures made per call). */
@@ -187,11 +197,20 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
   if (notKept(c.target) || (!c.target && notKept(c.expected))) {
     // Never checkpointed: the engine cannot put it back, and never deletes what it did not keep.
     const e = notKept(c.target) ? c.target! : c.expected!
-    return { ...base, kind: 'not-checkpointed', reason: e.size > p.maxFileBytes ? `not restorable: over the ${sizeLabel(p.maxFileBytes)} limit, never checkpointed` : 'not restorable: it could not be read when checkpointed' }
+    return {
+      ...base,
+      kind: 'not-checkpointed',
+      reason:
+        e.size > p.maxFileBytes ? `not restorable: over the ${sizeLabel(p.maxFileBytes)} limit, never checkpointed` : 'not restorable: it could not be read when checkpointed',
+    }
   }
   if (c.uncovered) {
     // It may well have existed before the turn: the capture did not look (see coverage.ts).
-    return { ...base, kind: 'not-checkpointed', reason: 'not checkpointed before this turn (excluded by .gitignore or your exclude rules then, or outside the folders covered): left as it is' }
+    return {
+      ...base,
+      kind: 'not-checkpointed',
+      reason: 'not checkpointed before this turn (excluded by .gitignore or your exclude rules then, or outside the folders covered): left as it is',
+    }
   }
   if (c.ownedBy && !matches(actual, c.target)) {
     // The other session's tools wrote it and this turn's could not have: its work, never touched.

@@ -340,11 +340,12 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       const skipped = [...keptBefore, ...r.kept]
       details.push({ restoreId: st.intent.restoreId, skipped, failed: r.failed })
       const kept = skipped.length ? `, ${skipped.length} kept as they are: ${skipped.map((k) => JSON.stringify(k.path)).join(', ')}` : ''
-      messages.push(`completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`)
+      messages.push(
+        `completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`,
+      )
     } finally {
       e.lock.release()
     }
   }
   return messages
 }
-

@@ -38,7 +38,10 @@ export function sameStat(a: Entry, b: Entry): boolean {
 
 export function linkHash(link: string): string {
   // Bytes, not the string: two link texts that differ only in bytes that are not UTF-8 differ.
-  return crypto.createHash('sha256').update(Buffer.concat([Buffer.from('symlink:'), toBytes(link)])).digest('hex')
+  return crypto
+    .createHash('sha256')
+    .update(Buffer.concat([Buffer.from('symlink:'), toBytes(link)]))
+    .digest('hex')
 }
 
 export interface Pending {

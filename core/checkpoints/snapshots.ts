@@ -201,7 +201,15 @@ export class SnapshotStore {
     const changed = !prev || Object.keys(delta).length > 0
     if (!changed && head) return { id: head, bytes: 0 }
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
-    const snap: SnapshotFile = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, id, parent: head, createdAt: Date.now(), roots: delta, ...(prev ? {} : { full: true as const }) }
+    const snap: SnapshotFile = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      id,
+      parent: head,
+      createdAt: Date.now(),
+      roots: delta,
+      ...(prev ? {} : { full: true as const }),
+    }
     const text = JSON.stringify(snap)
     writeJsonAtomic(this.file(id), snap)
     this.chain.push(snap)

@@ -228,10 +228,7 @@ export interface CheckpointStore {
    * `toolUse`: what the given turns' tools wrote (see attribution.ts); without it every change in a
    * turn's window is the turn's. `foreign`: other projects' turns on folders this store shares.
    */
-  plan(
-    target: PlanTarget,
-    opts?: { toolUse?: (turns: TurnKey[]) => Promise<import('./attribution').ToolUseLookup>; foreign?: import('./ownership').ForeignTurn[] },
-  ): Promise<Plan>
+  plan(target: PlanTarget, opts?: { toolUse?: (turns: TurnKey[]) => Promise<import('./attribution').ToolUseLookup>; foreign?: import('./ownership').ForeignTurn[] }): Promise<Plan>
   apply(plan: Plan, choices?: ApplyChoices): Promise<ApplyResult>
   undo(restoreId: string, choices?: ApplyChoices): Promise<ApplyResult>
   planUndo(restoreId: string): Promise<Plan>

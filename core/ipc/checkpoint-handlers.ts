@@ -70,7 +70,16 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
     'checkpoints.verify': async ({ directory, repair }) => {
       const r = await (await service.store(directory)).verify({ repair })
       const place = (p: { root: string; path: string }) => ({ root: p.root, path: p.path })
-      return { ok: r.ok, blobsChecked: r.blobsChecked, missing: r.missing.map(place), damaged: r.damaged.map(place), brokenTurns: r.brokenTurns, unreachableBlobs: r.unreachableBlobs, unreachableBytes: r.unreachableBytes, repaired: r.repaired }
+      return {
+        ok: r.ok,
+        blobsChecked: r.blobsChecked,
+        missing: r.missing.map(place),
+        damaged: r.damaged.map(place),
+        brokenTurns: r.brokenTurns,
+        unreachableBlobs: r.unreachableBlobs,
+        unreachableBytes: r.unreachableBytes,
+        repaired: r.repaired,
+      }
     },
     'checkpoints.cleanup': async ({ directory, maxAgeDays, maxTurnsPerSession }) => {
       const store = await service.store(directory)

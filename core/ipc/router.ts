@@ -45,7 +45,7 @@ export function createRouter<S>(handlers: Handlers, opts: RouterOptions<S>): Dis
       }
       return { ok: true, data: out.data }
     } catch (err) {
-      const code: ErrorCode = err instanceof RouteError ? err.code : ((err as { code?: unknown }).code === 'bad-input' ? 'bad-input' : 'internal')
+      const code: ErrorCode = err instanceof RouteError ? err.code : (err as { code?: unknown }).code === 'bad-input' ? 'bad-input' : 'internal'
       opts.log?.(`[ipc] ${channel} failed: ${(err as Error).stack ?? err}`)
       return fail(code, (err as Error).message || 'Unexpected error')
     }

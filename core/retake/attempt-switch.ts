@@ -37,8 +37,17 @@ export function planSwitch(a: {
     // question, and every id after it: opencode's ids ascend in time) and the attempt is replayed.
     const user = (attempt.user ?? question) as StoredMessage | undefined
     if (!user) return { error: 'The retaken message is not in this session any more' }
-    const leftOver = a.messages.filter((m) => m.info.id > attempt.messageID).map((m) => m.info.id).reverse()
-    return { leaving: null, rollBack: false, bringBack: null, remove: [...(question ? [question.info.id] : []), ...leftOver], replay: [user, ...(attempt.messages as StoredMessage[])] }
+    const leftOver = a.messages
+      .filter((m) => m.info.id > attempt.messageID)
+      .map((m) => m.info.id)
+      .reverse()
+    return {
+      leaving: null,
+      rollBack: false,
+      bringBack: null,
+      remove: [...(question ? [question.info.id] : []), ...leftOver],
+      replay: [user, ...(attempt.messages as StoredMessage[])],
+    }
   }
   if (!question) return { error: 'The retaken message is not in this session any more' }
   const current = question
@@ -56,7 +65,10 @@ export function planSwitch(a: {
     rollBack: a.hasFilePlan && !a.leaveFiles,
     bringBack: attempt.restoreId && !a.leaveFiles ? attempt.restoreId : null,
     // Newest first, down to the question (a cut-off switch is finished through Attempt.switching).
-    remove: [...branch].reverse().map((m) => m.info.id).concat(current.info.id),
+    remove: [...branch]
+      .reverse()
+      .map((m) => m.info.id)
+      .concat(current.info.id),
     // An attempt recorded before its question was kept falls back to the question as it is now.
     replay: [(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])],
   }

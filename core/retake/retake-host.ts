@@ -89,7 +89,10 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     const stored = list.find((m) => m.info.id === target)
     const deps: RetryDeps = {
       ...sdk,
-      isBusy: firstFrom(status.then((s) => s !== undefined && s.type !== 'idle'), sdk.isBusy),
+      isBusy: firstFrom(
+        status.then((s) => s !== undefined && s.type !== 'idle'),
+        sdk.isBusy,
+      ),
       // The message as read a moment ago with the list (parts included): null when the list, read
       // back to it, does not hold it (the server dropped it; "Send again" prompts afresh).
       getMessage: firstFrom(Promise.resolve(stored ? { parts: stored.parts } : null), sdk.getMessage, (s, m) => s === sessionID && m === target),
@@ -187,7 +190,11 @@ export function createRetakeHost(opts: RetakeHostOptions) {
   const hostPost = (directory: string) => {
     const f = proxyFetch(opts.proxy)
     return async (path: string, body: unknown) => {
-      const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(directory)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(directory)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       const text = await r.text()
       let json: unknown = null
       try {
@@ -213,7 +220,17 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     if (running.has(key)) return { status: 'failed', error: 'This turn is being retaken or switched already' }
     running.add(key)
     try {
-      return await continueFromAttempt({ client: client(input.directory), post: hostPost(input.directory), checkpoints: opts.checkpoints, stores: opts.stores, now: Date.now, afterDelete: opts.afterSwitchDelete }, input)
+      return await continueFromAttempt(
+        {
+          client: client(input.directory),
+          post: hostPost(input.directory),
+          checkpoints: opts.checkpoints,
+          stores: opts.stores,
+          now: Date.now,
+          afterDelete: opts.afterSwitchDelete,
+        },
+        input,
+      )
     } catch (err) {
       return { status: 'failed', error: (err as Error).message }
     } finally {

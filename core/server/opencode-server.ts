@@ -105,7 +105,13 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
     const env = agentSafeEnv(process.env)
     if (!this.opts.useUserHome) {
       const home = join(this.opts.dataDir, 'opencode-home')
-      const dirs = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') }
+      const dirs = {
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, '.config'),
+        XDG_DATA_HOME: join(home, '.local', 'share'),
+        XDG_CACHE_HOME: join(home, '.cache'),
+        XDG_STATE_HOME: join(home, '.local', 'state'),
+      }
       for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true, mode: 0o700 })
       Object.assign(env, dirs, { USERPROFILE: home })
     }

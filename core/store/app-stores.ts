@@ -5,16 +5,7 @@
 import { join, basename, isAbsolute } from 'node:path'
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { z } from 'zod'
-import {
-  AttemptSchema,
-  RecentProjectSchema,
-  SavedRetrySchema,
-  SettingsSchema,
-  type Attempt,
-  type RecentProject,
-  type SavedRetry,
-  type Settings,
-} from '../../shared/ipc-contract'
+import { AttemptSchema, RecentProjectSchema, SavedRetrySchema, SettingsSchema, type Attempt, type RecentProject, type SavedRetry, type Settings } from '../../shared/ipc-contract'
 import { readJson, writeJson } from './json-file'
 import { expandHome } from './folders'
 

@@ -52,9 +52,7 @@ export function inlineTextFileParts(parts: PartInput[]): PartInput[] {
     // send it under the mime its bytes have instead.
     if (type.kind !== 'text') return isTextualMime(part.mime) ? { ...part, mime: type.mime } : part
     if (decoded.bytes.length > INLINE_LIMIT_BYTES) {
-      throw new InlineRefusedError(
-        `"${name}" is ${decoded.bytes.length} bytes; text attachments are limited to ${INLINE_LIMIT_BYTES} bytes.`,
-      )
+      throw new InlineRefusedError(`"${name}" is ${decoded.bytes.length} bytes; text attachments are limited to ${INLINE_LIMIT_BYTES} bytes.`)
     }
     return { type: 'text', text: formatInlinedAttachment({ name, mime: type.mime, bytes: decoded.bytes }) }
   })
@@ -130,10 +128,7 @@ function collapseHistoricalRepeats(items: { id: string; input: PartInput }[]): {
 }
 
 /** The payload that re-sends a stored user message with the model chosen now, or why it cannot. */
-export function buildRetryPayload(
-  stored: { message: RetryMessageInfo; parts: readonly Part[] },
-  options: { model: ModelRef; variant?: string },
-): RetryPayload | { error: string } {
+export function buildRetryPayload(stored: { message: RetryMessageInfo; parts: readonly Part[] }, options: { model: ModelRef; variant?: string }): RetryPayload | { error: string } {
   const seen = new Set<string>()
   const items: { id: string; input: PartInput }[] = []
   for (const part of stored.parts) {

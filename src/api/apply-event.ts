@@ -62,10 +62,7 @@ export function eventSessionID(event: OpencodeEvent): string | undefined {
 }
 
 /** Patches one session's message list. */
-export function applyToMessages(
-  list: MessageWithParts[] | undefined,
-  event: OpencodeEvent,
-): MessageWithParts[] | undefined {
+export function applyToMessages(list: MessageWithParts[] | undefined, event: OpencodeEvent): MessageWithParts[] | undefined {
   if (!list) return list
   switch (event.type) {
     case 'message.updated': {
@@ -90,9 +87,7 @@ export function applyToMessages(
     }
     case 'message.part.removed': {
       const { messageID, partID } = event.properties
-      return updateMessage(list, messageID, (m) =>
-        m.parts.some((p) => p.id === partID) ? { info: m.info, parts: m.parts.filter((p) => p.id !== partID) } : m,
-      )
+      return updateMessage(list, messageID, (m) => (m.parts.some((p) => p.id === partID) ? { info: m.info, parts: m.parts.filter((p) => p.id !== partID) } : m))
     }
     case 'message.part.delta': {
       const { messageID, partID, field, delta } = event.properties
@@ -111,11 +106,7 @@ export function applyToMessages(
   }
 }
 
-function updateMessage(
-  list: MessageWithParts[],
-  messageID: string,
-  fn: (m: MessageWithParts) => MessageWithParts,
-): MessageWithParts[] {
+function updateMessage(list: MessageWithParts[], messageID: string, fn: (m: MessageWithParts) => MessageWithParts): MessageWithParts[] {
   const i = list.findIndex((m) => m.info.id === messageID)
   if (i === -1) return list
   const next = fn(list[i]!)
@@ -141,10 +132,7 @@ export function applyToStatus(map: StatusMap | undefined, event: OpencodeEvent):
 }
 
 /** Records `session.error`s; a new user message in the session clears the old one. */
-export function applyToSessionErrors(
-  errors: Record<string, MessageError | undefined>,
-  event: OpencodeEvent,
-): Record<string, MessageError | undefined> {
+export function applyToSessionErrors(errors: Record<string, MessageError | undefined>, event: OpencodeEvent): Record<string, MessageError | undefined> {
   if (event.type === 'session.error') {
     const { sessionID, error } = event.properties
     if (!sessionID || !error) return errors
@@ -180,12 +168,7 @@ export function applyEvent(cache: ChatCache, event: OpencodeEvent): ChatCache {
     messages = { ...messages }
     delete messages[event.properties.info.id]
   }
-  if (
-    sessions === cache.sessions &&
-    status === cache.status &&
-    sessionErrors === cache.sessionErrors &&
-    messages === cache.messages
-  ) {
+  if (sessions === cache.sessions && status === cache.status && sessionErrors === cache.sessionErrors && messages === cache.messages) {
     return cache
   }
   return { sessions, messages, status, sessionErrors }

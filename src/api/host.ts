@@ -28,10 +28,7 @@ export function useAppInfo() {
 /** The server status, kept current by the host's `server.status` pushes. */
 export function useServerStatus() {
   const qc = useQueryClient()
-  useEffect(
-    () => getBridge().on('server.status', (status) => qc.setQueryData<ServerStatus>(hostKeys.serverStatus, status)),
-    [qc],
-  )
+  useEffect(() => getBridge().on('server.status', (status) => qc.setQueryData<ServerStatus>(hostKeys.serverStatus, status)), [qc])
   return useQuery({
     queryKey: hostKeys.serverStatus,
     queryFn: () => getBridge().invoke('server.status', {}),

@@ -13,9 +13,7 @@ function useSessionCache() {
   const qc = useQueryClient()
   const scope = useScope()
   return (type: 'session.created' | 'session.updated' | 'session.deleted', info: Session) =>
-    qc.setQueryData<Session[]>(queryKeys.sessions(scope), (list) =>
-      applyToSessions(list, { id: 'local', type, properties: { sessionID: info.id, info } } as never),
-    )
+    qc.setQueryData<Session[]>(queryKeys.sessions(scope), (list) => applyToSessions(list, { id: 'local', type, properties: { sessionID: info.id, info } } as never))
 }
 
 export function useCreateSession() {
@@ -31,8 +29,7 @@ export function useRenameSession() {
   const scope = useScope()
   const patch = useSessionCache()
   return useMutation({
-    mutationFn: async (v: { sessionID: string; title: string }) =>
-      unwrap('session.update', await clientFor(scope.directory).session.update(v)),
+    mutationFn: async (v: { sessionID: string; title: string }) => unwrap('session.update', await clientFor(scope.directory).session.update(v)),
     onSuccess: (session) => patch('session.updated', session),
   })
 }
@@ -95,12 +92,12 @@ export function useSendPrompt() {
         'session.promptAsync',
         await clientFor(scope.directory).session.promptAsync(
           {
-          sessionID,
-          ...(messageID ? { messageID } : {}),
-          // PartInput's `source` is `unknown` (validated by zod elsewhere); the SDK types it precisely.
-          parts: (parts ?? [{ type: 'text', text }]) as SdkParts,
-          ...(model ? { model } : {}),
-          ...(agent ? { agent } : {}),
+            sessionID,
+            ...(messageID ? { messageID } : {}),
+            // PartInput's `source` is `unknown` (validated by zod elsewhere); the SDK types it precisely.
+            parts: (parts ?? [{ type: 'text', text }]) as SdkParts,
+            ...(model ? { model } : {}),
+            ...(agent ? { agent } : {}),
           },
           skipCheckpoint ? { headers: { 'x-retake-checkpoint': 'skip' } } : undefined,
         ),
@@ -114,7 +111,6 @@ export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
 export function useAbort() {
   const scope = useScope()
   return useMutation({
-    mutationFn: async (sessionID: string) =>
-      unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
+    mutationFn: async (sessionID: string) => unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
   })
 }

@@ -69,19 +69,9 @@ export function AppShell() {
 
   // No session is shown before app.info: it brings the key that tells Retake's attachment blocks apart.
   const hasInfo = Boolean(info.data)
-  const scope = useMemo(
-    () => (project && ready && epoch > 0 && hasInfo ? { connection: `server-${epoch}`, directory: project } : null),
-    [project, ready, epoch, hasInfo],
-  )
+  const scope = useMemo(() => (project && ready && epoch > 0 && hasInfo ? { connection: `server-${epoch}`, directory: project } : null), [project, ready, epoch, hasInfo])
 
-  const appState: LoadState =
-    info.isError || server.data?.state === 'failed'
-      ? 'error'
-      : !info.data || !ready || initial.opening
-        ? 'loading'
-        : scope
-          ? load
-          : 'ready'
+  const appState: LoadState = info.isError || server.data?.state === 'failed' ? 'error' : !info.data || !ready || initial.opening ? 'loading' : scope ? load : 'ready'
 
   const rootRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -99,10 +89,15 @@ export function AppShell() {
       <div className="project-path muted" title={project}>
         {`\u200e${project}\u200e`}
       </div>
-      <button type="button" className="button button-secondary small" data-testid="switch-project" onClick={() => {
+      <button
+        type="button"
+        className="button button-secondary small"
+        data-testid="switch-project"
+        onClick={() => {
           setProject(null)
           keepProjectInUrl(null)
-        }}>
+        }}
+      >
         Switch project
       </button>
     </div>
@@ -127,11 +122,7 @@ export function AppShell() {
   } else if (scope) {
     content = (
       <ScopeProvider scope={scope}>
-        <Workspace
-          onLoadState={onLoadState}
-          sidebarTop={projectHeader}
-          sidebarBottom={<div className="sidebar-foot">{serverStatusText(server.data)}</div>}
-        />
+        <Workspace onLoadState={onLoadState} sidebarTop={projectHeader} sidebarBottom={<div className="sidebar-foot">{serverStatusText(server.data)}</div>} />
       </ScopeProvider>
     )
   } else {

@@ -11,15 +11,7 @@ import { CommandPalette } from '../features/palette/CommandPaletteKey'
 
 export type LoadState = 'loading' | 'ready' | 'error'
 
-export function Workspace({
-  onLoadState,
-  sidebarTop,
-  sidebarBottom,
-}: {
-  onLoadState(state: LoadState): void
-  sidebarTop: ReactNode
-  sidebarBottom?: ReactNode
-}) {
+export function Workspace({ onLoadState, sidebarTop, sidebarBottom }: { onLoadState(state: LoadState): void; sidebarTop: ReactNode; sidebarBottom?: ReactNode }) {
   const scope = useScope()
   const sessions = useSessions()
   const stored = useUiStore((s) => s.selected[scope.directory])

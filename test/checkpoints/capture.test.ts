@@ -136,7 +136,14 @@ describe('capturing a turn', () => {
     w.write('package.json', '{"name":"x"}')
     w.write('dist/bundle.js', 'old bundle')
     await w.store.capture('s/m1')
-    execFileSync('sh', ['-c', 'mkdir -p node_modules/left-pad && echo "module.exports=1" > node_modules/left-pad/index.js && echo "{\\"name\\":\\"y\\"}" > package.json && echo built > dist/bundle.js && echo c > x.cache'], { cwd: w.ws })
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        'mkdir -p node_modules/left-pad && echo "module.exports=1" > node_modules/left-pad/index.js && echo "{\\"name\\":\\"y\\"}" > package.json && echo built > dist/bundle.js && echo c > x.cache',
+      ],
+      { cwd: w.ws },
+    )
     fs.mkdirSync(w.p('.git/objects'), { recursive: true })
     w.write('.git/objects/ab', 'git internals')
     await w.store.seal('s/m1')
@@ -166,7 +173,7 @@ describe('capturing a turn', () => {
     expect([w.text('a.txt'), w.text('b.txt')]).toEqual(['a0', 'b0'])
   })
 
-  it('B16: non-turn actions do not replace a turn\'s checkpoint', async () => {
+  it("B16: non-turn actions do not replace a turn's checkpoint", async () => {
     const w = await workspace()
     w.write('code.ts', 'c0')
     await w.store.capture('s/m1')

@@ -136,7 +136,10 @@ describe('crash safety', () => {
     const res = await runChild(CHILD, [w.storeDir, w.ws, 'step', '400'])
     expect(res.signal).toBe('SIGKILL')
     const jdir = path.join(w.storeDir, 'journal')
-    const lines = fs.readFileSync(path.join(jdir, fs.readdirSync(jdir)[0]!), 'utf8').trim().split('\n')
+    const lines = fs
+      .readFileSync(path.join(jdir, fs.readdirSync(jdir)[0]!), 'utf8')
+      .trim()
+      .split('\n')
     const marked = lines.filter((l) => l.includes('"done"')).length
     // 400 deletes were made; the marks of those after the last full batch were still waiting.
     expect(marked).toBeLessThan(400)
@@ -160,6 +163,9 @@ describe('crash safety', () => {
       outcomes.push(`${delay}ms:${await crashAndCheck('timer', delay, seed % 2 === 0)}`)
     }
     console.log('random kill outcomes', outcomes.join(' '))
-    expect(outcomes.some((o) => !o.endsWith('finished')), 'at least one kill landed before the restore finished').toBe(true)
+    expect(
+      outcomes.some((o) => !o.endsWith('finished')),
+      'at least one kill landed before the restore finished',
+    ).toBe(true)
   })
 })

@@ -321,7 +321,6 @@ describe('overlapping turns of two sessions on one folder (class 9)', () => {
 })
 
 describe('a project opened through a symlink (class 2)', () => {
-
   it('new files at the top of a linked root are seen, so the restore removes them', async () => {
     const w = await workspace({
       roots: (ws, dir) => {
@@ -409,14 +408,18 @@ describe('robustness', () => {
     w.write('a.txt', 'a1')
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
-    const res = await w.store.apply(plan, {}, {
-      // The user's tool replaces the file by a folder between the re-check and the rename.
-      beforeRename: (_tmp, target) => {
-        fs.rmSync(target)
-        fs.mkdirSync(target)
-        fs.writeFileSync(path.join(target, 'user.txt'), 'mine')
+    const res = await w.store.apply(
+      plan,
+      {},
+      {
+        // The user's tool replaces the file by a folder between the re-check and the rename.
+        beforeRename: (_tmp, target) => {
+          fs.rmSync(target)
+          fs.mkdirSync(target)
+          fs.writeFileSync(path.join(target, 'user.txt'), 'mine')
+        },
       },
-    })
+    )
     expect(res.status).toBe('partial')
     expect(res.failed).toEqual([expect.objectContaining({ path: 'a.txt' })])
     expect(res.turnsMarkedRestored).toBe(false)

@@ -115,7 +115,10 @@ describe('the disk fills up during a capture', () => {
   it('a full quota (EDQUOT) is reported like a full disk', () => {
     const quota = Object.assign(new Error('EDQUOT: disk quota exceeded'), { code: 'EDQUOT' })
     expect(isOutOfSpace(quota)).toBe(true)
-    expect(outOfSpaceError('/data/checkpoints/x', quota)).toMatchObject({ code: 'ENOSPC', message: expect.stringMatching(/^your disk quota is used up where Retake keeps its checkpoints/) })
+    expect(outOfSpaceError('/data/checkpoints/x', quota)).toMatchObject({
+      code: 'ENOSPC',
+      message: expect.stringMatching(/^your disk quota is used up where Retake keeps its checkpoints/),
+    })
   })
 })
 

@@ -43,7 +43,9 @@ export interface Ws {
   settle(): void
 }
 
-export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {}): Promise<Ws> {
+export async function workspace(
+  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {},
+): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
   fs.mkdirSync(ws)
@@ -85,7 +87,14 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
     },
     async reopen(extra = {}) {
       await w.store.close()
-      w.store = await openCheckpointStore({ storeDir, roots: extra.roots ?? roots, maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes, watch: opts.watch ?? WATCH, statWorkers: opts.statWorkers, ...POOLED })
+      w.store = await openCheckpointStore({
+        storeDir,
+        roots: extra.roots ?? roots,
+        maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes,
+        watch: opts.watch ?? WATCH,
+        statWorkers: opts.statWorkers,
+        ...POOLED,
+      })
       return w.store
     },
   }
@@ -104,7 +113,11 @@ export const sha = (b: Buffer | string): string => crypto.createHash('sha256').u
  * the checkout itself may be private to its owner (a clone under a 0700 temp folder) and the other
  * user could then load neither the script nor tsx.
  */
-export function runChild(script: string, args: string[], opts: { killAfterMs?: number; killAfterOutput?: { text: string; ms: number }; uid?: number; bundleDir?: string } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function runChild(
+  script: string,
+  args: string[],
+  opts: { killAfterMs?: number; killAfterOutput?: { text: string; ms: number }; uid?: number; bundleDir?: string } = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   let argv: string[]
   let cwd = REPO
   if (opts.uid !== undefined) {
@@ -141,7 +154,11 @@ export function runChild(script: string, args: string[], opts: { killAfterMs?: n
 
 /** A child TypeScript script left running: wait for a line of its output, then kill it. */
 export function startChild(script: string, args: string[]): { waitFor(text: string): Promise<void>; output(): Promise<string>; kill(): Promise<void>; pid: number } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') },
+  })
   let out = ''
   const waiters: { text: string; resolve(): void }[] = []
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))

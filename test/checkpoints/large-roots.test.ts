@@ -201,7 +201,6 @@ describe('one stat pool for the whole process', () => {
   })
 })
 
-
 describe('folder listings reused between walks', () => {
   it('a listing stands only for the same folder (inode) with the same mtime and ctime, both well before it was listed', () => {
     const listedAt = 1_000_000

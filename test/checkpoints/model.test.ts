@@ -22,7 +22,10 @@ describe('the checkpoint engine against its model', () => {
     const failures: string[] = []
     for (const seed of seeds) {
       const o = await runScenario(seed, flags)
-      if (o.violations.length) failures.push(`seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.log.join('\n  ')}\n  ${o.violations.join('\n  ')}`)
+      if (o.violations.length)
+        failures.push(
+          `seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.log.join('\n  ')}\n  ${o.violations.join('\n  ')}`,
+        )
     }
     expect(failures, failures.join('\n\n')).toEqual([])
   }, 300_000)

@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { displayPath } from '../../shared/display-path'
 import { workspace } from './helpers'
 
-const raw = (ws: string, ...parts: (string | number[])[]) =>
-  Buffer.concat([Buffer.from(ws + '/'), ...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))])
+const raw = (ws: string, ...parts: (string | number[])[]) => Buffer.concat([Buffer.from(ws + '/'), ...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))])
 
 /** Every entry under `root` as bytes (hex of the name) → content, so names that are not UTF-8 compare exactly. */
 function byteTree(root: Buffer, rel = ''): Record<string, string> {

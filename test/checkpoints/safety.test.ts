@@ -20,32 +20,35 @@ function caseInsensitiveTmp(): boolean {
 }
 
 describe('safety', () => {
-  it.skipIf(uid === null)('B6: a partial failure (EACCES) is reported, the turn is not marked undone, and a retry after the fix succeeds; a read-only folder the turn deleted comes back with its files', async () => {
-    // Runs as an unprivileged user in a child (root ignores file modes).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-'))
-    fs.chmodSync(dir, 0o777)
-    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-bin-'))
-    fs.chmodSync(bin, 0o755)
-    try {
-      const res = await runChild(path.join(__dirname, 'children/perm-child.ts'), [dir], { uid: uid!, bundleDir: bin })
-      expect(res.stderr).toBe('')
-      const out = JSON.parse(res.stdout)
-      expect(out.uid).toBe(uid)
-      expect(out.first.status).toBe('partial')
-      expect(out.first.turnsMarkedRestored).toBe(false)
-      expect(out.first.failed).toEqual([expect.objectContaining({ path: 'ro/b.txt', error: expect.stringContaining('EACCES') })])
-      expect(out.afterFirst).toEqual({ a: 'a0', b: 'b1', status: 'sealed' })
-      expect(out.second.status).toBe('done')
-      expect(out.second.turnsMarkedRestored).toBe(true)
-      expect(out.afterSecond).toEqual({ a: 'a0', b: 'b0', status: 'restored' })
-      // A read-only folder tree the turn deleted comes back whole, then read-only again.
-      expect(out.third.failed).toEqual([])
-      expect(out.afterThird).toEqual({ c: 'c0', d: 'd0', locked: '555', inner: '555' })
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-      fs.rmSync(bin, { recursive: true, force: true })
-    }
-  })
+  it.skipIf(uid === null)(
+    'B6: a partial failure (EACCES) is reported, the turn is not marked undone, and a retry after the fix succeeds; a read-only folder the turn deleted comes back with its files',
+    async () => {
+      // Runs as an unprivileged user in a child (root ignores file modes).
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-'))
+      fs.chmodSync(dir, 0o777)
+      const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-bin-'))
+      fs.chmodSync(bin, 0o755)
+      try {
+        const res = await runChild(path.join(__dirname, 'children/perm-child.ts'), [dir], { uid: uid!, bundleDir: bin })
+        expect(res.stderr).toBe('')
+        const out = JSON.parse(res.stdout)
+        expect(out.uid).toBe(uid)
+        expect(out.first.status).toBe('partial')
+        expect(out.first.turnsMarkedRestored).toBe(false)
+        expect(out.first.failed).toEqual([expect.objectContaining({ path: 'ro/b.txt', error: expect.stringContaining('EACCES') })])
+        expect(out.afterFirst).toEqual({ a: 'a0', b: 'b1', status: 'sealed' })
+        expect(out.second.status).toBe('done')
+        expect(out.second.turnsMarkedRestored).toBe(true)
+        expect(out.afterSecond).toEqual({ a: 'a0', b: 'b0', status: 'restored' })
+        // A read-only folder tree the turn deleted comes back whole, then read-only again.
+        expect(out.third.failed).toEqual([])
+        expect(out.afterThird).toEqual({ c: 'c0', d: 'd0', locked: '555', inner: '555' })
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+        fs.rmSync(bin, { recursive: true, force: true })
+      }
+    },
+  )
   if (uid === null) console.warn('B6 skipped: cannot switch to an unprivileged user on this machine (root ignores file modes)')
 
   it('B19: paths are validated at restore — a "../" manifest entry and a symlinked parent leading outside are rejected', async () => {
@@ -116,13 +119,17 @@ describe('safety', () => {
     const plan = await w.store.plan({ turnKey: 's/m1' })
     let refused: Promise<unknown> | null = null
     let waited: Promise<{ snapshotId: string }> | null = null
-    const r = await w.store.apply(plan, {}, {
-      onStep: (i) => {
-        if (i !== 2) return
-        refused = w.store.capture('s/m2').catch((e) => e)
-        waited = w.store.capture('s/m3', { waitMs: 10_000 })
+    const r = await w.store.apply(
+      plan,
+      {},
+      {
+        onStep: (i) => {
+          if (i !== 2) return
+          refused = w.store.capture('s/m2').catch((e) => e)
+          waited = w.store.capture('s/m3', { waitMs: 10_000 })
+        },
       },
-    })
+    )
     expect(r.status).toBe('done')
     expect(await refused).toMatchObject({ code: 'ELOCKED' })
     await waited!

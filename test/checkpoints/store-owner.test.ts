@@ -34,7 +34,12 @@ describe('one owner per store (class 6)', () => {
     }
     // The holder was killed (no close): its claim is stale, and both turns are there.
     const store = await w.reopen()
-    expect(store.listTurns().map((t) => t.turnKey.sessionID).sort()).toEqual(['ses_me', 'ses_other'])
+    expect(
+      store
+        .listTurns()
+        .map((t) => t.turnKey.sessionID)
+        .sort(),
+    ).toEqual(['ses_me', 'ses_other'])
   })
 
   it('the same store opened twice in one process is refused until the first is closed', async () => {

@@ -26,7 +26,8 @@ const CSV = 'city,population\r\n"Paris, FR",2102650\r\nLyon,522250\r\n'
 function inlineBlocks(body: { messages?: { role: string; content: unknown }[] }): InlinedAttachment[] {
   const user = (body.messages ?? []).filter((m) => m.role === 'user').at(-1)
   if (!user) return []
-  const texts = typeof user.content === 'string' ? [user.content] : (user.content as { type: string; text?: string }[]).flatMap((b) => (b.type === 'text' && b.text ? [b.text] : []))
+  const texts =
+    typeof user.content === 'string' ? [user.content] : (user.content as { type: string; text?: string }[]).flatMap((b) => (b.type === 'text' && b.text ? [b.text] : []))
   return texts.map(parseInlinedAttachment).filter((a): a is InlinedAttachment => a !== null)
 }
 
@@ -53,7 +54,11 @@ describe('attachments in browser mode', () => {
     expect(await user.textContent()).toContain('summarise the notes')
     expect(await user.textContent()).not.toContain('Release notes')
     await waitForCount(page.getByTestId('composer-chip'), 0)
-    await messages('assistant').last().getByText(/echo: /).first().waitFor()
+    await messages('assistant')
+      .last()
+      .getByText(/echo: /)
+      .first()
+      .waitFor()
 
     // The provider got the file as an inline text block with the file's own hash.
     await until(() => fake.chatRequests().length === 1, 'the first chat request')
@@ -129,7 +134,10 @@ describe('attachments in browser mode', () => {
           headers,
           body: JSON.stringify({
             model: { providerID: 'anth', modelID: 'claude-fake' },
-            parts: [{ type: 'text', text: 'read my notes' }, { type: 'file', mime: 'text/markdown', filename: 'notes.md', url: `data:text/markdown;base64,${b64}` }],
+            parts: [
+              { type: 'text', text: 'read my notes' },
+              { type: 'file', mime: 'text/markdown', filename: 'notes.md', url: `data:text/markdown;base64,${b64}` },
+            ],
           }),
         })
       },
@@ -152,7 +160,11 @@ describe('attachments in browser mode', () => {
     // ↺ on the failed turn: the file goes inline and the same Claude answers.
     await user.hover()
     await user.getByTestId('retry').click()
-    await messages('assistant').last().getByText(/echo: /).first().waitFor()
+    await messages('assistant')
+      .last()
+      .getByText(/echo: /)
+      .first()
+      .waitFor()
     await waitForCount(page.getByTestId('error-block'), 0)
     const [req] = fake.chatRequests('claude-fake')
     const [block] = inlineBlocks(req!.body)

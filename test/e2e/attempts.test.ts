@@ -177,7 +177,11 @@ describe('attempts', () => {
     await waitForCount(view.getByTestId('compare-column'), 3)
     const column = (i: number) => view.getByTestId('compare-column').nth(i)
     const first = column(0)
-    for (const [i, model, file] of [[0, 'echo-2', 'two.txt'], [1, 'echo-noimg', 'three.txt'], [2, 'claude-fake', 'four.txt']] as const) {
+    for (const [i, model, file] of [
+      [0, 'echo-2', 'two.txt'],
+      [1, 'echo-noimg', 'three.txt'],
+      [2, 'claude-fake', 'four.txt'],
+    ] as const) {
       await waitForText(column(i).getByTestId('compare-answer'), `${model} wrote ${file}`)
       await waitForText(column(i).getByTestId('compare-files'), file)
     }

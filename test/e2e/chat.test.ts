@@ -210,7 +210,8 @@ describe('chat in browser mode', () => {
     await page.getByTestId('open-settings').click()
     await page.getByTestId('notify-turns').check()
     await page.keyboard.press('Escape')
-    const notices = () => page.evaluate(() => (window as unknown as { __notices: { title: string; body?: string; tag?: string }[] }).__notices.map(({ title, body, tag }) => ({ title, body, tag })))
+    const notices = () =>
+      page.evaluate(() => (window as unknown as { __notices: { title: string; body?: string; tag?: string }[] }).__notices.map(({ title, body, tag }) => ({ title, body, tag })))
 
     fake.script({ kind: 'text', text: 'done while you were away', chunks: 10, chunkDelayMs: 400 })
     await send('take a while')

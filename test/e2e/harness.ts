@@ -62,7 +62,11 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
   const host: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'web/cli.ts', '--port', '0', '--data-dir', dataDir, '--opencode-config', configPath, '--project', project],
-    { cwd: process.cwd(), env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home'), { defaultPlugins: opts.defaultPlugins }), ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: process.cwd(),
+      env: { ...process.env, ...isolatedOpencodeEnv(join(root, 'host-home'), { defaultPlugins: opts.defaultPlugins }), ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   )
   // A start that fails half-way (no URL, no browser, page never ready) must not leave the host and
   // its opencode server running behind the failed test.

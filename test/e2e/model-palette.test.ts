@@ -32,7 +32,10 @@ describe('model palette in browser mode', () => {
     await page.getByTestId('model-picker').click()
     const palette = page.getByTestId('model-palette')
     // Grouped by provider, with context size and what the model takes.
-    await palette.getByRole('group', { name: 'Fake Anthropic' }).getByRole('option', { name: /^Claude Fake · Fake Anthropic, 128K context, takes files and images/ }).waitFor()
+    await palette
+      .getByRole('group', { name: 'Fake Anthropic' })
+      .getByRole('option', { name: /^Claude Fake · Fake Anthropic, 128K context, takes files and images/ })
+      .waitFor()
     await page.screenshot({ path: 'test-results/guide-model-palette.png' })
     // "o 2": both words must match, only Echo 2 has them.
     await chooseInPalette(page, palette, 'o 2', 'fake/echo-2')
@@ -48,7 +51,10 @@ describe('model palette in browser mode', () => {
 
     // The model chosen is now first among the recent models.
     await page.getByTestId('model-picker').click()
-    await palette.getByRole('group', { name: 'Recent' }).getByRole('option', { name: /^Echo 2/ }).waitFor()
+    await palette
+      .getByRole('group', { name: 'Recent' })
+      .getByRole('option', { name: /^Echo 2/ })
+      .waitFor()
     await page.keyboard.press('Escape')
     await until(async () => (await palette.count()) === 0, 'Esc to close the palette')
   })

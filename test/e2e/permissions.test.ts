@@ -53,7 +53,14 @@ describe('question prompts', () => {
           name: 'question',
           args: {
             questions: [
-              { question: 'Which database should I use?', header: 'Database', options: [{ label: 'SQLite', description: 'a file' }, { label: 'Postgres', description: 'a server' }] },
+              {
+                question: 'Which database should I use?',
+                header: 'Database',
+                options: [
+                  { label: 'SQLite', description: 'a file' },
+                  { label: 'Postgres', description: 'a server' },
+                ],
+              },
             ],
           },
         },

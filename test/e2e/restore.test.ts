@@ -128,4 +128,3 @@ describe('↺ with files', () => {
     await waitForCount(messages('user'), 1)
   })
 })
-

@@ -106,7 +106,9 @@ describe('attachments on the Anthropic adapter', () => {
 
     const asked = t.fake.chatRequests('claude-fake')
     expect(asked).toHaveLength(1)
-    const inline = userTextBlocks(asked[0]!.body).map(parseInlinedAttachment).filter((a) => a !== null)
+    const inline = userTextBlocks(asked[0]!.body)
+      .map(parseInlinedAttachment)
+      .filter((a) => a !== null)
     expect(inline).toHaveLength(1)
     expect(inline[0]!.sha256).toBe(sha256Hex(BYTES))
     expect(inline[0]!.text).toBe(MARKDOWN)

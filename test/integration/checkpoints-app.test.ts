@@ -62,7 +62,10 @@ describe.each([
     expect(readFileSync(join(app.project, 'shell.txt'), 'utf8')).toBe('from-shell\n')
 
     const turns = await app.call('checkpoints.list', { directory: app.project, sessionID })
-    const changes = turns.find((t) => t.messageID === userID)!.changes.map((c) => `${c.change}:${c.path}`).sort()
+    const changes = turns
+      .find((t) => t.messageID === userID)!
+      .changes.map((c) => `${c.change}:${c.path}`)
+      .sort()
     expect(changes).toEqual(['added:new.txt', 'added:shell.txt', 'deleted:c.txt', 'modified:a.txt'])
 
     const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
@@ -122,7 +125,16 @@ describe('several turns, extra and shared folders', () => {
     mkdirSync(shared)
     writeFileSync(join(extra, 'e.txt'), 'extra before\n')
     writeFileSync(join(shared, 's.txt'), 'shared before\n')
-    app = await startCoreApp({ root, files: FILES, settings: { extraFolders: [{ path: extra, shared: false }, { path: shared, shared: true }] } })
+    app = await startCoreApp({
+      root,
+      files: FILES,
+      settings: {
+        extraFolders: [
+          { path: extra, shared: false },
+          { path: shared, shared: true },
+        ],
+      },
+    })
     const { sessionID, userID } = await prompt(`BASH echo extra after > ${extra}/e.txt && echo shared after > ${shared}/s.txt`)
     expect(readFileSync(join(extra, 'e.txt'), 'utf8')).toBe('extra after\n')
     const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
@@ -148,10 +160,7 @@ describe('when no checkpoint can be recorded', () => {
     expect(app.fake.chatRequests()).toHaveLength(0)
     expect((await app.client.session.messages({ sessionID })).data).toEqual([])
 
-    const sent = await app.client.session.prompt(
-      { sessionID, parts: [{ type: 'text', text: 'hello without a checkpoint' }] },
-      { headers: { 'x-retake-checkpoint': 'skip' } },
-    )
+    const sent = await app.client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'hello without a checkpoint' }] }, { headers: { 'x-retake-checkpoint': 'skip' } })
     expect(sent.response?.status).toBe(200)
     expect(app.fake.chatRequests()[0].lastUserText()).toBe('hello without a checkpoint')
   })

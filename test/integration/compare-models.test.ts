@@ -37,7 +37,14 @@ describe('retry with several models', () => {
       { providerID: 'fake', modelID: 'echo-2' },
       { providerID: 'fake', modelID: 'echo-noimg' },
     ]
-    const out = await app.call('retake.compare', { directory: app.project, sessionID, clickedID: userID, models, files: { planId: plan.planId, overwrite: [], keep: [] }, skipCheckpoint: false })
+    const out = await app.call('retake.compare', {
+      directory: app.project,
+      sessionID,
+      clickedID: userID,
+      models,
+      files: { planId: plan.planId, overwrite: [], keep: [] },
+      skipCheckpoint: false,
+    })
     expect(out.runs.map((x) => x.outcome.status)).toEqual(['done', 'done'])
     // The last run is current, and it ran from the same files as the first: nothing of the others.
     expect([has('base.txt'), has('two.txt'), has('three.txt')]).toEqual([false, false, true])
@@ -55,7 +62,13 @@ describe('retry with several models', () => {
     // Keep echo-2's: its conversation and files become current.
     await waitSealed(app, sessionID, userID)
     const back = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
-    const chosen = await app.call('attempts.continue', { directory: app.project, sessionID, messageID: userID, at: echo2.at, files: { planId: back.planId, overwrite: [], keep: [] } })
+    const chosen = await app.call('attempts.continue', {
+      directory: app.project,
+      sessionID,
+      messageID: userID,
+      at: echo2.at,
+      files: { planId: back.planId, overwrite: [], keep: [] },
+    })
     expect(chosen).toMatchObject({ status: 'done' })
     expect([has('base.txt'), has('two.txt'), has('three.txt')]).toEqual([false, true, false])
     const talk = (await app.client.session.messages({ sessionID })).data!

@@ -23,7 +23,13 @@ const ECHO2 = { providerID: 'fake', modelID: 'echo-2' }
 type Msg = { info: { id: string; role: string }; parts: { type: string; text?: string }[] }
 async function conversation(sessionID: string): Promise<string[]> {
   const list = (await app!.client.session.messages({ sessionID })).data as unknown as Msg[]
-  return list.map((m) => `${m.info.id} ${m.info.role}: ${m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('|')}`)
+  return list.map(
+    (m) =>
+      `${m.info.id} ${m.info.role}: ${m.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => p.text)
+        .join('|')}`,
+  )
 }
 
 async function prompt(sessionID: string, text: string): Promise<string> {
@@ -35,7 +41,10 @@ async function prompt(sessionID: string, text: string): Promise<string> {
 
 async function continueFrom(sessionID: string, messageID: string, at: number, files: { overwrite?: string[] } = {}) {
   const plan = await app!.call('checkpoints.plan', { directory: app!.project, target: { backTo: { sessionID, messageID } } })
-  return { plan, out: await app!.call('attempts.continue', { directory: app!.project, sessionID, messageID, at, files: { planId: plan.planId, overwrite: files.overwrite ?? [], keep: [] } }) }
+  return {
+    plan,
+    out: await app!.call('attempts.continue', { directory: app!.project, sessionID, messageID, at, files: { planId: plan.planId, overwrite: files.overwrite ?? [], keep: [] } }),
+  }
 }
 
 /** Two turns, then turn 1 retaken with another text and model: attempt A (both turns) is kept. */
@@ -62,7 +71,7 @@ describe('continue from an attempt', () => {
     expect(kept!.restoreId).toBeTruthy()
 
     const first = await continueFrom(sessionID, userID, kept!.at)
-    expect(first.out, JSON.stringify(first.out)).toMatchObject({ status: "done" })
+    expect(first.out, JSON.stringify(first.out)).toMatchObject({ status: 'done' })
     expect(tree(app.project)).toEqual(a.files)
     // The very messages, ids and texts of attempt A: turn 2 included.
     expect(await conversation(sessionID)).toEqual(a.talk)
@@ -92,7 +101,9 @@ describe('continue from an attempt', () => {
     // A's own turn record came back with it: retaking turn 1 now rolls back what A's turns did.
     const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
     app.fake.script({ kind: 'text', text: 'nothing to change' })
-    expect(await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, edit: { text: 'just talk' } })).toMatchObject({ status: 'done' })
+    expect(
+      await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, edit: { text: 'just talk' } }),
+    ).toMatchObject({ status: 'done' })
     expect(tree(app.project)).toEqual(initial)
   })
 
@@ -113,7 +124,15 @@ describe('continue from an attempt', () => {
   it('a switch cut off while it rewrote the conversation is finished by continuing again: attempt A exactly, the branch kept once', async () => {
     let deletes = 0
     let cut = true
-    app = await startCoreApp({ git: true, files: FILES, core: { afterSwitchDelete: () => { if (cut && ++deletes === 2) throw new Error('connection lost') } } })
+    app = await startCoreApp({
+      git: true,
+      files: FILES,
+      core: {
+        afterSwitchDelete: () => {
+          if (cut && ++deletes === 2) throw new Error('connection lost')
+        },
+      },
+    })
     const { sessionID, userID, a, c } = await retakenSession()
     const [kept] = await app.call('attempts.list', { sessionID })
     const first = await continueFrom(sessionID, userID, kept!.at)

@@ -28,7 +28,10 @@ interface Frame {
 async function openStream(a: CoreApp) {
   const port = Number(new URL(a.host.origin).port)
   const abort = new AbortController()
-  const res = await fetch(`${a.host.origin}/opencode/event?directory=${encodeURIComponent(a.project)}`, { headers: { cookie: `${sessionCookieName(port)}=test-token` }, signal: abort.signal })
+  const res = await fetch(`${a.host.origin}/opencode/event?directory=${encodeURIComponent(a.project)}`, {
+    headers: { cookie: `${sessionCookieName(port)}=test-token` },
+    signal: abort.signal,
+  })
   expect(res.status).toBe(200)
   const frames: Frame[] = []
   let ended: number | null = null

@@ -97,7 +97,11 @@ async function prompt(text: string, model = 'fake/echo') {
   const r = await client.session.prompt({ sessionID, model: { providerID, modelID }, parts: [{ type: 'text', text }] })
   expect(r.response?.status).toBe(200)
   const parts = r.data!.parts
-  const textOf = (type: string) => parts.filter((p) => p.type === type).map((p) => ('text' in p ? p.text : '')).join('')
+  const textOf = (type: string) =>
+    parts
+      .filter((p) => p.type === type)
+      .map((p) => ('text' in p ? p.text : ''))
+      .join('')
   return { info: r.data!.info, parts, text: textOf('text'), reasoning: textOf('reasoning'), sessionID }
 }
 
@@ -182,7 +186,12 @@ describe('fake LLM through a real opencode server', () => {
     fake.script({ kind: 'error', status: 500, retryAfterMs: 20 }, { kind: 'error', status: 429, retryAfterMs: 20 })
     const ok = await prompt('recovers after two failures')
     expect(ok.text).toBe('echo: recovers after two failures')
-    expect(fake.chatRequests().filter((q) => q.seq > before).map((q) => q.reply)).toEqual(['error:500', 'error:429', 'text'])
+    expect(
+      fake
+        .chatRequests()
+        .filter((q) => q.seq > before)
+        .map((q) => q.reply),
+    ).toEqual(['error:500', 'error:429', 'text'])
 
     const start = fake.requests.length
     fake.script(...Array.from({ length: 6 }, () => ({ kind: 'error', status: 500, retryAfterMs: 20 }) as const))

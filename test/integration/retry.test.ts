@@ -14,7 +14,10 @@ let t: TestServer
 const ECHO: ModelRef = { providerID: 'fake', modelID: 'echo' }
 const ECHO2: ModelRef = { providerID: 'fake', modelID: 'echo-2' }
 
-type Msg = { info: { id: string; role: string; parentID?: string; error?: { data?: { message?: string; statusCode?: number } }; modelID?: string }; parts: { id: string; type: string; text?: string; synthetic?: boolean }[] }
+type Msg = {
+  info: { id: string; role: string; parentID?: string; error?: { data?: { message?: string; statusCode?: number } }; modelID?: string }
+  parts: { id: string; type: string; text?: string; synthetic?: boolean }[]
+}
 
 async function messages(sessionID: string): Promise<Msg[]> {
   const r = await t.client().session.messages({ sessionID })
@@ -47,13 +50,18 @@ async function retake(sessionID: string, clickedMessageID: string, model: ModelR
   const target = retryTargetFor(list, clickedMessageID)
   expect(target).not.toBeNull()
   const message = list.find((m) => m.info.id === target)!
-  return runRetry(
-    { sessionID, messageID: target!, directory: t.project, message: message as never, model, previousAnswers: answersTo(list, target!), previousModel: ECHO },
-    d,
-  )
+  return runRetry({ sessionID, messageID: target!, directory: t.project, message: message as never, model, previousAnswers: answersTo(list, target!), previousModel: ECHO }, d)
 }
 
-const userTexts = (list: Msg[]) => list.filter((m) => m.info.role === 'user').map((m) => m.parts.filter((p) => p.type === 'text' && !p.synthetic).map((p) => p.text).join(''))
+const userTexts = (list: Msg[]) =>
+  list
+    .filter((m) => m.info.role === 'user')
+    .map((m) =>
+      m.parts
+        .filter((p) => p.type === 'text' && !p.synthetic)
+        .map((p) => p.text)
+        .join(''),
+    )
 
 beforeAll(async () => {
   t = await startTestServer({ git: true, files: { 'README.md': 'hello\n' } })

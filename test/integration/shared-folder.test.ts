@@ -72,7 +72,13 @@ describe('an extra folder shared by two projects', () => {
     expect(byPath['b-work.txt']).toMatchObject({ kind: 'not-this-turn', reason: expect.stringContaining(`session ${s2}`) })
 
     app.fake.script({ kind: 'text', text: 'retaken' })
-    const out = await app.call('retake.run', { directory: app.project, sessionID: s1, clickedID: userID, model: { providerID: 'fake', modelID: 'echo-2' }, files: { planId: plan.planId } })
+    const out = await app.call('retake.run', {
+      directory: app.project,
+      sessionID: s1,
+      clickedID: userID,
+      model: { providerID: 'fake', modelID: 'echo-2' },
+      files: { planId: plan.planId },
+    })
     expect(out.status).toBe('done')
     expect(existsSync(join(extra, 'a.txt'))).toBe(false)
     expect(readFileSync(join(extra, 'b-work.txt'), 'utf8')).toContain('made by project 2')

@@ -26,7 +26,12 @@ function userHome(): { root: string; env: Record<string, string> } {
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'opencode'), { recursive: true })
   writeFileSync(
     join(env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'),
-    JSON.stringify({ enabled_providers: ['mine'], provider: { mine: { name: 'My own provider', npm: '@ai-sdk/openai-compatible', options: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' }, models: { m1: { name: 'Mine 1' } } } } }),
+    JSON.stringify({
+      enabled_providers: ['mine'],
+      provider: {
+        mine: { name: 'My own provider', npm: '@ai-sdk/openai-compatible', options: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' }, models: { m1: { name: 'Mine 1' } } },
+      },
+    }),
   )
   return { root, env }
 }

@@ -136,9 +136,15 @@ describe('browser-mode host', () => {
   })
 
   it('answers bridge channels with the envelope, validating input', async () => {
-    expect((await rpc('app.info')).json()).toEqual({ ok: true, data: { mode: 'browser', version: '0.0.0-test', initialProject: project, canPickFolder: false, attachmentKey: expect.stringMatching(/^[0-9a-f]{64}$/) } })
+    expect((await rpc('app.info')).json()).toEqual({
+      ok: true,
+      data: { mode: 'browser', version: '0.0.0-test', initialProject: project, canPickFolder: false, attachmentKey: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    })
     expect((await rpc('server.status')).json()).toMatchObject({ ok: true, data: { state: 'ready', kind: 'embedded' } })
-    expect((await rpc('projects.open', { path: join(root, 'missing') })).json()).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringContaining('No folder') } })
+    expect((await rpc('projects.open', { path: join(root, 'missing') })).json()).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input', message: expect.stringContaining('No folder') },
+    })
     expect((await rpc('projects.open', { path: project })).json()).toMatchObject({ ok: true, data: { path: project, name: 'project' } })
     expect((await rpc('projects.recent')).json()).toMatchObject({ ok: true, data: [{ path: project }] })
     expect((await rpc('projects.pick')).json()).toMatchObject({ ok: false, error: { code: 'unavailable' } })
@@ -207,7 +213,11 @@ describe('desktop app:// protocol handler (same core)', () => {
     const sessions = (await res.json()) as { title: string }[]
     expect(sessions.map((s) => s.title)).toContain('through the proxy')
     const posted = await handle(
-      new Request(`app://retake/opencode/session?directory=${encodeURIComponent(project)}`, { method: 'POST', body: JSON.stringify({ title: 'from app://' }), headers: { 'content-type': 'application/json' } }),
+      new Request(`app://retake/opencode/session?directory=${encodeURIComponent(project)}`, {
+        method: 'POST',
+        body: JSON.stringify({ title: 'from app://' }),
+        headers: { 'content-type': 'application/json' },
+      }),
     )
     expect(posted.status).toBe(200)
     expect(await posted.json()).toMatchObject({ title: 'from app://' })

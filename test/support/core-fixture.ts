@@ -48,7 +48,17 @@ export async function startCoreApp(
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
   // Its own HOME/XDG dirs: by default the embedded server uses the user's own opencode setup.
   const serverEnv = isolatedOpencodeEnv(join(root, 'server-home'))
-  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: '0.0.0-test', opencodeVersion: '1.18.33', opencodeConfigPath: configPath, initialProject: project, serverEnv, ...opts.core })
+  const core = createRetakeCore({
+    mode: 'browser',
+    dataDir,
+    appRoot: process.cwd(),
+    version: '0.0.0-test',
+    opencodeVersion: '1.18.33',
+    opencodeConfigPath: configPath,
+    initialProject: project,
+    serverEnv,
+    ...opts.core,
+  })
   const staticDir = join(root, 'static')
   mkdirSync(staticDir, { recursive: true })
   const host = await startWebHost({ core, staticDir, token: 'test-token' })

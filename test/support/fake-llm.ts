@@ -114,8 +114,18 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const kind: FakeRequestKind = api ? classify(conv) : 'other'
     const reply: FakeReply | undefined = api ? choose(kind, model, () => planFromKeywords(conv, opts.retryAfterMs)) : undefined
     const entry: FakeRequest = {
-      seq: ++seq, api: api ?? 'openai', method: req.method ?? 'GET', path, model, body, headers: req.headers,
-      time: Date.now(), kind, toolNames: conv.toolNames, reply: reply ? describeReply(reply) : 'not-found', clientAborted: false,
+      seq: ++seq,
+      api: api ?? 'openai',
+      method: req.method ?? 'GET',
+      path,
+      model,
+      body,
+      headers: req.headers,
+      time: Date.now(),
+      kind,
+      toolNames: conv.toolNames,
+      reply: reply ? describeReply(reply) : 'not-found',
+      clientAborted: false,
       lastUserText: () => conv.lastUserText,
       lastUserContent: () => conv.lastUserContent,
       systemText: () => conv.system,

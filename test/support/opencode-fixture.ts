@@ -47,8 +47,7 @@ export async function startTestServer(opts: { git?: boolean; files?: Record<stri
   writeFileSync(configPath, JSON.stringify(makeOpencodeConfig({ fakeBaseUrl: fake.baseUrl, anthropicBaseUrl: fake.anthropicBaseUrl })))
   // The manager sets HOME/XDG itself (under the data dir).
   const extraEnv = offlineOpencodeEnv()
-  const make = () =>
-    new EmbeddedOpencodeServer({ binary: resolveOpencodeBinary({ appRoot: process.cwd() }), dataDir, configPath, cwd: project, extraEnv, version: '1.18.33' })
+  const make = () => new EmbeddedOpencodeServer({ binary: resolveOpencodeBinary({ appRoot: process.cwd() }), dataDir, configPath, cwd: project, extraEnv, version: '1.18.33' })
 
   const t: TestServer = {
     fake,

@@ -27,8 +27,12 @@ export function typeLabel(mime: string): string {
 export function ChipLabel({ name, size, mime, kind }: { name: string; size: number | null; mime: string; kind: FileKind }) {
   return (
     <>
-      <span className={`att-icon att-icon-${kind}`} aria-hidden="true">{badgeOf(name, kind)}</span>
-      <span className="att-name" title={name}>{name}</span>
+      <span className={`att-icon att-icon-${kind}`} aria-hidden="true">
+        {badgeOf(name, kind)}
+      </span>
+      <span className="att-name" title={name}>
+        {name}
+      </span>
       <span className="att-meta">
         {size !== null ? `${formatBytes(size)} · ` : ''}
         {typeLabel(mime)}
@@ -47,13 +51,7 @@ export const AttachmentChip = memo(function AttachmentChip({ attachment }: { att
           <img src={attachment.imageUrl} alt={attachment.name} data-testid="attachment-image" />
         </button>
       )}
-      <button
-        type="button"
-        className="att-chip"
-        data-testid="attachment-chip"
-        title={`${attachment.name} (${attachment.mime})`}
-        onClick={() => setOpen(true)}
-      >
+      <button type="button" className="att-chip" data-testid="attachment-chip" title={`${attachment.name} (${attachment.mime})`} onClick={() => setOpen(true)}>
         <ChipLabel name={attachment.name} size={attachment.size} mime={attachment.mime} kind={attachment.kind} />
       </button>
       {open && <AttachmentViewer attachment={attachment} onClose={close} />}

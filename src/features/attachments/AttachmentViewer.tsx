@@ -70,16 +70,28 @@ function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
       <table className="viewer-table" data-testid="viewer-table">
         {head && (
           <thead>
-            <tr>{head.map((c, i) => <th key={i}>{c}</th>)}</tr>
+            <tr>
+              {head.map((c, i) => (
+                <th key={i}>{c}</th>
+              ))}
+            </tr>
           </thead>
         )}
         <tbody>
           {shown.map((r, i) => (
-            <tr key={i}>{r.map((c, j) => <td key={j}>{c}</td>)}</tr>
+            <tr key={i}>
+              {r.map((c, j) => (
+                <td key={j}>{c}</td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>
-      {body.length > shown.length && <div className="muted">Showing {shown.length} of {body.length} rows; the source has them all.</div>}
+      {body.length > shown.length && (
+        <div className="muted">
+          Showing {shown.length} of {body.length} rows; the source has them all.
+        </div>
+      )}
     </div>
   )
 }
@@ -120,7 +132,12 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
         {bytes ? 'No preview for this file type. Save it to open it elsewhere.' : 'The server reads this file from disk; its content is not in the message.'}
       </div>
     )
-  } else if (mode === 'markdown' && !showSource) body = <div className="viewer-markdown" data-testid="viewer-rendered"><Markdown text={text.replace(/^\uFEFF/, '')} /></div>
+  } else if (mode === 'markdown' && !showSource)
+    body = (
+      <div className="viewer-markdown" data-testid="viewer-rendered">
+        <Markdown text={text.replace(/^\uFEFF/, '')} />
+      </div>
+    )
   else if (mode === 'csv' && !showSource) body = <CsvTable text={text} tabs={/tab-separated|\.tsv$/i.test(mime + ' ' + name)} />
   else body = <Source text={text} language={highlightLanguage(name, mime)} />
 
@@ -129,7 +146,9 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
       <div className="viewer" role="dialog" aria-modal="true" aria-label={`Attachment ${name}`} data-testid="attachment-viewer" tabIndex={-1} ref={dialog}>
         <div className="viewer-head">
           <div className="viewer-title">
-            <span className="viewer-name" data-testid="viewer-name">{name}</span>
+            <span className="viewer-name" data-testid="viewer-name">
+              {name}
+            </span>
             <span className="muted">
               {mime}
               {attachment.size !== null ? ` · ${formatBytes(attachment.size)}` : ''}

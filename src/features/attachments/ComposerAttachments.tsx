@@ -121,7 +121,11 @@ export function ComposerAttachments({
     <div className="att-composer" data-testid="composer-attachments">
       {notices.length > 0 && (
         <div className="att-notice" role="alert" data-testid="attachment-notice">
-          <div>{notices.map((n, i) => <div key={i}>{n}</div>)}</div>
+          <div>
+            {notices.map((n, i) => (
+              <div key={i}>{n}</div>
+            ))}
+          </div>
           <button type="button" className="link-button" aria-label="Dismiss" onClick={onDismissNotices}>
             ✕
           </button>
@@ -132,10 +136,20 @@ export function ComposerAttachments({
           {attachments.map((a) => {
             const issue = supportIssue(a, model)
             return (
-              <li key={a.id} className={`att-chip att-pending${issue ? ' att-flagged' : ''}`} data-testid="composer-chip" data-kind={a.kind} title={issue ?? `${a.name} (${a.mime})`}>
+              <li
+                key={a.id}
+                className={`att-chip att-pending${issue ? ' att-flagged' : ''}`}
+                data-testid="composer-chip"
+                data-kind={a.kind}
+                title={issue ?? `${a.name} (${a.mime})`}
+              >
                 {a.kind === 'image' && <Thumb a={a} />}
                 <ChipLabel name={a.name} size={a.size} mime={a.mime} kind={a.kind} />
-                {issue && <span className="att-flag" data-testid="chip-flag" aria-label={issue}>⚠</span>}
+                {issue && (
+                  <span className="att-flag" data-testid="chip-flag" aria-label={issue}>
+                    ⚠
+                  </span>
+                )}
                 <button type="button" className="att-remove" data-testid="remove-attachment" aria-label={`Remove ${a.name}`} onClick={() => onRemove(a.id)}>
                   ✕
                 </button>

@@ -44,10 +44,7 @@ export function toPending(file: { name: string; bytes: Uint8Array; type?: string
  * Adds files to the ones already attached, in order, refusing each file that breaks a limit. A refusal
  * is a message for the user; the accepted files and the typed text are never touched by it.
  */
-export function addWithLimits(
-  existing: readonly PendingAttachment[],
-  incoming: readonly PendingAttachment[],
-): { attachments: PendingAttachment[]; errors: string[] } {
+export function addWithLimits(existing: readonly PendingAttachment[], incoming: readonly PendingAttachment[]): { attachments: PendingAttachment[]; errors: string[] } {
   const out = [...existing]
   const errors: string[] = []
   let total = existing.reduce((n, a) => n + a.size, 0)
@@ -98,10 +95,7 @@ export function supportIssue(a: Pick<PendingAttachment, 'kind'>, model: ModelAtt
 }
 
 /** The models (of the given options) that accept every kind in `kinds`. */
-export function modelsAccepting<T extends { capabilities?: Parameters<typeof attachmentInfoOf>[0] }>(
-  options: readonly T[],
-  kinds: readonly FileKind[],
-): T[] {
+export function modelsAccepting<T extends { capabilities?: Parameters<typeof attachmentInfoOf>[0] }>(options: readonly T[], kinds: readonly FileKind[]): T[] {
   return options.filter((o) => {
     const info = attachmentInfoOf(o.capabilities)
     return info !== undefined && kinds.every((k) => checkModelSupport(k, info) === null)
@@ -196,12 +190,52 @@ export function viewModeOf(name: string, mime: string): ViewMode {
 }
 
 const LANG_BY_EXT: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', mjs: 'javascript',
-  cjs: 'javascript', jsx: 'javascript', json: 'json', jsonc: 'json', py: 'python', rb: 'ruby', go: 'go', rs: 'rust',
-  java: 'java', kt: 'kotlin', swift: 'swift', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', cs: 'csharp',
-  php: 'php', sh: 'bash', bash: 'bash', zsh: 'bash', sql: 'sql', yaml: 'yaml', yml: 'yaml', toml: 'ini', ini: 'ini',
-  xml: 'xml', html: 'xml', htm: 'xml', svg: 'xml', css: 'css', scss: 'scss', less: 'less', lua: 'lua', r: 'r',
-  diff: 'diff', patch: 'diff', graphql: 'graphql', dockerfile: 'dockerfile', makefile: 'makefile',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  json: 'json',
+  jsonc: 'json',
+  py: 'python',
+  rb: 'ruby',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'kotlin',
+  swift: 'swift',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  cs: 'csharp',
+  php: 'php',
+  sh: 'bash',
+  bash: 'bash',
+  zsh: 'bash',
+  sql: 'sql',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'ini',
+  ini: 'ini',
+  xml: 'xml',
+  html: 'xml',
+  htm: 'xml',
+  svg: 'xml',
+  css: 'css',
+  scss: 'scss',
+  less: 'less',
+  lua: 'lua',
+  r: 'r',
+  diff: 'diff',
+  patch: 'diff',
+  graphql: 'graphql',
+  dockerfile: 'dockerfile',
+  makefile: 'makefile',
 }
 
 /** The highlight.js language for a file, or null for plain text. */

@@ -82,10 +82,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const modelInfo = attachmentInfoOf(options.find((o) => resolved.ref && o.key === modelKey(resolved.ref))?.capabilities)
   const blocked = sendBlocker(attachments, modelInfo)
   const [dragging, setDragging] = useState(false)
-  const addFiles = useCallback(
-    (files: File[]) => void readFiles(files).then((list) => useAttachmentsStore.getState().add(dkey, list)),
-    [dkey],
-  )
+  const addFiles = useCallback((files: File[]) => void readFiles(files).then((list) => useAttachmentsStore.getState().add(dkey, list)), [dkey])
   const create = useCreateSession()
   const send = useSendPrompt()
   const abort = useAbort()
@@ -213,12 +210,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
           {session?.title ?? (sessionID ? '' : 'New conversation')}
         </div>
         <div className="chat-controls">
-          <ModelPicker
-            providers={providers.data?.providers ?? []}
-            resolved={resolved}
-            loading={providers.isLoading}
-            onChange={(ref) => setModel(ckey, ref)}
-          />
+          <ModelPicker providers={providers.data?.providers ?? []} resolved={resolved} loading={providers.isLoading} onChange={(ref) => setModel(ckey, ref)} />
           <AgentPicker agents={agents.data ?? []} value={agent} loading={agents.isLoading} onChange={(a) => setAgent(ckey, a)} />
           <button type="button" className="button button-secondary small" data-testid="open-keys" onClick={() => setKeysOpen(true)}>
             Keys
@@ -242,26 +234,26 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onChooseModel={chooseModel}
         onEdit={editInComposer}
       >
-      <Timeline
-        sessionID={sessionID}
-        messages={visible}
-        empty={
-          messages.isLoading ? (
-            <div className="empty muted">Loading messages…</div>
-          ) : messages.error ? (
-            <div className="inline-error" role="alert">
-              {errorMessage(messages.error)}
-            </div>
-          ) : (
-            <div className="empty">
-              <div className="empty-title">Start a conversation</div>
-              <div className="muted">Answers stream in as they are written. Any turn can be retaken.</div>
-            </div>
-          )
-        }
-        footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
-      />
-      {commands.bridge}
+        <Timeline
+          sessionID={sessionID}
+          messages={visible}
+          empty={
+            messages.isLoading ? (
+              <div className="empty muted">Loading messages…</div>
+            ) : messages.error ? (
+              <div className="inline-error" role="alert">
+                {errorMessage(messages.error)}
+              </div>
+            ) : (
+              <div className="empty">
+                <div className="empty-title">Start a conversation</div>
+                <div className="muted">Answers stream in as they are written. Any turn can be retaken.</div>
+              </div>
+            )
+          }
+          footer={banner && sessionID ? <SessionErrorBanner error={banner} onDismiss={() => clearSessionError(sessionID)} /> : null}
+        />
+        {commands.bridge}
       </RetrySessionLayer>
       <PermissionPrompt sessionID={sessionID} />
       <QuestionPrompt sessionID={sessionID} />

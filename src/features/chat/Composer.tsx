@@ -7,9 +7,11 @@ import { useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent, type 
 import type { ComposerAssist } from './use-slash-menu'
 
 /** Whether this keydown should send: plain Enter outside an IME composition. */
-export function isSendKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
-  nativeEvent: { isComposing?: boolean; keyCode?: number }
-}): boolean {
+export function isSendKey(
+  e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
+    nativeEvent: { isComposing?: boolean; keyCode?: number }
+  },
+): boolean {
   if (e.key !== 'Enter' || e.shiftKey || e.altKey) return false
   // keyCode 229 is what some browsers report for the Enter that ends a composition.
   if (e.nativeEvent.isComposing || e.nativeEvent.keyCode === 229) return false
@@ -121,9 +123,7 @@ export function Composer({
           </button>
         </div>
       </div>
-      <div className="composer-hint">
-        Enter to send · Shift+Enter for a new line{onPasteFiles ? ' · drop or paste files to attach' : ''}
-      </div>
+      <div className="composer-hint">Enter to send · Shift+Enter for a new line{onPasteFiles ? ' · drop or paste files to attach' : ''}</div>
     </form>
   )
 }

@@ -23,15 +23,7 @@ export function MessageActionsProvider({ render, below, children }: { render: Ex
   )
 }
 
-export function MessageActions({
-  message,
-  target,
-  copyText,
-}: {
-  message: MessageWithParts
-  target: ActionTarget
-  copyText: () => string
-}) {
+export function MessageActions({ message, target, copyText }: { message: MessageWithParts; target: ActionTarget; copyText: () => string }) {
   const extra = useContext(ExtraActionsContext)
   const below = useContext(BelowContext)
   return (

@@ -15,7 +15,7 @@ export function isStreaming(m: MessageWithParts): boolean {
 
 /** Whether any part renders something (empty text/reasoning parts are left over from retries). */
 function hasContent(parts: MessageWithParts['parts']): boolean {
-  return parts.some((p) => ((p.type === 'text' || p.type === 'reasoning') ? p.text.trim().length > 0 : true))
+  return parts.some((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text.trim().length > 0 : true))
 }
 
 export const MessageRow = memo(function MessageRow({
@@ -30,9 +30,7 @@ export const MessageRow = memo(function MessageRow({
   const role = info.role
   const streaming = isStreaming(message)
   const error = messageError(message)
-  const visibleParts = message.parts.filter(
-    (p) => p.type !== 'step-start' && p.type !== 'step-finish' && p.type !== 'snapshot' && p.type !== 'compaction',
-  )
+  const visibleParts = message.parts.filter((p) => p.type !== 'step-start' && p.type !== 'step-finish' && p.type !== 'snapshot' && p.type !== 'compaction')
   // Copy takes what the user typed; inlined files are attachments, copied from their viewer.
   const typedText = () => messageText({ ...message, parts: message.parts.filter((p) => !isInlinedAttachmentPart(p)) })
   const hasText = messageText(message).length > 0
@@ -46,11 +44,7 @@ export const MessageRow = memo(function MessageRow({
       // Focusable so keyboard users can act on a message (R retakes it).
       tabIndex={0}
     >
-      {!continued && (
-        <div className="message-head">
-          {role === 'user' ? 'You' : info.role === 'assistant' ? `${info.agent || 'Assistant'} · ${info.modelID}` : ''}
-        </div>
-      )}
+      {!continued && <div className="message-head">{role === 'user' ? 'You' : info.role === 'assistant' ? `${info.agent || 'Assistant'} · ${info.modelID}` : ''}</div>}
       <div className="message-body">
         {visibleParts.map((p) => (
           <PartView key={p.id} part={p} role={role} />
@@ -69,9 +63,7 @@ export const MessageRow = memo(function MessageRow({
           </div>
         )}
       </div>
-      {!streaming && (hasText || role === 'user') && (
-        <MessageActions message={message} target={role} copyText={typedText} />
-      )}
+      {!streaming && (hasText || role === 'user') && <MessageActions message={message} target={role} copyText={typedText} />}
     </article>
   )
 })

@@ -30,8 +30,17 @@ export const PartView = memo(function PartView({ part, role }: { part: Part; rol
         const attachment = shownAttachment(part)
         if (attachment) return <AttachmentChip attachment={attachment} />
       }
-      if (role === 'user') return <div className="user-text" data-testid="part-text">{part.text}</div>
-      return part.text ? <div data-testid="part-text"><Markdown text={part.text} /></div> : null
+      if (role === 'user')
+        return (
+          <div className="user-text" data-testid="part-text">
+            {part.text}
+          </div>
+        )
+      return part.text ? (
+        <div data-testid="part-text">
+          <Markdown text={part.text} />
+        </div>
+      ) : null
     case 'reasoning':
       return <Reasoning text={part.text} streaming={part.time?.end === undefined} />
     case 'tool':
@@ -58,7 +67,11 @@ export const PartView = memo(function PartView({ part, role }: { part: Part; rol
     case 'subtask':
       return <div className="file-chip">Subtask · {part.description}</div>
     case 'retry':
-      return <div className="patch-note">Retried (attempt {part.attempt}): {part.error.data.message}</div>
+      return (
+        <div className="patch-note">
+          Retried (attempt {part.attempt}): {part.error.data.message}
+        </div>
+      )
     default:
       return null
   }

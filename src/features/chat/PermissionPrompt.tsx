@@ -14,8 +14,7 @@ export function usePermissions() {
   return useQuery({
     queryKey: queryKeys.permissions(scope),
     staleTime: Infinity,
-    queryFn: async (): Promise<PermissionRequest[]> =>
-      unwrap('permission.list', await clientFor(scope.directory).permission.list()) as unknown as PermissionRequest[],
+    queryFn: async (): Promise<PermissionRequest[]> => unwrap('permission.list', await clientFor(scope.directory).permission.list()) as unknown as PermissionRequest[],
   })
 }
 
@@ -39,13 +38,31 @@ export function PermissionPrompt({ sessionID }: { sessionID: string | undefined 
       </div>
       {p.always.length > 0 && <div className="muted">“Always” allows: {p.always.join(', ')}</div>}
       <div className="permission-buttons">
-        <button type="button" className="button button-primary small" data-testid="permission-once" disabled={reply.isPending} onClick={() => reply.mutate({ id: p.id, reply: 'once' })}>
+        <button
+          type="button"
+          className="button button-primary small"
+          data-testid="permission-once"
+          disabled={reply.isPending}
+          onClick={() => reply.mutate({ id: p.id, reply: 'once' })}
+        >
           Allow once
         </button>
-        <button type="button" className="button button-secondary small" data-testid="permission-always" disabled={reply.isPending} onClick={() => reply.mutate({ id: p.id, reply: 'always' })}>
+        <button
+          type="button"
+          className="button button-secondary small"
+          data-testid="permission-always"
+          disabled={reply.isPending}
+          onClick={() => reply.mutate({ id: p.id, reply: 'always' })}
+        >
           Always allow
         </button>
-        <button type="button" className="button button-secondary small" data-testid="permission-reject" disabled={reply.isPending} onClick={() => reply.mutate({ id: p.id, reply: 'reject' })}>
+        <button
+          type="button"
+          className="button button-secondary small"
+          data-testid="permission-reject"
+          disabled={reply.isPending}
+          onClick={() => reply.mutate({ id: p.id, reply: 'reject' })}
+        >
           Deny
         </button>
       </div>

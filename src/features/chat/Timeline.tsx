@@ -211,12 +211,7 @@ export function Timeline({
         {footer}
       </div>
       {showJump && (
-        <button
-          type="button"
-          className="jump-bottom"
-          data-testid="jump-to-bottom"
-          onClick={toBottom}
-        >
+        <button type="button" className="jump-bottom" data-testid="jump-to-bottom" onClick={toBottom}>
           ↓ Latest
         </button>
       )}

@@ -79,8 +79,7 @@ export function diffLines(before: string, after: string, startLine = 1): DiffRow
   } else {
     // lcs[x][y]: the common length of a[i+x..ta) and b[j+y..tb).
     const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1))
-    for (let x = n - 1; x >= 0; x--)
-      for (let y = m - 1; y >= 0; y--) lcs[x]![y] = a[i + x] === b[j + y] ? lcs[x + 1]![y + 1]! + 1 : Math.max(lcs[x + 1]![y]!, lcs[x]![y + 1]!)
+    for (let x = n - 1; x >= 0; x--) for (let y = m - 1; y >= 0; y--) lcs[x]![y] = a[i + x] === b[j + y] ? lcs[x + 1]![y + 1]! + 1 : Math.max(lcs[x + 1]![y]!, lcs[x]![y + 1]!)
     let x = 0
     let y = 0
     while (x < n || y < m) {

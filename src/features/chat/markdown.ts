@@ -10,8 +10,7 @@ import DOMPurify from 'dompurify'
 import { classifyLink } from './link-policy'
 import { grammarPending, highlightCode } from './highlight'
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** Set while rendering when a code block waited for its grammar (that HTML is not final). */
 let waitingForGrammar = false

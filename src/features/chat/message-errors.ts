@@ -41,10 +41,7 @@ function sameError(a: MessageError, b: MessageError): boolean {
  * The error is matched against the visible messages after the last user message (the current turn),
  * so an older identical failure does not hide a new one.
  */
-export function bannerError(
-  sessionError: MessageError | undefined,
-  messages: MessageWithParts[],
-): MessageError | undefined {
+export function bannerError(sessionError: MessageError | undefined, messages: MessageWithParts[]): MessageError | undefined {
   if (!sessionError) return undefined
   // Stop is the user's own action; the timeline already says "Stopped" or "No reply".
   if (sessionError.name === 'MessageAbortedError') return undefined
@@ -53,9 +50,12 @@ export function bannerError(
     if (m.info.role === 'user') lastUser = i
   })
   const turn = messages.slice(lastUser + 1)
-  if (turn.some((m) => {
-    const e = messageError(m)
-    return e !== undefined && sameError(e, sessionError)
-  })) return undefined
+  if (
+    turn.some((m) => {
+      const e = messageError(m)
+      return e !== undefined && sameError(e, sessionError)
+    })
+  )
+    return undefined
   return sessionError
 }

@@ -12,7 +12,5 @@ export function messageText(m: MessageWithParts): string {
 
 /** The text the user typed: not Retake's attachment blocks, not synthetic parts (what Edit starts from). */
 export function typedText(m: MessageWithParts): string {
-  return m.parts
-    .flatMap((p) => (p.type === 'text' && !p.synthetic && !p.ignored && !parseTextPart(p) ? [p.text] : []))
-    .join('\n\n')
+  return m.parts.flatMap((p) => (p.type === 'text' && !p.synthetic && !p.ignored && !parseTextPart(p) ? [p.text] : [])).join('\n\n')
 }

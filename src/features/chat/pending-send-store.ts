@@ -12,6 +12,5 @@ interface PendingSendState {
 export const usePendingSendStore = create<PendingSendState>()((set) => ({
   pending: {},
   set: (p) => set((s) => ({ pending: { ...s.pending, [p.sessionID]: p } })),
-  clear: (sessionID, messageID) =>
-    set((s) => (s.pending[sessionID]?.messageID === messageID ? { pending: { ...s.pending, [sessionID]: undefined } } : s)),
+  clear: (sessionID, messageID) => set((s) => (s.pending[sessionID]?.messageID === messageID ? { pending: { ...s.pending, [sessionID]: undefined } } : s)),
 }))

@@ -21,10 +21,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'undo', description: 'Undo the last file restore' },
 ]
 
-export type ParsedDraft =
-  | { kind: 'command'; name: CommandName; arg: string }
-  | { kind: 'unknown'; name: string }
-  | { kind: 'text'; text: string }
+export type ParsedDraft = { kind: 'command'; name: CommandName; arg: string } | { kind: 'unknown'; name: string } | { kind: 'text'; text: string }
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/
 

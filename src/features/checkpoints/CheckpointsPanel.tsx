@@ -89,8 +89,7 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
           </button>
         </div>
         <p className="muted small ckpt-intro">
-          Every turn records the project folder (and your extra folders) before and after it runs. Restoring from here puts
-          files back only: the conversation is not touched.
+          Every turn records the project folder (and your extra folders) before and after it runs. Restoring from here puts files back only: the conversation is not touched.
         </p>
         {busy && <div className="ckpt-warning">A turn is running: restores wait until it has finished.</div>}
         {progress && progress.sessionID === sessionID && (
@@ -98,21 +97,13 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
             Recording the folder: {progress.filesDone} of {progress.filesTotal} files…
           </div>
         )}
-        {outcome && (
-          <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />
-        )}
+        {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
         {last && !target && (
           <div className="ckpt-undo">
             <span className="muted small">
               Last restore: back to “{lastLabel}”{last.rolledBack ? '' : ' (undone)'}
             </span>
-            <button
-              type="button"
-              className="button button-secondary small"
-              data-testid={last.rolledBack ? 'undo-restore' : 'redo-restore'}
-              disabled={working}
-              onClick={undoLast}
-            >
+            <button type="button" className="button button-secondary small" data-testid={last.rolledBack ? 'undo-restore' : 'redo-restore'} disabled={working} onClick={undoLast}>
               {undo.isPending ? 'Working…' : last.rolledBack ? 'Undo last restore' : 'Redo restore'}
             </button>
           </div>

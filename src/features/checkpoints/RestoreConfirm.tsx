@@ -5,16 +5,7 @@
  */
 import { useState } from 'react'
 import type { RestorePlan, RestoreResult } from '../../../shared/ipc-contract'
-import {
-  actionVerb,
-  groupPlan,
-  overwriteIds,
-  pathOf,
-  planIsEmpty,
-  resultHeadline,
-  type ConflictChoice,
-  type PlanAction,
-} from './checkpoint-logic'
+import { actionVerb, groupPlan, overwriteIds, pathOf, planIsEmpty, resultHeadline, type ConflictChoice, type PlanAction } from './checkpoint-logic'
 
 function ActionList({ title, items, projectRoot, testId }: { title: string; items: PlanAction[]; projectRoot: string; testId: string }) {
   if (items.length === 0) return null
@@ -59,14 +50,16 @@ export function RestoreConfirm({
     <div className="ckpt-confirm" data-testid="restore-confirm">
       <h3>Restore back to “{label}”</h3>
       <p className="muted small">
-        {plan.turns.length === 1 ? 'Undoes what this turn did on disk.' : `Undoes what these ${plan.turns.length} turns did on disk.`} The
-        conversation is not changed.
+        {plan.turns.length === 1 ? 'Undoes what this turn did on disk.' : `Undoes what these ${plan.turns.length} turns did on disk.`} The conversation is not changed.
       </p>
-      {empty && (
-        <p data-testid="plan-empty">Nothing to restore: the files already are as they were before this turn.</p>
-      )}
+      {empty && <p data-testid="plan-empty">Nothing to restore: the files already are as they were before this turn.</p>}
       <ActionList title="Restored" items={g.restored} projectRoot={projectRoot} testId="plan-restored" />
-      <ActionList title={plan.turns.length === 1 ? 'Removed (created by the turn)' : 'Removed (created by these turns)'} items={g.removed} projectRoot={projectRoot} testId="plan-removed" />
+      <ActionList
+        title={plan.turns.length === 1 ? 'Removed (created by the turn)' : 'Removed (created by these turns)'}
+        items={g.removed}
+        projectRoot={projectRoot}
+        testId="plan-removed"
+      />
       {g.conflicts.length > 0 && (
         <section className="ckpt-plan-group" data-testid="plan-conflicts">
           <h4>

@@ -87,8 +87,8 @@ export function RestoreSheet(props: {
         </div>
         {continuing && (
           <p className="muted" data-testid="continue-explainer">
-            The current answers{props.laterTurns > 0 ? ` and the ${props.laterTurns} later turn${props.laterTurns === 1 ? '' : 's'}` : ''} are kept as an attempt you can come back to. Their file
-            changes below are rolled back, then the files come back as the attempt left them.
+            The current answers{props.laterTurns > 0 ? ` and the ${props.laterTurns} later turn${props.laterTurns === 1 ? '' : 's'}` : ''} are kept as an attempt you can come back
+            to. Their file changes below are rolled back, then the files come back as the attempt left them.
           </p>
         )}
         {!continuing && props.laterTurns > 0 && (
@@ -119,9 +119,7 @@ export function RestoreSheet(props: {
             {groups.conflicts.length > 0 && (
               <section data-testid="restore-conflicts">
                 <h3>Changed since the turn, or not only by it ({groups.conflicts.length})</h3>
-                <p className="muted">
-                  These files were edited after the turn, or while another session was working on this folder. They are kept unless you choose otherwise.
-                </p>
+                <p className="muted">These files were edited after the turn, or while another session was working on this folder. They are kept unless you choose otherwise.</p>
                 <ul>
                   {groups.conflicts.map((a) =>
                     row(
@@ -181,11 +179,11 @@ export function RestoreSheet(props: {
           )
             .filter(([value]) => !continuing || value !== 'files')
             .map(([value, label]) => (
-            <label key={value}>
-              <input type="radio" name="restore-mode" value={value} checked={mode === value} onChange={() => setMode(value)} disabled={value !== 'conversation' && !plan} />
-              {label}
-            </label>
-          ))}
+              <label key={value}>
+                <input type="radio" name="restore-mode" value={value} checked={mode === value} onChange={() => setMode(value)} disabled={value !== 'conversation' && !plan} />
+                {label}
+              </label>
+            ))}
         </fieldset>
         <div className="dialog-buttons">
           <button type="button" className="button button-secondary" onClick={props.onCancel}>

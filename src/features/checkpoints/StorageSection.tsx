@@ -18,14 +18,14 @@ export function StorageSection() {
       <h3>Storage</h3>
       {stats.data ? (
         <p data-testid="storage-stats">
-          {formatBytes(stats.data.blobBytes)} of file contents for {stats.data.turns} {stats.data.turns === 1 ? 'turn' : 'turns'} in{' '}
-          {stats.data.sessions} {stats.data.sessions === 1 ? 'session' : 'sessions'} of this project
+          {formatBytes(stats.data.blobBytes)} of file contents for {stats.data.turns} {stats.data.turns === 1 ? 'turn' : 'turns'} in {stats.data.sessions}{' '}
+          {stats.data.sessions === 1 ? 'session' : 'sessions'} of this project
           <span className="muted"> ({formatBytes(stats.data.storeBytes)} on disk in all)</span>
           {stats.data.attemptRestores > 0 && (
             <span className="muted" data-testid="storage-attempts">
               {' '}
-              The files of {stats.data.attemptRestores} earlier {stats.data.attemptRestores === 1 ? 'attempt' : 'attempts'} are kept through every clean-up, so
-              you can continue from them; they go when their session is deleted.
+              The files of {stats.data.attemptRestores} earlier {stats.data.attemptRestores === 1 ? 'attempt' : 'attempts'} are kept through every clean-up, so you can continue
+              from them; they go when their session is deleted.
             </span>
           )}
         </p>
@@ -51,14 +51,7 @@ export function StorageSection() {
         </label>
         <label>
           Keep
-          <input
-            data-testid="cleanup-turns"
-            inputMode="numeric"
-            placeholder="all"
-            value={turns}
-            onChange={(e) => setTurns(e.target.value)}
-            aria-label="Max turns per session"
-          />
+          <input data-testid="cleanup-turns" inputMode="numeric" placeholder="all" value={turns} onChange={(e) => setTurns(e.target.value)} aria-label="Max turns per session" />
           turns per session
         </label>
         <button type="submit" className="button button-secondary small" data-testid="run-cleanup" disabled={cleanup.isPending}>

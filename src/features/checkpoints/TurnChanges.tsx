@@ -40,7 +40,13 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
                 <span className="change-path" title={`${c.root}/${displayPath(c.path)}`}>
                   {displayFilePath(c, directory)}
                 </span>
-                {c.binary ? <span className="muted">binary</span> : <span className="muted">+{c.added} −{c.removed}</span>}
+                {c.binary ? (
+                  <span className="muted">binary</span>
+                ) : (
+                  <span className="muted">
+                    +{c.added} −{c.removed}
+                  </span>
+                )}
                 {!c.binary && c.change !== 'not-checkpointed' && (
                   <button type="button" className="text-button" data-testid="view-diff" onClick={() => setDiffOf(diffOf === key ? null : key)}>
                     {diffOf === key ? 'hide diff' : 'diff'}
@@ -64,7 +70,18 @@ export function DiffLines({ text }: { text: string }) {
   return (
     <>
       {text.split('\n').map((line, i) => (
-        <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined}>
+        <span
+          key={i}
+          className={
+            line.startsWith('+') && !line.startsWith('+++')
+              ? 'diff-add'
+              : line.startsWith('-') && !line.startsWith('---')
+                ? 'diff-del'
+                : line.startsWith('@@')
+                  ? 'diff-hunk'
+                  : undefined
+          }
+        >
           {line}
           {'\n'}
         </span>

@@ -37,32 +37,13 @@ function FileRow({ item, projectRoot }: { item: ChangeItem; projectRoot: string 
   )
 }
 
-function TurnItem({
-  turn,
-  label,
-  projectRoot,
-  disabled,
-  onRestore,
-}: {
-  turn: TurnCheckpoint
-  label: string
-  projectRoot: string
-  disabled: boolean
-  onRestore(): void
-}) {
+function TurnItem({ turn, label, projectRoot, disabled, onRestore }: { turn: TurnCheckpoint; label: string; projectRoot: string; disabled: boolean; onRestore(): void }) {
   const [open, setOpen] = useState(false)
   const s = summarizeChanges(turn.changes)
   return (
     <li className={`ckpt-turn ckpt-status-${turn.status}`} data-testid="checkpoint-turn" data-message-id={turn.messageID} data-status={turn.status}>
       <div className="ckpt-turn-head">
-        <button
-          type="button"
-          className="ckpt-toggle"
-          data-testid="turn-toggle"
-          aria-expanded={open}
-          disabled={turn.changes.length === 0}
-          onClick={() => setOpen(!open)}
-        >
+        <button type="button" className="ckpt-toggle" data-testid="turn-toggle" aria-expanded={open} disabled={turn.changes.length === 0} onClick={() => setOpen(!open)}>
           <span className="ckpt-caret" aria-hidden>
             {turn.changes.length === 0 ? '·' : open ? '▾' : '▸'}
           </span>
@@ -123,14 +104,7 @@ export function TurnList({
   return (
     <ul className="ckpt-turns" data-testid="checkpoint-turns">
       {ordered.map((t) => (
-        <TurnItem
-          key={t.messageID}
-          turn={t}
-          label={turnLabel(t, messages)}
-          projectRoot={projectRoot}
-          disabled={disabled}
-          onRestore={() => onRestore(t)}
-        />
+        <TurnItem key={t.messageID} turn={t} label={turnLabel(t, messages)} projectRoot={projectRoot} disabled={disabled} onRestore={() => onRestore(t)} />
       ))}
     </ul>
   )

@@ -54,13 +54,7 @@ export function UndoRestoreBar({ restore, onDone }: { restore: LastRestore; onDo
         {top.text}
         {nothing && ' Nothing changed: the files already were that way.'}
       </span>
-      <button
-        type="button"
-        className="button button-secondary small"
-        data-testid={top.rolledBack ? 'undo-restore' : 'redo-restore'}
-        disabled={undo.isPending}
-        onClick={click}
-      >
+      <button type="button" className="button button-secondary small" data-testid={top.rolledBack ? 'undo-restore' : 'redo-restore'} disabled={undo.isPending} onClick={click}>
         {undo.isPending ? (top.rolledBack ? 'Undoing…' : 'Redoing…') : label}
       </button>
       {undo.error && <span className="inline-error">{errorMessage(undo.error)}</span>}

@@ -10,11 +10,7 @@ const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 const normalize = (p: string) => (p.length > 1 ? p.replace(/[\\/]+$/, '') : p)
 
 /** A folder to add, or why not: must be absolute, new, and not the project itself (always recorded). */
-export function checkNewFolder(
-  input: string,
-  existing: Folder[],
-  project: string,
-): { ok: true; path: string } | { ok: false; error: string } {
+export function checkNewFolder(input: string, existing: Folder[], project: string): { ok: true; path: string } | { ok: false; error: string } {
   const path = normalize(input.trim())
   if (!path) return { ok: false, error: 'Type the folder’s full path.' }
   if (!isAbsolute(path)) return { ok: false, error: 'Use a full path (starting with / or a drive letter).' }
@@ -56,9 +52,7 @@ export function serverPatch(form: {
   password: string
   configPath: string
   useUserHome: boolean
-}):
-  | { ok: true; patch: { remoteUrl: string | null; remotePassword?: string; opencodeConfigPath: string | null; useUserOpencodeHome: boolean } }
-  | { ok: false; error: string } {
+}): { ok: true; patch: { remoteUrl: string | null; remotePassword?: string; opencodeConfigPath: string | null; useUserOpencodeHome: boolean } } | { ok: false; error: string } {
   const url = form.remoteUrl.trim()
   if (url) {
     let parsed: URL
@@ -95,7 +89,10 @@ const originOf = (url: string | null | undefined): string | null => {
  * What the password field says. The host keeps a saved password only for the server (origin) it
  * was typed for, so saving another URL without typing one drops it: the user is told before saving.
  */
-export function passwordHint(form: { remoteUrl: string; password: string }, saved: { remoteUrl: string | null; remotePasswordSaved?: boolean }): {
+export function passwordHint(
+  form: { remoteUrl: string; password: string },
+  saved: { remoteUrl: string | null; remotePasswordSaved?: boolean },
+): {
   placeholder: string
   warning: string | null
 } {

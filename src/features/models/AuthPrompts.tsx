@@ -4,15 +4,7 @@
  */
 import { visiblePrompts, withSelectDefaults, type AuthPrompt } from './provider-auth'
 
-export function AuthPrompts({
-  prompts,
-  values,
-  onChange,
-}: {
-  prompts: AuthPrompt[] | undefined
-  values: Record<string, string>
-  onChange(values: Record<string, string>): void
-}) {
+export function AuthPrompts({ prompts, values, onChange }: { prompts: AuthPrompt[] | undefined; values: Record<string, string>; onChange(values: Record<string, string>): void }) {
   // Selects show their first option; `when` conditions are checked against what is shown.
   const shown = withSelectDefaults(prompts, values)
   const visible = visiblePrompts(prompts, shown)

@@ -10,17 +10,7 @@ import type { Provider } from '../../api/types'
 import { ModelPalette } from '../palette/ModelPalette'
 import { Popover } from '../palette/Popover'
 
-export function ModelPicker({
-  providers,
-  resolved,
-  onChange,
-  loading,
-}: {
-  providers: Provider[]
-  resolved: ResolvedModel
-  onChange(ref: ModelRef): void
-  loading: boolean
-}) {
+export function ModelPicker({ providers, resolved, onChange, loading }: { providers: Provider[]; resolved: ResolvedModel; onChange(ref: ModelRef): void; loading: boolean }) {
   const [open, setOpen] = useState(false)
   const trigger = useRef<HTMLButtonElement>(null)
   const id = useId()

@@ -25,9 +25,7 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const waiting = useProviderKeysWaiting()
 
   const connected = new Set(list.data?.connected ?? [])
-  const all = [...(list.data?.all ?? [])].sort(
-    (a, b) => Number(connected.has(b.id)) - Number(connected.has(a.id)) || (a.name || a.id).localeCompare(b.name || b.id),
-  )
+  const all = [...(list.data?.all ?? [])].sort((a, b) => Number(connected.has(b.id)) - Number(connected.has(a.id)) || (a.name || a.id).localeCompare(b.name || b.id))
   // A key set through the auth API shows up as source "custom"/"api"; providers that come from the
   // config file or the environment are not removable from here.
   const methods = methodsFor(providerID, methodsQuery.data)
@@ -91,15 +89,7 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
               set.mutate({ providerID, key: key.trim(), metadata: answered.inputs }, { onSuccess: () => (setKey(''), setSaved(providerID)) })
             }}
           >
-            <input
-              type="password"
-              aria-label="API key"
-              data-testid="key-input"
-              placeholder="API key"
-              autoComplete="off"
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
-            />
+            <input type="password" aria-label="API key" data-testid="key-input" placeholder="API key" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
             <button type="submit" className="button button-primary" data-testid="key-save" disabled={!providerID || !key.trim() || !answered.ok || set.isPending}>
               Save key
             </button>

@@ -137,7 +137,15 @@ export function ProviderSignIn({
                 if (code.trim()) finish.mutate({ providerID, method, code: code.trim() })
               }}
             >
-              <input type="text" aria-label="Code from the provider" data-testid="sign-in-code" placeholder="Paste the code here" autoComplete="off" value={code} onChange={(e) => setCode(e.target.value)} />
+              <input
+                type="text"
+                aria-label="Code from the provider"
+                data-testid="sign-in-code"
+                placeholder="Paste the code here"
+                autoComplete="off"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
               <button type="submit" className="button button-primary" data-testid="sign-in-finish" disabled={!code.trim() || finish.isPending}>
                 {finish.isPending ? 'Checking…' : 'Finish sign-in'}
               </button>

@@ -39,11 +39,7 @@ export function modelOptions(providers: Provider[]): ModelOption[] {
 }
 
 /** The server's default model. */
-export function serverDefaultModel(
-  configModel: string | undefined,
-  providers: Provider[],
-  defaults: Record<string, string>,
-): ModelRef | undefined {
+export function serverDefaultModel(configModel: string | undefined, providers: Provider[], defaults: Record<string, string>): ModelRef | undefined {
   const fromConfig = parseModelKey(configModel)
   if (fromConfig) return fromConfig
   for (const p of providers) {
@@ -59,11 +55,7 @@ export interface ResolvedModel {
   source: 'chosen' | 'session' | 'default' | 'none'
 }
 
-export function resolveModel(
-  chosen: ModelRef | undefined,
-  session: Session | undefined,
-  serverDefault: ModelRef | undefined,
-): ResolvedModel {
+export function resolveModel(chosen: ModelRef | undefined, session: Session | undefined, serverDefault: ModelRef | undefined): ResolvedModel {
   if (chosen) return { ref: chosen, source: 'chosen' }
   if (session?.model) return { ref: { providerID: session.model.providerID, modelID: session.model.id }, source: 'session' }
   if (serverDefault) return { ref: serverDefault, source: 'default' }

@@ -22,8 +22,7 @@ export const useModelPrefs = create<ModelPrefsState>()(
       recent: [],
       favourites: [],
       markUsed: (key) => set((s) => ({ recent: [key, ...s.recent.filter((k) => k !== key)].slice(0, RECENT_LIMIT) })),
-      toggleFavourite: (key) =>
-        set((s) => ({ favourites: s.favourites.includes(key) ? s.favourites.filter((k) => k !== key) : [...s.favourites, key] })),
+      toggleFavourite: (key) => set((s) => ({ favourites: s.favourites.includes(key) ? s.favourites.filter((k) => k !== key) : [...s.favourites, key] })),
     }),
     { name: 'retake.modelPrefs', storage: createJSONStorage(() => localStorage) },
   ),

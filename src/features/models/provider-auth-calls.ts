@@ -81,10 +81,7 @@ export function useProvidersChanged(): () => Promise<unknown> {
   const qc = useQueryClient()
   return () => {
     useProviderKeysStore.getState().setPendingApply(true)
-    return Promise.all([
-      qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
-      qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
-    ])
+    return Promise.all([qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }), qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) })])
   }
 }
 
@@ -105,8 +102,7 @@ export function useProviderAuth() {
     onSuccess: refresh,
   })
   const remove = useMutation({
-    mutationFn: async (providerID: string) =>
-      unwrap('auth.remove', await clientFor(scope.directory).auth.remove({ providerID })),
+    mutationFn: async (providerID: string) => unwrap('auth.remove', await clientFor(scope.directory).auth.remove({ providerID })),
     onSuccess: refresh,
   })
   return { set, remove }

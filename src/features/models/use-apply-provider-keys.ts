@@ -27,10 +27,7 @@ export function useApplyProviderKeys(): void {
       try {
         unwrap('instance.dispose', await clientFor(scope.directory).instance.dispose())
         useProviderKeysStore.getState().setPendingApply(false)
-        await Promise.all([
-          qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }),
-          qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) }),
-        ])
+        await Promise.all([qc.invalidateQueries({ queryKey: queryKeys.configProviders(scope) }), qc.invalidateQueries({ queryKey: queryKeys.providerList(scope) })])
       } catch {
         // Left pending: the next idle moment tries again.
       } finally {

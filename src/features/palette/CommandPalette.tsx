@@ -22,10 +22,12 @@ import '../../styles/palette.css'
 const SEARCH_LIMIT = 30
 const SESSIONS_SHOWN_EMPTY = 8
 
-
 const matches = (text: string, query: string) => {
   const t = text.toLowerCase()
-  return query.toLowerCase().split(/\s+/).every((w) => t.includes(w))
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .every((w) => t.includes(w))
 }
 
 export interface CommandPaletteProps {
@@ -52,11 +54,7 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
 
   const options = useMemo(() => modelOptions(providers.data?.providers ?? []), [providers.data])
   const session = sessions.data?.find((s) => s.id === selected)
-  const resolved = resolveModel(
-    chosen,
-    session,
-    serverDefaultModel(config.data?.model, providers.data?.providers ?? [], providers.data?.default ?? {}),
-  )
+  const resolved = resolveModel(chosen, session, serverDefaultModel(config.data?.model, providers.data?.providers ?? [], providers.data?.default ?? {}))
   const current = resolved.ref ? modelKey(resolved.ref) : undefined
   const busy = !!selected && isBusy(status.data?.[selected])
 

@@ -57,14 +57,7 @@ export function ModelRow({
     .filter(Boolean)
     .join(', ')
   return (
-    <Command.Item
-      value={rowValue(section, o.key)}
-      onSelect={() => onChoose(o)}
-      className="palette-row"
-      aria-label={label}
-      data-model={o.key}
-      data-current={current || undefined}
-    >
+    <Command.Item value={rowValue(section, o.key)} onSelect={() => onChoose(o)} className="palette-row" aria-label={label} data-model={o.key} data-current={current || undefined}>
       <span className="palette-check" aria-hidden>
         {current ? '✓' : ''}
       </span>
@@ -135,14 +128,7 @@ export function ModelPalette({
     onChoose(o)
   }
   const row = (o: ModelOption, section: Section) => (
-    <ModelRow
-      key={rowValue(section, o.key)}
-      option={o}
-      section={section}
-      current={o.key === current}
-      note={o.key === current ? currentNote : undefined}
-      onChoose={choose}
-    />
+    <ModelRow key={rowValue(section, o.key)} option={o} section={section} current={o.key === current} note={o.key === current ? currentNote : undefined} onChoose={choose} />
   )
   return (
     <Command

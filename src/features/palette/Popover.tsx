@@ -57,14 +57,7 @@ export function Popover({
     return () => document.removeEventListener('mousedown', onDown)
   }, [trigger])
   return (
-    <div
-      ref={ref}
-      role="dialog"
-      aria-label={label}
-      className={`palette-popover${className ? ` ${className}` : ''}`}
-      data-testid={testid}
-      onKeyDown={escapeCloses(onClose)}
-    >
+    <div ref={ref} role="dialog" aria-label={label} className={`palette-popover${className ? ` ${className}` : ''}`} data-testid={testid} onKeyDown={escapeCloses(onClose)}>
       {children}
     </div>
   )

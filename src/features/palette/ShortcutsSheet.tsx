@@ -96,4 +96,3 @@ export function Sheet({ onClose }: { onClose(): void }) {
     </div>
   )
 }
-

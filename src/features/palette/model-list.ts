@@ -28,11 +28,7 @@ export function matchesQuery(o: ModelOption, query: string): boolean {
   return words.every((w) => text.includes(w) || (compact(w).length > 0 && squeezed.includes(compact(w))))
 }
 
-export function modelSections(
-  options: readonly ModelOption[],
-  query: string,
-  prefs: { favourites: readonly string[]; recent: readonly string[] },
-): ModelSections {
+export function modelSections(options: readonly ModelOption[], query: string, prefs: { favourites: readonly string[]; recent: readonly string[] }): ModelSections {
   const byKey = new Map(options.map((o) => [o.key, o]))
   const pick = (keys: readonly string[]) =>
     keys.flatMap((k) => {

@@ -71,7 +71,12 @@ function FileList({ column }: { column: CompareColumn }) {
       {changes.map((ch) => (
         <li key={`${ch.root}/${ch.path}`}>
           <span className={`change-kind change-${ch.change}`}>{ch.change}</span> {displayPath(ch.path)}
-          {(ch.added > 0 || ch.removed > 0) && <span className="muted"> +{ch.added} −{ch.removed}</span>}
+          {(ch.added > 0 || ch.removed > 0) && (
+            <span className="muted">
+              {' '}
+              +{ch.added} −{ch.removed}
+            </span>
+          )}
         </li>
       ))}
     </ul>

@@ -45,7 +45,14 @@ export function EditAction({ message }: { message: MessageWithParts }) {
 
   return (
     <span className="edit-action">
-      <button type="button" className="text-button" data-testid="edit-message" disabled={disabled} title="Edit this message and retake it" onClick={() => setDraft(typedText(message))}>
+      <button
+        type="button"
+        className="text-button"
+        data-testid="edit-message"
+        disabled={disabled}
+        title="Edit this message and retake it"
+        onClick={() => setDraft(typedText(message))}
+      >
         ✎ Edit
       </button>
       {draft !== null && (

@@ -14,10 +14,7 @@ export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
   return (
     <div className="failed-retry" role="alert" data-testid="failed-retry">
       <div className="failed-retry-title">Retry did not go through</div>
-      <div className="failed-retry-detail muted">
-        {interrupted ? 'It was interrupted before it finished (the app or server stopped).' : saved.error}
-        {' '}Your message is kept.
-      </div>
+      <div className="failed-retry-detail muted">{interrupted ? 'It was interrupted before it finished (the app or server stopped).' : saved.error} Your message is kept.</div>
       <div className="failed-retry-buttons">
         <button
           type="button"

@@ -68,15 +68,15 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
         <div className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
           <div>A new session with the conversation up to this turn. Its files:</div>
           <label>
-            <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => setMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as
-            this turn left them
+            <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => setMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this
+            turn left them
           </label>
           {mode === 'folder' && (
             <input className="fork-folder" aria-label="Folder for the fork" data-testid="fork-folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
           )}
           <label>
-            <input type="radio" name="fork-files" checked={mode === 'leave'} onChange={() => setMode('leave')} data-testid="fork-leave-mode" /> Here, as they are now (both
-            sessions change the same files)
+            <input type="radio" name="fork-files" checked={mode === 'leave'} onChange={() => setMode('leave')} data-testid="fork-leave-mode" /> Here, as they are now (both sessions
+            change the same files)
           </label>
           {state.error && (
             <div className="inline-error" role="alert" data-testid="fork-error">
@@ -84,7 +84,13 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
             </div>
           )}
           <div className="retry-confirm-buttons">
-            <button type="button" className="button button-primary small" data-testid="fork-confirm" disabled={state.busy || (mode === 'folder' && !folder.trim())} onClick={() => void fork()}>
+            <button
+              type="button"
+              className="button button-primary small"
+              data-testid="fork-confirm"
+              disabled={state.busy || (mode === 'folder' && !folder.trim())}
+              onClick={() => void fork()}
+            >
               {state.busy ? 'Forking…' : 'Fork'}
             </button>
             <button type="button" className="button button-secondary small" onClick={() => setOpen(false)}>

@@ -12,9 +12,7 @@ export function InterruptedSwitchNotice({ attempts, locked, onFinish }: { attemp
   return (
     <div className="failed-retry" role="alert" data-testid="interrupted-switch">
       <div className="failed-retry-title">A switch to an earlier attempt did not finish</div>
-      <div className="failed-retry-detail muted">
-        Its files are back; its conversation is only partly. Nothing is lost: both branches are kept.
-      </div>
+      <div className="failed-retry-detail muted">Its files are back; its conversation is only partly. Nothing is lost: both branches are kept.</div>
       <div className="failed-retry-buttons">
         {cut.map((a) => (
           <button key={`${a.messageID}/${a.at}`} type="button" className="button button-primary small" data-testid="finish-switch" disabled={locked} onClick={() => onFinish(a)}>

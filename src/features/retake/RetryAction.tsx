@@ -129,15 +129,20 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
       {confirm && (
         <div className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
           <div>
-            Retake this turn with <strong>{confirm.compare ? confirm.compare.map((m) => m.modelID).join(', ') : confirm.model.modelID}</strong>? The {confirm.later} later turn{confirm.later === 1 ? '' : 's'} will be discarded
-            (kept in the attempt history).
+            Retake this turn with <strong>{confirm.compare ? confirm.compare.map((m) => m.modelID).join(', ') : confirm.model.modelID}</strong>? The {confirm.later} later turn
+            {confirm.later === 1 ? '' : 's'} will be discarded (kept in the attempt history).
           </div>
           <div className="retry-confirm-buttons">
-            <button type="button" className="button button-primary small" data-testid="retry-confirm-yes" onClick={() => {
-              const { model: m, compare: several } = confirm
-              setConfirm(null)
-              void (several ? ctx.compare(message.info.id, several) : ctx.retake(message.info.id, m))
-            }}>
+            <button
+              type="button"
+              className="button button-primary small"
+              data-testid="retry-confirm-yes"
+              onClick={() => {
+                const { model: m, compare: several } = confirm
+                setConfirm(null)
+                void (several ? ctx.compare(message.info.id, several) : ctx.retake(message.info.id, m))
+              }}
+            >
               Retake
             </button>
             <button type="button" className="button button-secondary small" onClick={() => setConfirm(null)}>

@@ -122,7 +122,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
       editSaved(entry: SavedRetry) {
         // Typed text goes back into the composer, attachments back into its chips (not as raw blocks).
         const { text, files } = composerContentOf(entry.parts)
-        onEdit(text, files.map((f) => toPending(f)))
+        onEdit(
+          text,
+          files.map((f) => toPending(f)),
+        )
       },
       discardSaved(entry: SavedRetry) {
         void getBridge()
@@ -148,22 +151,23 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
       ) : null,
     [ctx],
   )
-  const below = useCallback((message: MessageWithParts, target: ActionTarget) => {
-    if (!ctx || target !== 'user') return null
-    const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
-    const notice = failed.find((r) => r.messageID === message.info.id)
-    const turn = checkpoints.data?.find((t) => t.messageID === message.info.id)
-    if (!list.length && !notice && !turn?.changes.length) return null
-    return (
-      <div className="message-below">
-        {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
-        {list.length > 0 && (
-          <AttemptSwitcher key={list.map((a) => a.at).join()} attempts={list} current={message} locked={ctx.locked} onContinue={(a) => setSwitching(a)} />
-        )}
-        {notice && <FailedRetryNotice saved={notice} />}
-      </div>
-    )
-  }, [ctx, attempts.data, failed, checkpoints.data])
+  const below = useCallback(
+    (message: MessageWithParts, target: ActionTarget) => {
+      if (!ctx || target !== 'user') return null
+      const list = attempts.data?.filter((a) => a.messageID === message.info.id) ?? []
+      const notice = failed.find((r) => r.messageID === message.info.id)
+      const turn = checkpoints.data?.find((t) => t.messageID === message.info.id)
+      if (!list.length && !notice && !turn?.changes.length) return null
+      return (
+        <div className="message-below">
+          {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
+          {list.length > 0 && <AttemptSwitcher key={list.map((a) => a.at).join()} attempts={list} current={message} locked={ctx.locked} onContinue={(a) => setSwitching(a)} />}
+          {notice && <FailedRetryNotice saved={notice} />}
+        </div>
+      )
+    },
+    [ctx, attempts.data, failed, checkpoints.data],
+  )
 
   /** d: the sheet's decision; none when finishing a cut-off switch (its files are done). */
   const runContinue = async (a: Attempt, d?: RestoreDecision) => {
@@ -255,7 +259,8 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
                 const s0 = sheet
                 setSheet(null)
                 const edit = s0.edit !== undefined ? { edit: s0.edit } : undefined
-                if (s0.compare && d.mode !== 'files') void ctx.compare(s0.clickedID, s0.compare, d.mode === 'both' ? { planId: d.planId, overwrite: d.overwrite, keep: d.keep } : undefined)
+                if (s0.compare && d.mode !== 'files')
+                  void ctx.compare(s0.clickedID, s0.compare, d.mode === 'both' ? { planId: d.planId, overwrite: d.overwrite, keep: d.keep } : undefined)
                 else if (d.mode === 'conversation') void ctx.retake(s0.clickedID, s0.model, undefined, undefined, edit)
                 else if (d.mode === 'both') void ctx.retake(s0.clickedID, s0.model, undefined, { planId: d.planId, overwrite: d.overwrite, keep: d.keep }, edit)
                 else

@@ -27,13 +27,7 @@ export interface RetryContextValue {
   /** Makes `ref` the session's model (Retry with… does this first). */
   chooseModel(ref: ModelRef): void
   /** Runs the retry; resolves when it is over (errors are reported by the provider itself). */
-  retake(
-    clickedID: string,
-    model: ModelRef,
-    saved?: SavedRetry,
-    files?: FileChoices,
-    opts?: { skipCheckpoint?: boolean; edit?: string },
-  ): Promise<void>
+  retake(clickedID: string, model: ModelRef, saved?: SavedRetry, files?: FileChoices, opts?: { skipCheckpoint?: boolean; edit?: string }): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean
   /** `compare`: the models of "Retry with several models" (the sheet then starts that). */

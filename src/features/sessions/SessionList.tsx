@@ -39,7 +39,21 @@ interface ItemActions {
   remove(session: Session): void
 }
 
-function SessionItem({ session, active, busy, mark, onSelect, actions }: { session: Session; active: boolean; busy: boolean; mark?: SessionMark; onSelect(): void; actions: ItemActions }) {
+function SessionItem({
+  session,
+  active,
+  busy,
+  mark,
+  onSelect,
+  actions,
+}: {
+  session: Session
+  active: boolean
+  busy: boolean
+  mark?: SessionMark
+  onSelect(): void
+  actions: ItemActions
+}) {
   const rename = useRenameSession()
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view')
   const [title, setTitle] = useState(session.title)
@@ -87,19 +101,8 @@ function SessionItem({ session, active, busy, mark, onSelect, actions }: { sessi
     )
   }
   return (
-    <li
-      className={`session-item${active ? ' active' : ''}`}
-      data-testid="session-item"
-      data-session-id={session.id}
-      aria-current={active ? 'true' : undefined}
-    >
-      <button
-        type="button"
-        className="session-select"
-        onClick={onSelect}
-        onDoubleClick={startRename}
-        title={session.title}
-      >
+    <li className={`session-item${active ? ' active' : ''}`} data-testid="session-item" data-session-id={session.id} aria-current={active ? 'true' : undefined}>
+      <button type="button" className="session-select" onClick={onSelect} onDoubleClick={startRename} title={session.title}>
         <span className="session-title">
           {busy && <span className="session-busy" aria-label="working" />}
           {!busy && mark && (
@@ -128,13 +131,7 @@ function SessionItem({ session, active, busy, mark, onSelect, actions }: { sessi
         </span>
       ) : (
         <span className="session-tools">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Rename session"
-            data-testid="rename-session"
-            onClick={startRename}
-          >
+          <button type="button" className="icon-button" aria-label="Rename session" data-testid="rename-session" onClick={startRename}>
             <PencilIcon />
           </button>
           <button type="button" className="icon-button" aria-label="Archive session" data-testid="archive-session" onClick={() => actions.archive(session)}>

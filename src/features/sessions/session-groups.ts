@@ -12,7 +12,11 @@ export interface SessionGroup {
 
 /** Every word of the query must appear in the title (case- and accent-insensitive), in any order. */
 export function matchesQuery(title: string, query: string): boolean {
-  const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase()
+  const fold = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/\p{Diacritic}/gu, '')
+      .toLowerCase()
   const hay = fold(title)
   return fold(query)
     .split(/\s+/)

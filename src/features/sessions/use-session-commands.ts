@@ -55,7 +55,10 @@ export function useSessionCommands(opts: {
         if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
         let model = ctx.model
         if (cmd.name === 'retry' && cmd.arg) {
-          const found = findModel(options.map((o) => ({ ...o, label: o.modelName })), cmd.arg)
+          const found = findModel(
+            options.map((o) => ({ ...o, label: o.modelName })),
+            cmd.arg,
+          )
           if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
           model = found.ref
           // As "Retry with…": the named model becomes the session's model.

@@ -59,8 +59,8 @@ export function ServerSetupNote({ setup }: { setup: ServerSetup | undefined }) {
       {setup.kind === 'remote' ? (
         <p className="small" data-testid="server-setup-text">
           In use: the remote server {setup.remoteUrl}
-          {setup.remoteFrom === 'command line' ? ' (given on the command line, which wins over the URL field)' : ''}. It has its own config and
-          keys: the config file and “own setup” fields apply only to the server Retake starts.
+          {setup.remoteFrom === 'command line' ? ' (given on the command line, which wins over the URL field)' : ''}. It has its own config and keys: the config file and “own
+          setup” fields apply only to the server Retake starts.
         </p>
       ) : (
         <p className="small" data-testid="server-setup-text">

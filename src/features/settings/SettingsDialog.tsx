@@ -11,16 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
 import { errorMessage } from '../../../shared/unwrap'
 import type { ChannelInput, Settings, SettingsView } from '../../../shared/ipc-contract'
-import {
-  addFolder,
-  checkNewFolder,
-  excludesText,
-  parseExcludes,
-  passwordHint,
-  removeFolder,
-  serverPatch,
-  setShared,
-} from '../checkpoints/settings-logic'
+import { addFolder, checkNewFolder, excludesText, parseExcludes, passwordHint, removeFolder, serverPatch, setShared } from '../checkpoints/settings-logic'
 import { NotificationsSection } from './NotificationsSection'
 import { ServerSetupNote } from './ServerSetupNote'
 import '../../styles/checkpoints.css'
@@ -53,8 +44,7 @@ function FoldersSection({ settings, project }: { settings: Settings; project: st
     <section className="settings-section" data-testid="settings-folders">
       <h3>Extra folders</h3>
       <p className="muted small">
-        Checkpointed with every turn and rolled back with the project. <strong>Shared</strong> folders are never recorded and never
-        rolled back.
+        Checkpointed with every turn and rolled back with the project. <strong>Shared</strong> folders are never recorded and never rolled back.
       </p>
       {folders.length > 0 ? (
         <ul className="settings-folders">
@@ -123,9 +113,7 @@ function ExcludesSection({ settings }: { settings: Settings }) {
   return (
     <section className="settings-section" data-testid="settings-excludes">
       <h3>Excludes</h3>
-      <p className="muted small">
-        Gitignore-style patterns, one per line. Matching files (and whatever .gitignore ignores) are not recorded and never rolled back.
-      </p>
+      <p className="muted small">Gitignore-style patterns, one per line. Matching files (and whatever .gitignore ignores) are not recorded and never rolled back.</p>
       <textarea aria-label="Exclude patterns" data-testid="excludes-input" placeholder={'node_modules/\n*.log'} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="settings-row">
         <button
@@ -167,7 +155,14 @@ function ServerSection({ settings }: { settings: SettingsView }) {
         }}
       >
         <div className="settings-row">
-          <input type="url" aria-label="Remote server URL" data-testid="remote-url" placeholder="Remote server URL (optional)" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <input
+            type="url"
+            aria-label="Remote server URL"
+            data-testid="remote-url"
+            placeholder="Remote server URL (optional)"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
         </div>
         <div className="settings-row">
           <input
@@ -187,7 +182,14 @@ function ServerSection({ settings }: { settings: SettingsView }) {
           </p>
         )}
         <div className="settings-row">
-          <input type="text" aria-label="opencode config file" data-testid="config-path" placeholder="opencode config file (optional, full path)" value={configPath} onChange={(e) => setConfigPath(e.target.value)} />
+          <input
+            type="text"
+            aria-label="opencode config file"
+            data-testid="config-path"
+            placeholder="opencode config file (optional, full path)"
+            value={configPath}
+            onChange={(e) => setConfigPath(e.target.value)}
+          />
         </div>
         <label className="settings-check">
           <input type="checkbox" data-testid="use-user-home" checked={useUserHome} onChange={(e) => setUseUserHome(e.target.checked)} />
@@ -222,8 +224,7 @@ export function SettingsDialog({ project, onClose }: { project: string; onClose(
           </button>
         </div>
         <p className="muted small">
-          Rolled back on restore: the project folder and extra folders. Never rolled back: shared folders, excluded files, files over the
-          size cap, anything outside these folders.
+          Rolled back on restore: the project folder and extra folders. Never rolled back: shared folders, excluded files, files over the size cap, anything outside these folders.
         </p>
         {settings.data ? (
           <>

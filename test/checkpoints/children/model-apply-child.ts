@@ -17,13 +17,17 @@ const total = mode === 'step' ? acting.length : acting.filter((a) => a.target &&
 const n = Math.floor(Number(atStr) * total)
 process.stdout.write(`kill-at:${mode} ${n} of ${total}\n`)
 let renames = 0
-const res = await store.apply(plan, { onConflict: 'restore-rest' }, {
-  onStep: (i) => {
-    if (mode === 'step' && i === n) process.kill(process.pid, 'SIGKILL')
+const res = await store.apply(
+  plan,
+  { onConflict: 'restore-rest' },
+  {
+    onStep: (i) => {
+      if (mode === 'step' && i === n) process.kill(process.pid, 'SIGKILL')
+    },
+    beforeRename: () => {
+      if (mode === 'rename' && renames++ === n) process.kill(process.pid, 'SIGKILL')
+    },
   },
-  beforeRename: () => {
-    if (mode === 'rename' && renames++ === n) process.kill(process.pid, 'SIGKILL')
-  },
-})
+)
 process.stdout.write(`result:${JSON.stringify(res)}\n`)
 await store.close()

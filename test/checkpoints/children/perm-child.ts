@@ -35,7 +35,12 @@ fs.rmSync(path.join(ws, 'locked'), { recursive: true })
 await store.seal('s/m2')
 const third = await store.apply(await store.plan({ turnKey: 's/m2' }))
 const mode = (p: string) => (fs.statSync(path.join(ws, p)).mode & 0o777).toString(8)
-const afterThird = { c: fs.readFileSync(path.join(ws, 'locked/inner/c.txt'), 'utf8'), d: fs.readFileSync(path.join(ws, 'locked/d.txt'), 'utf8'), locked: mode('locked'), inner: mode('locked/inner') }
+const afterThird = {
+  c: fs.readFileSync(path.join(ws, 'locked/inner/c.txt'), 'utf8'),
+  d: fs.readFileSync(path.join(ws, 'locked/d.txt'), 'utf8'),
+  locked: mode('locked'),
+  inner: mode('locked/inner'),
+}
 fs.chmodSync(path.join(ws, 'locked'), 0o755)
 fs.chmodSync(path.join(ws, 'locked/inner'), 0o755)
 await store.close()

@@ -8,13 +8,17 @@ const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }] })
 const plan = await store.plan({ turnKey: 's/m1' })
 let renames = 0
 process.stdout.write(`steps-start\n`)
-await store.apply(plan, { onConflict: 'restore-rest' }, {
-  onStep: (i) => {
-    if (mode === 'step' && i === n) process.kill(process.pid, 'SIGKILL')
+await store.apply(
+  plan,
+  { onConflict: 'restore-rest' },
+  {
+    onStep: (i) => {
+      if (mode === 'step' && i === n) process.kill(process.pid, 'SIGKILL')
+    },
+    beforeRename: () => {
+      if (mode === 'rename' && renames++ === n) process.kill(process.pid, 'SIGKILL')
+    },
   },
-  beforeRename: () => {
-    if (mode === 'rename' && renames++ === n) process.kill(process.pid, 'SIGKILL')
-  },
-})
+)
 process.stdout.write('applied\n')
 await store.close()

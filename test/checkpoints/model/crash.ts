@@ -35,7 +35,11 @@ const CHILD = path.join(REPO, 'test/checkpoints/children/model-apply-child.ts')
 function runChild(args: string[]): Promise<{ killed: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // node --import tsx (not the tsx CLI, which forks again): the process that kills itself is the one applying.
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') } })
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(REPO, 'tsconfig.node.json') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -44,7 +48,11 @@ function runChild(args: string[]): Promise<{ killed: boolean; stdout: string; st
   })
 }
 
-const line = (out: string, tag: string): string | undefined => out.split('\n').find((l) => l.startsWith(tag))?.slice(tag.length)
+const line = (out: string, tag: string): string | undefined =>
+  out
+    .split('\n')
+    .find((l) => l.startsWith(tag))
+    ?.slice(tag.length)
 
 /**
  * Apply the restore of `turnKey` (or the undo of `restoreId`) in a child killed at `crash`, then
@@ -52,7 +60,10 @@ const line = (out: string, tag: string): string | undefined => out.split('\n').f
  * Returns the reopened store and the result the user is told: what apply reported before the
  * kill (its skips) plus what recovery reports, or the child's own result if it was not killed.
  */
-export async function crashingApply(o: { storeDir: string; ws: string; open: Partial<OpenOptions>; what: 'turn' | 'undo'; id: string; crash: CrashPoint }, log: string[]): Promise<{ store: InternalStore; result: ApplyResult }> {
+export async function crashingApply(
+  o: { storeDir: string; ws: string; open: Partial<OpenOptions>; what: 'turn' | 'undo'; id: string; crash: CrashPoint },
+  log: string[],
+): Promise<{ store: InternalStore; result: ApplyResult }> {
   const c = o.crash
   const run = await runChild([o.storeDir, o.ws, JSON.stringify(o.open), o.what, o.id, c.mode, String(c.at)])
   const journals = fs.existsSync(path.join(o.storeDir, 'journal')) ? fs.readdirSync(path.join(o.storeDir, 'journal')) : []

@@ -91,7 +91,7 @@ function typeSwap(g: Gen, t: Tree): string {
   if (!keys.length) return 'nothing'
   const p = g.r.pick(keys)
   const was = t.get(p)!.t
-  const kinds = ['f', 'd', 'l'].filter((k) => k !== was && (g.flags.folderLinkSwap || !(was === 'd' && k === 'l') && !(was === 'l' && k === 'd')))
+  const kinds = ['f', 'd', 'l'].filter((k) => k !== was && (g.flags.folderLinkSwap || (!(was === 'd' && k === 'l') && !(was === 'l' && k === 'd'))))
   const to = g.r.pick(kinds)
   fs.rmSync(g.abs(p), { recursive: true, force: true })
   if (to === 'f') g.writeFile(p, g.content())

@@ -61,7 +61,9 @@ export interface Judged {
 export function judge(j: Judged): string[] {
   const v: string[] = []
   const say = (p: string, what: string): void => {
-    v.push(`${j.label}: ${showPath(p)} ${what} [back ${showNode(j.back.get(p))}, turn ${showNode(j.expected.get(p))}, before ${showNode(j.before.get(p))}, after ${showNode(j.after.get(p))}]`)
+    v.push(
+      `${j.label}: ${showPath(p)} ${what} [back ${showNode(j.back.get(p))}, turn ${showNode(j.expected.get(p))}, before ${showNode(j.before.get(p))}, after ${showNode(j.after.get(p))}]`,
+    )
   }
   const turnChanged = changedPaths(j.back, j.expected)
   const userChanged = changedPaths(j.expected, j.before)

@@ -21,7 +21,17 @@ export interface Outcome {
   log: string[]
 }
 
-export const ALL_FLAGS: (keyof Flags)[] = ['oddNames', 'nonUtf8Names', 'gitignoreRewrite', 'userEditDuringTurn', 'sameSizeSameMtime', 'userEditBeforeUndo', 'userTouchesTypeSwap', 'folderLinkSwap', 'nonUtf8Names']
+export const ALL_FLAGS: (keyof Flags)[] = [
+  'oddNames',
+  'nonUtf8Names',
+  'gitignoreRewrite',
+  'userEditDuringTurn',
+  'sameSizeSameMtime',
+  'userEditBeforeUndo',
+  'userTouchesTypeSwap',
+  'folderLinkSwap',
+  'nonUtf8Names',
+]
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
 export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite', 'userTouchesTypeSwap', 'folderLinkSwap', 'nonUtf8Names']
@@ -29,7 +39,10 @@ export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'us
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = DEFAULT_ON): Flags {
   const on = new Set<string>(base)
-  for (const f of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const f of (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (f === 'all') ALL_FLAGS.forEach((k) => on.add(k))
     else if (f.startsWith('-') && (ALL_FLAGS as string[]).includes(f.slice(1))) on.delete(f.slice(1))
     else if ((ALL_FLAGS as string[]).includes(f)) on.add(f)

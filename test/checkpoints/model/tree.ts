@@ -52,7 +52,10 @@ export function showNode(n: Node | undefined): string {
   if (!n) return 'absent'
   if (n.t === 'd') return 'dir'
   if (n.t === 'l') return `link→${showPath(n.target)}`
-  const head = n.data.subarray(0, 24).toString('latin1').replace(/[^\x20-\x7e]/g, '.')
+  const head = n.data
+    .subarray(0, 24)
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]/g, '.')
   return `file(${n.data.length}B mode ${n.mode.toString(8)} "${head}")`
 }
 

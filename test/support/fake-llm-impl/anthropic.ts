@@ -33,11 +33,16 @@ export async function writeAnthropic(req: IncomingMessage, res: ServerResponse, 
     if (reply.kind === 'text' && reply.reasoning) content.push({ type: 'thinking', thinking: reply.reasoning, signature: 'fake-signature' })
     const text = 'text' in reply ? (reply.text ?? '') : ''
     if (text) content.push({ type: 'text', text })
-    if (reply.kind === 'tool')
-      reply.calls.forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_fake_${counter}_${i}`, name: c.name, input: c.args }))
+    if (reply.kind === 'tool') reply.calls.forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_fake_${counter}_${i}`, name: c.name, input: c.args }))
     sendJson(res, 200, {
-      id, type: 'message', role: 'assistant', model, content,
-      stop_reason: reply.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage,
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: reply.kind === 'tool' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage,
     })
     return
   }

@@ -44,7 +44,10 @@ export async function writeOpenAi(req: IncomingMessage, res: ServerResponse, bod
     if (reply.kind === 'tool')
       message.tool_calls = reply.calls.map((c, i) => ({ id: `call_fake_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }))
     sendJson(res, 200, {
-      id, object: 'chat.completion', created, model,
+      id,
+      object: 'chat.completion',
+      created,
+      model,
       choices: [{ index: 0, message, finish_reason: reply.kind === 'tool' ? 'tool_calls' : 'stop' }],
       ...usage(text),
     })

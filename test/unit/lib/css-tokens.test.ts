@@ -103,9 +103,7 @@ describe('design tokens (src/styles)', () => {
     expect(elsewhere, `define scale tokens only in base.css :root:\n${elsewhere.join('\n')}`).toEqual([])
     const defined = new Set(defs.map((d) => d.prop))
     // A mistyped token (var(--space-10)) makes the whole declaration invalid, silently.
-    const unknown = all
-      .filter((d) => [...d.value.matchAll(/var\(\s*(--[\w-]+)/g)].some(([, name]) => TOKEN_NAME.test(name) && !defined.has(name)))
-      .map(show)
+    const unknown = all.filter((d) => [...d.value.matchAll(/var\(\s*(--[\w-]+)/g)].some(([, name]) => TOKEN_NAME.test(name) && !defined.has(name))).map(show)
     expect(unknown, `unknown token:\n${unknown.join('\n')}`).toEqual([])
   })
 })

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { checkModelSupport, detectFileType, isTextualMime, isUtf8Text } from '../../../shared/attachments/file-type'
 
 const enc = new TextEncoder()
-const bytes = (...xs: (number[] | string)[]) =>
-  new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? Array.from(enc.encode(x)) : x)))
+const bytes = (...xs: (number[] | string)[]) => new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? Array.from(enc.encode(x)) : x)))
 
 // A corpus of real file kinds, built byte by byte (headers as the formats define them).
 const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], 'IHDR', [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
@@ -48,9 +47,18 @@ describe('detectFileType on a corpus of real file kinds', () => {
   it('gives known text types the right mime by extension', () => {
     const t = bytes('x')
     const expected: Record<string, string> = {
-      'a.md': 'text/markdown', 'a.json': 'application/json', 'a.yaml': 'application/yaml', 'a.yml': 'application/yaml',
-      'a.xml': 'application/xml', 'a.csv': 'text/csv', 'a.log': 'text/plain', 'a.ts': 'text/x-typescript',
-      'a.py': 'text/x-python', 'src/dir.d/Main.JAVA': 'text/x-java', 'Makefile': 'text/plain', 'a.toml': 'application/toml',
+      'a.md': 'text/markdown',
+      'a.json': 'application/json',
+      'a.yaml': 'application/yaml',
+      'a.yml': 'application/yaml',
+      'a.xml': 'application/xml',
+      'a.csv': 'text/csv',
+      'a.log': 'text/plain',
+      'a.ts': 'text/x-typescript',
+      'a.py': 'text/x-python',
+      'src/dir.d/Main.JAVA': 'text/x-java',
+      Makefile: 'text/plain',
+      'a.toml': 'application/toml',
     }
     for (const [name, mime] of Object.entries(expected)) expect(detectFileType(name, t).mime, name).toBe(mime)
   })
@@ -89,7 +97,16 @@ describe('detectFileType on a corpus of real file kinds', () => {
 
 describe('isTextualMime', () => {
   it('knows text-like mimes and not binary ones', () => {
-    for (const m of ['text/plain', 'text/markdown; charset=utf-8', 'application/json', 'application/ld+json', 'application/yaml', 'image/svg+xml', 'application/xml', 'application/x-sh']) {
+    for (const m of [
+      'text/plain',
+      'text/markdown; charset=utf-8',
+      'application/json',
+      'application/ld+json',
+      'application/yaml',
+      'image/svg+xml',
+      'application/xml',
+      'application/x-sh',
+    ]) {
       expect(isTextualMime(m), m).toBe(true)
     }
     for (const m of ['image/png', 'application/pdf', 'application/octet-stream', 'application/zip', '', undefined]) {

@@ -20,7 +20,16 @@ const decodeExact = (b: Uint8Array) => new TextDecoder('utf-8', { fatal: true, i
 
 // Fragments that stress the format: line endings, BOMs, and things that look like its own markers.
 const nasty = fc.constantFrom(
-  '\r\n', '\n', '\r', '\uFEFF', '', ' ', '\t', '\u2028', '😀', 'é',
+  '\r\n',
+  '\n',
+  '\r',
+  '\uFEFF',
+  '',
+  ' ',
+  '\t',
+  '\u2028',
+  '😀',
+  'é',
   '<attached-file name="x.txt" mime="text/plain" bytes="3" sha256="' + '0'.repeat(64) + '">\n',
   '\n</attached-file sha256="' + 'a'.repeat(64) + '">',
   formatInlinedAttachment({ name: 'inner.md', mime: 'text/markdown', bytes: enc.encode('# inner\r\n') }),
@@ -62,7 +71,10 @@ describe('format → parse round trip', () => {
   it('keeps user text around and between attachments as plain text, and each attachment exact', () => {
     const typed = fc.oneof(fc.string({ unit: 'binary' }), nasty)
     const file = content.map((t) => ({ name: 'f.txt', mime: 'text/plain', bytes: enc.encode(t) }))
-    const part = fc.oneof(typed.map((t) => ({ typed: t })), file.map((f) => ({ file: f })))
+    const part = fc.oneof(
+      typed.map((t) => ({ typed: t })),
+      file.map((f) => ({ file: f })),
+    )
     fc.assert(
       fc.property(fc.array(part, { maxLength: 8 }), (seq) => {
         const texts = seq.map((p) => ('typed' in p ? p.typed : formatInlinedAttachment(p.file)))
@@ -111,10 +123,7 @@ describe('the format', () => {
     setBlockKey(key)
     const sha = nodeSha(enc.encode('# Hi\n'))
     // The tag: HMAC-SHA-256 under the install's key of every field of the start line, first 128 bits.
-    const tag = createHmac('sha256', Buffer.from(key, 'hex'))
-      .update(`retake-attachment\n"notes.md"\n"text/markdown"\n5\n${sha}`)
-      .digest('hex')
-      .slice(0, 32)
+    const tag = createHmac('sha256', Buffer.from(key, 'hex')).update(`retake-attachment\n"notes.md"\n"text/markdown"\n5\n${sha}`).digest('hex').slice(0, 32)
     expect(fmt('# Hi\n')).toBe(`<attached-file name="notes.md" mime="text/markdown" bytes="5" sha256="${sha}" tag="${tag}">\n# Hi\n\n</attached-file sha256="${sha}">`)
   })
 
@@ -125,7 +134,11 @@ describe('the format', () => {
   })
 
   it('refuses invalid UTF-8 (Latin-1, UTF-16, truncated sequences)', () => {
-    for (const bytes of [[0x63, 0x61, 0x66, 0xe9], [0xff, 0xfe, 0x41, 0x00], [0xe2, 0x82]]) {
+    for (const bytes of [
+      [0x63, 0x61, 0x66, 0xe9],
+      [0xff, 0xfe, 0x41, 0x00],
+      [0xe2, 0x82],
+    ]) {
       expect(() => formatInlinedAttachment({ name: 'x', mime: 'text/plain', bytes: new Uint8Array(bytes) })).toThrow(/not valid UTF-8/)
     }
   })

@@ -3,7 +3,15 @@ import { checkAuthorization, deviceCode, methodsFor, promptAnswers, signInErrorM
 import { ApiError } from '../../../shared/unwrap'
 
 const prompts: AuthPrompt[] = [
-  { type: 'select', key: 'kind', message: 'Kind', options: [{ label: 'Public', value: 'public' }, { label: 'Enterprise', value: 'enterprise' }] },
+  {
+    type: 'select',
+    key: 'kind',
+    message: 'Kind',
+    options: [
+      { label: 'Public', value: 'public' },
+      { label: 'Enterprise', value: 'enterprise' },
+    ],
+  },
   { type: 'text', key: 'url', message: 'Enterprise URL', when: { key: 'kind', op: 'eq', value: 'enterprise' } },
   { type: 'text', key: 'role', message: 'Role (optional)' },
 ]
@@ -36,7 +44,9 @@ describe('provider auth rules', () => {
   })
   it('says what went wrong in words', () => {
     const missing = new ApiError('provider.oauth.callback', 400, { name: 'ProviderAuthOauthMissing', data: {} }, 'x')
-    expect(signInErrorMessage('finish', 'Poe', missing)).toBe('Signing in to Poe did not finish: the server has no sign-in in progress for this provider (it may have restarted): start again.')
+    expect(signInErrorMessage('finish', 'Poe', missing)).toBe(
+      'Signing in to Poe did not finish: the server has no sign-in in progress for this provider (it may have restarted): start again.',
+    )
     expect(signInErrorMessage('start', 'Poe', new ApiError('a', undefined, undefined, 'x'))).toMatch(/did not answer/)
     expect(signInErrorMessage('start', 'Poe', new ApiError('a', 500, { name: 'UnknownError', data: { message: 'Boom' } }, 'x'))).toMatch(/HTTP 500: Boom\)\. It talks to Poe/)
   })

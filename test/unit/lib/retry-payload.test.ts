@@ -115,7 +115,9 @@ describe('historical duplicates', () => {
   })
 
   it('collapses a message whose whole sequence repeats (one and two historical retries)', () => {
-    const a = text('fix this'), f = png(), b = text(inlined('log.txt', 'E1\n'))
+    const a = text('fix this'),
+      f = png(),
+      b = text(inlined('log.txt', 'E1\n'))
     expect(ok(build([a, f, b, copy(a), copy(f), copy(b)])).parts).toHaveLength(3)
     const twice = ok(build([a, f, b, copy(a), copy(f), copy(b), copy(a), copy(f), copy(b)]))
     expect(twice.parts.map((x) => x.type)).toEqual(['text', 'file', 'text'])
@@ -132,7 +134,8 @@ describe('historical duplicates', () => {
   })
 
   it('keeps partial repeats and repeats that are not the whole message', () => {
-    const a = text('a'), b = text('b')
+    const a = text('a'),
+      b = text('b')
     expect(ok(build([a, b, copy(a)])).parts).toHaveLength(3)
     expect(ok(build([a, b, copy(b)])).parts).toHaveLength(3)
     expect(ok(build([a, b, copy(a), copy(b), text('c')])).parts).toHaveLength(5)
@@ -148,7 +151,11 @@ describe('historical duplicates', () => {
   it('property: k copies of any block with typed text collapse to the block; without typed text nothing collapses', () => {
     const partGen = fc.oneof(
       fc.string({ minLength: 1 }).map((s) => () => text(s)),
-      fc.constantFrom(() => png(), () => png('other.png'), () => text(inlined('i.txt', 'x'))),
+      fc.constantFrom(
+        () => png(),
+        () => png('other.png'),
+        () => text(inlined('i.txt', 'x')),
+      ),
     )
     fc.assert(
       fc.property(fc.array(partGen, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 4 }), (gens, k) => {
@@ -200,8 +207,19 @@ describe('withEditedText (Edit and retake)', () => {
 
   it('adds the text to an attachment-only message, and an emptied text leaves only the attachments', () => {
     const block = inlined('a.txt', 'a')
-    expect(withEditedText([{ type: 'text', text: block }], 'about this file')).toEqual([{ type: 'text', text: 'about this file' }, { type: 'text', text: block }])
-    expect(withEditedText([{ type: 'text', text: 'typed' }, { type: 'text', text: block }], '')).toEqual([{ type: 'text', text: block }])
+    expect(withEditedText([{ type: 'text', text: block }], 'about this file')).toEqual([
+      { type: 'text', text: 'about this file' },
+      { type: 'text', text: block },
+    ])
+    expect(
+      withEditedText(
+        [
+          { type: 'text', text: 'typed' },
+          { type: 'text', text: block },
+        ],
+        '',
+      ),
+    ).toEqual([{ type: 'text', text: block }])
   })
 
   it('a typed lookalike of a block is typed text: it is replaced like any other', () => {

@@ -12,7 +12,15 @@ const tmp = () => {
 }
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
 
-const saved = { sessionID: 'ses_a', messageID: 'msg_b', directory: '/p', parts: [{ type: 'text' as const, text: 'kept' }], model: { providerID: 'x', modelID: 'y' }, savedAt: 1, state: 'pending' as const }
+const saved = {
+  sessionID: 'ses_a',
+  messageID: 'msg_b',
+  directory: '/p',
+  parts: [{ type: 'text' as const, text: 'kept' }],
+  model: { providerID: 'x', modelID: 'y' },
+  savedAt: 1,
+  state: 'pending' as const,
+}
 
 describe('AppStores', () => {
   it('refuses extra folders that do not exist or are not absolute, and a missing config file', () => {

@@ -7,7 +7,14 @@ const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage
   parts: Array.from({ length: parts }, (_, i) => ({ id: `${id}_p${i}` })),
 })
 // The session now (ids ascend in time, like opencode's): turn 1 (u1), the retaken turn 2 (u2) answered by model "new", then turn 3.
-const session = [msg('m1u1', 'user'), msg('m2a1', 'assistant'), msg('m3u2', 'user'), msg('m4a2new', 'assistant', 2, 'new'), msg('m5u3', 'user'), msg('m6a3', 'assistant', 1, 'new3')]
+const session = [
+  msg('m1u1', 'user'),
+  msg('m2a1', 'assistant'),
+  msg('m3u2', 'user'),
+  msg('m4a2new', 'assistant', 2, 'new'),
+  msg('m5u3', 'user'),
+  msg('m6a3', 'assistant', 1, 'new3'),
+]
 const attempt: Attempt = { sessionID: 's', messageID: 'm3u2', at: 100, messages: [msg('m4a2old', 'assistant', 1, 'old')], user: msg('m3u2', 'user'), restoreId: 'rst_old' }
 
 describe('planSwitch: continue from an attempt', () => {
@@ -49,7 +56,9 @@ describe('planSwitch: continue from an attempt', () => {
     const gone = session.slice(0, 2)
     expect(planSwitch({ attempt, messages: gone, now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
     const { user: _u, ...noQuestion } = attempt
-    expect(planSwitch({ attempt: { ...noQuestion, switching: true }, messages: gone, now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({ error: 'The retaken message is not in this session any more' })
+    expect(planSwitch({ attempt: { ...noQuestion, switching: true }, messages: gone, now: 1, hasFilePlan: false, leaveFiles: false })).toEqual({
+      error: 'The retaken message is not in this session any more',
+    })
   })
 })
 

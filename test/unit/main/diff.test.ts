@@ -40,7 +40,7 @@ describe('plan diffs', () => {
 
   it('random edits round-trip through the unified diff', () => {
     let seed = 7
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n)
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n
     for (let round = 0; round < 200; round++) {
       const a = Array.from({ length: rnd(40) }, () => `l${rnd(8)}`)
       const b = [...a]

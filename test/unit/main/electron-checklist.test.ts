@@ -127,7 +127,11 @@ describe('the session and the app:// scheme', () => {
 })
 
 describe('the CSP: an injected inline script cannot run', () => {
-  const directives = new Map(RENDERER_CSP.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]))
+  const directives = new Map(
+    RENDERER_CSP.split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  )
 
   it('scripts come only from the app’s own files: no inline, eval, data:, blob: or wildcard source', () => {
     const scripts = directives.get('script-src') ?? directives.get('default-src')!

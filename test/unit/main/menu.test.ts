@@ -11,7 +11,10 @@ function make(platform: NodeJS.Platform, isDev = false) {
 
 const items = (m: MenuItemConstructorOptions) => m.submenu as MenuItemConstructorOptions[]
 const labels = (t: MenuItemConstructorOptions[]) => t.map((m) => m.label?.replace('&', ''))
-const roles = (m: MenuItemConstructorOptions) => items(m).map((i) => i.role).filter(Boolean)
+const roles = (m: MenuItemConstructorOptions) =>
+  items(m)
+    .map((i) => i.role)
+    .filter(Boolean)
 const find = (t: MenuItemConstructorOptions[], label: string) => t.find((m) => m.label?.replace('&', '') === label)!
 const click = (item: MenuItemConstructorOptions) => (item.click as unknown as () => void)()
 

@@ -109,7 +109,14 @@ describe('the saved remote password is bound to its server', () => {
     expect(JSON.stringify(saved)).not.toContain('pw-for-a')
     await nextPassword(a, 0)
 
-    const fromCli = createRetakeCore({ mode: 'browser', dataDir: dataDir(), appRoot: process.cwd(), version: 't', remote: { url: b.url, password: 'cli-pw' }, opencodeConfigPath: '/cli/oc.json' })
+    const fromCli = createRetakeCore({
+      mode: 'browser',
+      dataDir: dataDir(),
+      appRoot: process.cwd(),
+      version: 't',
+      remote: { url: b.url, password: 'cli-pw' },
+      opencodeConfigPath: '/cli/oc.json',
+    })
     cores.push(fromCli)
     const view = await call(fromCli, 'settings.get', {})
     expect(view.serverSetup).toMatchObject({ kind: 'remote', remoteUrl: b.url, remoteFrom: 'command line', configPath: '/cli/oc.json', configFrom: 'command line' })

@@ -49,7 +49,10 @@ describe('kept files across a crash', () => {
     const store = mkdtempSync(join(tmpdir(), 'retake-held-'))
     dirs.push(root, store)
     writeFileSync(join(root, 'mine.txt'), 'my edit\n')
-    const id = new KeptFiles(store).hold([{ root, path: 'mine.txt' }, { root, path: 'absent.txt' }])
+    const id = new KeptFiles(store).hold([
+      { root, path: 'mine.txt' },
+      { root, path: 'absent.txt' },
+    ])
     // The server's revert rewrites the file and creates the absent one; then the process dies.
     writeFileSync(join(root, 'mine.txt'), 'reverted by the server\n')
     writeFileSync(join(root, 'absent.txt'), 'made by the revert\n')

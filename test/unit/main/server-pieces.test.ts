@@ -30,7 +30,9 @@ describe('opencode binary resolution', () => {
     expect(candidatePaths({ appRoot: '/a', platform: 'darwin', arch: 'arm64' })).toEqual(['/a/node_modules/opencode-darwin-arm64/bin/opencode'])
   })
   it('says where it looked when the binary is missing', () => {
-    expect(() => resolveOpencodeBinary({ appRoot: '/nowhere', platform: 'linux', arch: 'x64' }, () => false)).toThrow(/not found[\s\S]*\/nowhere\/node_modules\/opencode-linux-x64\/bin\/opencode/)
+    expect(() => resolveOpencodeBinary({ appRoot: '/nowhere', platform: 'linux', arch: 'x64' }, () => false)).toThrow(
+      /not found[\s\S]*\/nowhere\/node_modules\/opencode-linux-x64\/bin\/opencode/,
+    )
   })
   it('development: finds the binary installed by the opencode-ai dependency', () => {
     expect(resolveOpencodeBinary({ appRoot: process.cwd() })).toMatch(/node_modules\/opencode-/)
@@ -39,11 +41,17 @@ describe('opencode binary resolution', () => {
 
 describe('proxy header and path rules', () => {
   it('never forwards the renderer’s cookies or auth, and always adds the server’s', () => {
-    const h = upstreamHeaders({ cookie: 'retake_session=x', authorization: 'Basic evil', 'content-type': 'application/json', 'x-opencode-directory': '/p', origin: 'http://x' }, 'Basic real')
+    const h = upstreamHeaders(
+      { cookie: 'retake_session=x', authorization: 'Basic evil', 'content-type': 'application/json', 'x-opencode-directory': '/p', origin: 'http://x' },
+      'Basic real',
+    )
     expect(h).toEqual({ 'content-type': 'application/json', 'x-opencode-directory': '/p', authorization: 'Basic real' })
   })
   it('drops www-authenticate so no browser login prompt can appear', () => {
-    expect(downstreamHeaders({ 'www-authenticate': 'Basic realm="Secure Area"', 'content-type': 'application/json', 'set-cookie': ['a=b'] })).toEqual({ 'content-type': 'application/json', 'x-content-type-options': 'nosniff' })
+    expect(downstreamHeaders({ 'www-authenticate': 'Basic realm="Secure Area"', 'content-type': 'application/json', 'set-cookie': ['a=b'] })).toEqual({
+      'content-type': 'application/json',
+      'x-content-type-options': 'nosniff',
+    })
   })
   it('serves anything that is not JSON or an event stream as a sandboxed download, never as a page', () => {
     for (const type of ['text/html; charset=utf-8', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'text/plain', undefined]) {
@@ -64,7 +72,11 @@ describe('proxy header and path rules', () => {
     expect(isAllowedOpencodeRoute('DELETE', '/session/ses_1/message/msg_1/part/prt_1')).toBe(true)
     expect(isAllowedOpencodeRoute('PUT', '/auth/openai')).toBe(true)
     // Rewriting a conversation is the host's own business (continue-attempt.ts), never the window's.
-    for (const [m, p] of [['POST', '/sync/replay'], ['POST', '/sync/history'], ['DELETE', '/session/ses_1/message/msg_1']]) {
+    for (const [m, p] of [
+      ['POST', '/sync/replay'],
+      ['POST', '/sync/history'],
+      ['DELETE', '/session/ses_1/message/msg_1'],
+    ]) {
       expect(isAllowedOpencodeRoute(m!, p!)).toBe(false)
       expect(isHostOnlyOpencodeRoute(m!, p!)).toBe(true)
     }

@@ -12,7 +12,11 @@ describe('toolUseByTurn', () => {
   it('names the files of write/edit/multiedit and of a patch, relative paths resolved in the project', () => {
     const patch = '*** Begin Patch\n*** Add File: docs/new.md\n+hi\n*** Update File: src/a.ts\n*** Move to: src/b.ts\n*** Delete File: old.txt\n*** End Patch'
     const use = toolUseByTurn(
-      [user('m1'), answer('m1', ['write', { filePath: '/p/w.txt' }], ['edit', { filePath: 'rel/e.txt' }]), answer('m1', ['read', { filePath: '/p/r.txt' }], ['apply_patch', { patchText: patch }])],
+      [
+        user('m1'),
+        answer('m1', ['write', { filePath: '/p/w.txt' }], ['edit', { filePath: 'rel/e.txt' }]),
+        answer('m1', ['read', { filePath: '/p/r.txt' }], ['apply_patch', { patchText: patch }]),
+      ],
       '/p',
     ).get('m1')!
     expect([...use.paths].sort()).toEqual(['/p/docs/new.md', '/p/old.txt', '/p/rel/e.txt', '/p/src/a.ts', '/p/src/b.ts', '/p/w.txt'])
@@ -20,7 +24,10 @@ describe('toolUseByTurn', () => {
   })
 
   it('a shell, a sub-agent or an unknown tool makes the turn opaque; each turn is read on its own', () => {
-    const use = toolUseByTurn([user('m1'), answer('m1', ['bash', { command: 'make' }]), user('m2'), answer('m2', ['task', {}]), user('m3'), answer('m3', ['mcp_thing', {}]), user('m4')], '/p')
+    const use = toolUseByTurn(
+      [user('m1'), answer('m1', ['bash', { command: 'make' }]), user('m2'), answer('m2', ['task', {}]), user('m3'), answer('m3', ['mcp_thing', {}]), user('m4')],
+      '/p',
+    )
     expect(use.get('m1')!.opaque).toBe(true)
     expect(use.get('m2')!.opaque).toBe(true)
     expect(use.get('m3')!.opaque).toBe(true)

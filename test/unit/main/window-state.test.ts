@@ -16,7 +16,12 @@ describe('clampWindowState', () => {
   })
   it('keeps a window that is fully on a display', () => {
     expect(clampWindowState({ x: 100, y: 50, width: 1000, height: 700, maximized: true }, [laptop])).toEqual({
-      x: 100, y: 50, width: 1000, height: 700, maximized: true, fullScreen: false,
+      x: 100,
+      y: 50,
+      width: 1000,
+      height: 700,
+      maximized: true,
+      fullScreen: false,
     })
   })
   it('keeps a window on a second monitor', () => {
@@ -40,7 +45,12 @@ describe('clampWindowState', () => {
   })
   it('fits a big window to the smaller display it is on', () => {
     expect(clampWindowState({ x: 10, y: 10, width: 2000, height: 1300 }, [laptop, right])).toEqual({
-      x: 0, y: 0, width: 1440, height: 875, maximized: false, fullScreen: false,
+      x: 0,
+      y: 0,
+      width: 1440,
+      height: 875,
+      maximized: false,
+      fullScreen: false,
     })
   })
   it('handles displays left of and above the primary (negative coordinates)', () => {

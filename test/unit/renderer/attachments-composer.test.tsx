@@ -148,7 +148,11 @@ describe('composer attachments', () => {
 
     await userEvent.click(screen.getByTestId('switch-model'))
     const menu = screen.getByTestId('switch-model-menu')
-    expect(within(menu).getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Reader (Local)'])
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((b) => b.textContent),
+    ).toEqual(['Reader (Local)'])
     await userEvent.click(within(menu).getByRole('menuitem'))
     await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveAttribute('data-model', 'local/reader'))
     expect(screen.queryByTestId('model-support-flag')).toBeNull()

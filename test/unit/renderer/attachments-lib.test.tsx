@@ -133,7 +133,10 @@ describe('parseCsv', () => {
       ['x, y', 'say "hi"'],
       ['multi\nline', '2'],
     ])
-    expect(parseCsv('a\tb\n1\t2\n', '\t')).toEqual([['a', 'b'], ['1', '2']])
+    expect(parseCsv('a\tb\n1\t2\n', '\t')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ])
     expect(parseCsv('')).toEqual([])
   })
 })

@@ -64,8 +64,14 @@ describe('the attachment viewer', () => {
     render(<PartView part={inline('data.csv', 'text/csv', CSV)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
     const table = await screen.findByTestId('viewer-table')
-    const rows = within(table).getAllByRole('row').map((r) => Array.from(r.querySelectorAll('th,td'), (c) => c.textContent))
-    expect(rows).toEqual([['name', 'qty'], ['Widget, large', '2'], ['say "hi"', '3']])
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((r) => Array.from(r.querySelectorAll('th,td'), (c) => c.textContent))
+    expect(rows).toEqual([
+      ['name', 'qty'],
+      ['Widget, large', '2'],
+      ['say "hi"', '3'],
+    ])
     await userEvent.click(screen.getByTestId('viewer-toggle'))
     expect(screen.getByTestId('viewer-source').textContent).toBe(CSV)
   })

@@ -25,7 +25,12 @@ function fakeOpencode(opts: { promptStatus: number; messages?: unknown[] }) {
     if (p === `/session/${SID}/message`) return json(opts.messages ?? [])
     if (p === '/config/providers') return json(providers)
     if (p === '/config') return json({ model: 'local/echo' })
-    if (p === '/agent') return json([{ name: 'build', mode: 'primary', permission: [], options: {} }, { name: 'plan', mode: 'primary', permission: [], options: {} }, { name: 'general', mode: 'subagent', permission: [], options: {} }])
+    if (p === '/agent')
+      return json([
+        { name: 'build', mode: 'primary', permission: [], options: {} },
+        { name: 'plan', mode: 'primary', permission: [], options: {} },
+        { name: 'general', mode: 'subagent', permission: [], options: {} },
+      ])
     if (p === `/session/${SID}/prompt_async`) {
       prompts.push(await input.json())
       return opts.promptStatus === 204 ? new Response(null, { status: 204 }) : json({ name: 'UnknownError', data: { message: 'boom' } }, opts.promptStatus)

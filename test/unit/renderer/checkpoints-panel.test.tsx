@@ -6,15 +6,7 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { queryKeys } from '../../../src/api/query-keys'
 import { setBridge } from '../../../src/bridge'
 import { CheckpointsPanel } from '../../../src/features/checkpoints/CheckpointsPanel'
-import {
-  groupPlan,
-  overwriteIds,
-  parseCleanup,
-  resultHeadline,
-  summarizeChanges,
-  turnLabel,
-  undoableRestoreId,
-} from '../../../src/features/checkpoints/checkpoint-logic'
+import { groupPlan, overwriteIds, parseCleanup, resultHeadline, summarizeChanges, turnLabel, undoableRestoreId } from '../../../src/features/checkpoints/checkpoint-logic'
 import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID, user } from './fixtures'
 
@@ -95,8 +87,26 @@ function fakeHost(overrides: Record<string, unknown> = {}) {
           return { turnsDropped: 1, bytesFreed: 1536 }
         case 'checkpoints.verify':
           return input.repair
-            ? { ok: false, blobsChecked: 3, missing: [{ root: DIR, path: 'gone.bin' }], damaged: [], brokenTurns: [], unreachableBlobs: 0, unreachableBytes: 0, repaired: { blobsSwept: 1, bytesFreed: 100, damagedMovedAside: 1 } }
-            : { ok: false, blobsChecked: 3, missing: [{ root: DIR, path: 'gone.bin' }], damaged: [{ root: DIR, path: 'bad\udcff.bin' }], brokenTurns: [], unreachableBlobs: 1, unreachableBytes: 100, repaired: null }
+            ? {
+                ok: false,
+                blobsChecked: 3,
+                missing: [{ root: DIR, path: 'gone.bin' }],
+                damaged: [],
+                brokenTurns: [],
+                unreachableBlobs: 0,
+                unreachableBytes: 0,
+                repaired: { blobsSwept: 1, bytesFreed: 100, damagedMovedAside: 1 },
+              }
+            : {
+                ok: false,
+                blobsChecked: 3,
+                missing: [{ root: DIR, path: 'gone.bin' }],
+                damaged: [{ root: DIR, path: 'bad\udcff.bin' }],
+                brokenTurns: [],
+                unreachableBlobs: 1,
+                unreachableBytes: 100,
+                repaired: null,
+              }
         default:
           throw new Error(`unexpected ${channel}`)
       }

@@ -26,7 +26,7 @@ function renderPalette(opts: { busy?: boolean } = {}) {
       if (p === '/session/status') return json(opts.busy ? { [SID]: { type: 'busy' } } : {})
       if (p === '/config/providers') return json(providers)
       if (p === '/config') return json({ model: 'local/echo' })
-      if (p === `/session/${SID}/abort`) return aborted.push(SID), json(true)
+      if (p === `/session/${SID}/abort`) return (aborted.push(SID), json(true))
       return new Response('nope', { status: 404 })
     }),
   )

@@ -82,9 +82,7 @@ describe('MessageRow', () => {
   })
 
   it('marks roles, ids and streaming', () => {
-    const streaming = assistant('msg_2', 'msg_1', { time: { created: 2 } }, [
-      { id: 'prt_t', sessionID: SID, messageID: 'msg_2', type: 'text', text: 'partial' },
-    ])
+    const streaming = assistant('msg_2', 'msg_1', { time: { created: 2 } }, [{ id: 'prt_t', sessionID: SID, messageID: 'msg_2', type: 'text', text: 'partial' }])
     render(
       <>
         <MessageRow message={user('msg_1', 'hi')} continued={false} />

@@ -23,13 +23,14 @@ function provider(id: string, name: string, models: Record<string, { name: strin
     source: 'config',
     env: [],
     options: {},
-    models: Object.fromEntries(
-      Object.entries(models).map(([mid, m]) => [mid, { id: mid, name: m.name, capabilities: caps(m), limit: { context: m.context ?? 0, output: 0 } }]),
-    ),
+    models: Object.fromEntries(Object.entries(models).map(([mid, m]) => [mid, { id: mid, name: m.name, capabilities: caps(m), limit: { context: m.context ?? 0, output: 0 } }])),
   } as unknown as Provider
 }
 const providers = [
-  provider('anthropic', 'Anthropic', { 'claude-sonnet': { name: 'Claude Sonnet', context: 200_000, attachment: true, image: true }, 'claude-haiku': { name: 'Claude Haiku', context: 200_000 } }),
+  provider('anthropic', 'Anthropic', {
+    'claude-sonnet': { name: 'Claude Sonnet', context: 200_000, attachment: true, image: true },
+    'claude-haiku': { name: 'Claude Haiku', context: 200_000 },
+  }),
   provider('openai', 'OpenAI', { 'gpt-4o': { name: 'GPT-4o', context: 128_000, image: true }, 'o3-mini': { name: 'o3 mini' } }),
   provider('local', 'Local', { echo: { name: 'Echo' }, 'echo-2': { name: 'Echo 2' } }),
 ]

@@ -11,7 +11,10 @@ afterEach(() => {
 
 function stubNotification(answer: NotificationPermission, current: NotificationPermission = 'default') {
   const requestPermission = vi.fn(async () => answer)
-  vi.stubGlobal('Notification', Object.assign(function Notification() {}, { permission: current, requestPermission }))
+  vi.stubGlobal(
+    'Notification',
+    Object.assign(function Notification() {}, { permission: current, requestPermission }),
+  )
   return requestPermission
 }
 

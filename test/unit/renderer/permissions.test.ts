@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { applyToPermissions, applyToQuestions, describePermission, questionAnswers, type PermissionRequest, type QuestionRequest } from '../../../src/features/chat/permissions'
 
-const req = (id: string, extra: Partial<PermissionRequest> = {}): PermissionRequest => ({ id, sessionID: 'ses_1', permission: 'bash', patterns: ['echo hi'], metadata: {}, always: ['echo *'], ...extra })
+const req = (id: string, extra: Partial<PermissionRequest> = {}): PermissionRequest => ({
+  id,
+  sessionID: 'ses_1',
+  permission: 'bash',
+  patterns: ['echo hi'],
+  metadata: {},
+  always: ['echo *'],
+  ...extra,
+})
 const ev = (type: string, properties: unknown) => ({ id: 'evt', type, properties }) as never
 
 describe('permission requests', () => {
@@ -31,7 +39,14 @@ describe('question requests', () => {
     id,
     sessionID: 'ses_1',
     questions: [
-      { question: 'Which database?', header: 'Database', options: [{ label: 'SQLite', description: '' }, { label: 'Postgres', description: '' }] },
+      {
+        question: 'Which database?',
+        header: 'Database',
+        options: [
+          { label: 'SQLite', description: '' },
+          { label: 'Postgres', description: '' },
+        ],
+      },
       { question: 'Anything else?', header: 'Notes', options: [], custom: true },
     ],
   })

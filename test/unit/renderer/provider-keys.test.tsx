@@ -29,7 +29,15 @@ const METHODS = {
       type: 'oauth',
       label: 'Login with GitHub Copilot',
       prompts: [
-        { type: 'select', key: 'deploymentType', message: 'Select GitHub deployment type', options: [{ label: 'GitHub.com', value: 'github.com', hint: 'Public' }, { label: 'GitHub Enterprise', value: 'enterprise' }] },
+        {
+          type: 'select',
+          key: 'deploymentType',
+          message: 'Select GitHub deployment type',
+          options: [
+            { label: 'GitHub.com', value: 'github.com', hint: 'Public' },
+            { label: 'GitHub Enterprise', value: 'enterprise' },
+          ],
+        },
         { type: 'text', key: 'enterpriseUrl', message: 'Enter your GitHub Enterprise URL or domain', when: { key: 'deploymentType', op: 'eq', value: 'enterprise' } },
       ],
     },
@@ -128,8 +136,7 @@ describe('ProviderKeysDialog: signing in', () => {
     let accept = false
     const server = fakeServer({
       'POST /provider/openai/oauth/authorize': () => json({ url, method: 'code', instructions: 'Paste the code from the page' }),
-      'POST /provider/openai/oauth/callback': () =>
-        accept ? json(true) : failure(400, { name: 'ProviderAuthOauthCallbackFailed', data: { providerID: 'openai' } }),
+      'POST /provider/openai/oauth/callback': () => (accept ? json(true) : failure(400, { name: 'ProviderAuthOauthCallbackFailed', data: { providerID: 'openai' } })),
     })
     const open = vi.spyOn(window, 'open').mockReturnValue(null)
     renderDialog()
@@ -163,8 +170,7 @@ describe('ProviderKeysDialog: signing in', () => {
   it('"auto" with a device code: prompts sent as inputs, the code shown and copied, waits for the server', async () => {
     let answer!: (r: Response) => void
     const server = fakeServer({
-      'POST /provider/github-copilot/oauth/authorize': () =>
-        json({ url: 'https://github.example.com/login/device', method: 'auto', instructions: 'Enter code: AB12-CD34' }),
+      'POST /provider/github-copilot/oauth/authorize': () => json({ url: 'https://github.example.com/login/device', method: 'auto', instructions: 'Enter code: AB12-CD34' }),
       'POST /provider/github-copilot/oauth/callback': () => new Promise<Response>((r) => (answer = r)),
     })
     renderDialog()
@@ -179,9 +185,7 @@ describe('ProviderKeysDialog: signing in', () => {
     await userEvent.click(screen.getByTestId('sign-in-start'))
 
     expect(await screen.findByTestId('device-code')).toHaveTextContent('AB12-CD34')
-    expect(server.bodies('POST /provider/github-copilot/oauth/authorize')).toEqual([
-      { method: 0, inputs: { deploymentType: 'enterprise', enterpriseUrl: 'git.corp.example' } },
-    ])
+    expect(server.bodies('POST /provider/github-copilot/oauth/authorize')).toEqual([{ method: 0, inputs: { deploymentType: 'enterprise', enterpriseUrl: 'git.corp.example' } }])
     const writeText = vi.fn(async () => {})
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
     await userEvent.click(screen.getByTestId('device-code-copy'))

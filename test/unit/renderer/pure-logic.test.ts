@@ -19,7 +19,15 @@ describe('visibleMessages (revert)', () => {
   it('with partID keeps the message but hides its parts from partID on', () => {
     const a = assistant('msg_a2', 'msg_z1', {}, [
       { id: 'prt_1', sessionID: 's', messageID: 'msg_a2', type: 'text', text: 'a' },
-      { id: 'prt_2', sessionID: 's', messageID: 'msg_a2', type: 'step-finish', reason: 'stop', cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } },
+      {
+        id: 'prt_2',
+        sessionID: 's',
+        messageID: 'msg_a2',
+        type: 'step-finish',
+        reason: 'stop',
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      },
     ])
     const out = visibleMessages([list[0]!, a, list[2]!], { messageID: 'msg_a2', partID: 'prt_2' })
     expect(out.map((m) => m.info.id)).toEqual(['msg_z1', 'msg_a2'])
@@ -60,7 +68,7 @@ describe('error display and banner de-duplication', () => {
     expect(bannerError(undefined, [user('msg_1')])).toBeUndefined()
   })
 
-  it('never shows a banner for the user\'s own Stop', () => {
+  it("never shows a banner for the user's own Stop", () => {
     expect(bannerError({ name: 'MessageAbortedError', data: { message: 'Aborted' } }, [user('msg_1')])).toBeUndefined()
   })
 
@@ -92,9 +100,7 @@ describe('statusLine', () => {
 })
 
 describe('model choice', () => {
-  const providers = [
-    { id: 'local', name: 'Local', source: 'config', env: [], options: {}, models: { echo: { id: 'echo', name: 'Echo' } } },
-  ] as never
+  const providers = [{ id: 'local', name: 'Local', source: 'config', env: [], options: {}, models: { echo: { id: 'echo', name: 'Echo' } } }] as never
   it('parses provider/model keys with slashes in the model id', () => {
     expect(parseModelKey('openrouter/anthropic/claude')).toEqual({ providerID: 'openrouter', modelID: 'anthropic/claude' })
     expect(parseModelKey('nope')).toBeUndefined()

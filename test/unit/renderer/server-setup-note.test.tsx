@@ -104,8 +104,6 @@ describe('Settings › what the opencode server runs with', () => {
     await userEvent.type(screen.getByTestId('config-path'), '/me/opencode.json')
     await userEvent.click(screen.getByTestId('use-user-home'))
     await userEvent.click(screen.getByTestId('server-save'))
-    await waitFor(() =>
-      expect(screen.getByTestId('server-setup-text')).toHaveTextContent('the config file /me/opencode.json and Retake’s separate opencode setup'),
-    )
+    await waitFor(() => expect(screen.getByTestId('server-setup-text')).toHaveTextContent('the config file /me/opencode.json and Retake’s separate opencode setup'))
   })
 })

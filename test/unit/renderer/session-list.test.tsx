@@ -144,7 +144,11 @@ describe('SessionList', () => {
     const groups = await screen.findAllByTestId('session-group')
     expect(groups.map((g) => g.getAttribute('aria-label')).slice(0, 2)).toEqual(['Today', 'Yesterday'])
     expect(groups).toHaveLength(3)
-    expect(within(groups[0]!).getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_a'])
+    expect(
+      within(groups[0]!)
+        .getAllByTestId('session-item')
+        .map((i) => i.getAttribute('data-session-id')),
+    ).toEqual(['ses_a'])
 
     const search = screen.getByTestId('session-search')
     await userEvent.type(search, 'LOGIN')

@@ -59,7 +59,12 @@ describe('shareMessagesById', () => {
   })
 
   it('returns the previous list itself when nothing changed, and a changed message as new', () => {
-    expect(shareMessagesById(list, list.map((m) => structuredClone(m)))).toBe(list)
+    expect(
+      shareMessagesById(
+        list,
+        list.map((m) => structuredClone(m)),
+      ),
+    ).toBe(list)
     const changed = list.map((m) => structuredClone(m))
     changed[2] = user('msg_2', 'edited')
     const shared = shareMessagesById(list, changed) as typeof list

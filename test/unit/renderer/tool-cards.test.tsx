@@ -39,7 +39,18 @@ describe('tool cards', () => {
   })
 
   it('edit: a diff with the file’s line numbers from opencode’s patch, highlighted, and a split view', async () => {
-    const diff = ['Index: /home/me/app/src/a.ts', '===', '--- /home/me/app/src/a.ts', '+++ /home/me/app/src/a.ts', '@@ -10,3 +10,3 @@', ' const a = 1', '-const b = 2', '+const b = 3', ' const c = 4', ''].join('\n')
+    const diff = [
+      'Index: /home/me/app/src/a.ts',
+      '===',
+      '--- /home/me/app/src/a.ts',
+      '+++ /home/me/app/src/a.ts',
+      '@@ -10,3 +10,3 @@',
+      ' const a = 1',
+      '-const b = 2',
+      '+const b = 3',
+      ' const c = 4',
+      '',
+    ].join('\n')
     inProject(
       <ToolCard
         part={tool('edit', {
@@ -65,14 +76,18 @@ describe('tool cards', () => {
     // Highlighted by highlight.js (TypeScript keywords get their class).
     expect(rows[2]!.querySelector('.hljs-keyword')).not.toBeNull()
     await userEvent.click(within(body).getByTestId('diff-split-toggle'))
-    const split = within(body).getAllByRole('row').map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent))
+    const split = within(body)
+      .getAllByRole('row')
+      .map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent))
     expect(split[1]).toEqual(['11', '−', 'const b = 2', '11', '+', 'const b = 3'])
   })
 
   it('edit without a patch: the diff is computed from the old and new strings', async () => {
     render(<ToolCard part={tool('edit', { status: 'completed', input: { filePath: 'x.txt', oldString: 'a\nb\nc', newString: 'a\nB\nc' } })} />)
     const body = await expand()
-    const kinds = within(body).getAllByRole('row').map((r) => r.getAttribute('data-kind'))
+    const kinds = within(body)
+      .getAllByRole('row')
+      .map((r) => r.getAttribute('data-kind'))
     expect(kinds).toEqual(['context', 'del', 'add', 'context'])
   })
 

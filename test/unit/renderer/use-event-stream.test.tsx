@@ -42,9 +42,7 @@ describe('useEventStream', () => {
   it('applies events to the cache without refetching, and refetches the visible session once after a reconnect', async () => {
     vi.stubGlobal('EventSource', FakeEventSource)
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    const start = [user('msg_1'), assistant('msg_2', 'msg_1', { time: { created: 2 } }, [
-      { id: 'prt_t', sessionID: SID, messageID: 'msg_2', type: 'text', text: 'echo: ' },
-    ])]
+    const start = [user('msg_1'), assistant('msg_2', 'msg_1', { time: { created: 2 } }, [{ id: 'prt_t', sessionID: SID, messageID: 'msg_2', type: 'text', text: 'echo: ' }])]
     const fetchMessages = vi.fn(async () => start)
     render(
       <QueryClientProvider client={qc}>

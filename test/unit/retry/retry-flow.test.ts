@@ -27,7 +27,18 @@ function request(over: Partial<RetryRequest> = {}): RetryRequest {
 }
 
 /** A fake server + store that records calls and can fail one named step. */
-function world(opts: { failAt?: RetryStep | 'drop'; busy?: boolean; revertMarker?: string | null; deleteAnswer?: unknown; partsLeft?: number; gone?: boolean; parentID?: string; turnError?: string } = {}) {
+function world(
+  opts: {
+    failAt?: RetryStep | 'drop'
+    busy?: boolean
+    revertMarker?: string | null
+    deleteAnswer?: unknown
+    partsLeft?: number
+    gone?: boolean
+    parentID?: string
+    turnError?: string
+  } = {},
+) {
   const calls: string[] = []
   const disk = new Map<string, SavedRetry>()
   let parts = storedParts.map((p) => ({ id: p.id }))
@@ -80,7 +91,12 @@ function world(opts: { failAt?: RetryStep | 'drop'; busy?: boolean; revertMarker
       calls.push(`prompt:${body.messageID}:${body.model.modelID}`)
       boom('prompt')
       return {
-        info: { id: 'msg_a2', role: 'assistant', parentID: opts.parentID ?? body.messageID, ...(opts.turnError ? { error: { name: 'APIError', data: { message: opts.turnError } } } : {}) },
+        info: {
+          id: 'msg_a2',
+          role: 'assistant',
+          parentID: opts.parentID ?? body.messageID,
+          ...(opts.turnError ? { error: { name: 'APIError', data: { message: opts.turnError } } } : {}),
+        },
         parts: [],
       }
     },
@@ -159,7 +175,17 @@ describe('runRetry', () => {
   })
 
   it('"Send again" uses the saved payload, with the model chosen now, even when the message is gone', async () => {
-    const saved: SavedRetry = { sessionID: S, messageID: U, directory: '/proj', parts: [{ type: 'text', text: 'kept safe' }], agent: 'plan', model: { providerID: 'fake', modelID: 'old' }, savedAt: 1, state: 'failed', error: 'prompt: boom' }
+    const saved: SavedRetry = {
+      sessionID: S,
+      messageID: U,
+      directory: '/proj',
+      parts: [{ type: 'text', text: 'kept safe' }],
+      agent: 'plan',
+      model: { providerID: 'fake', modelID: 'old' },
+      savedAt: 1,
+      state: 'failed',
+      error: 'prompt: boom',
+    }
     const w = world({ gone: true })
     await runRetry(request({ message: null, saved, model: { providerID: 'fake', modelID: 'echo' } }), w.deps)
     expect(w.calls).toEqual(['save:pending', 'get', `prompt:${U}:echo`, 'drop'])
@@ -167,7 +193,9 @@ describe('runRetry', () => {
 
   it('an empty message cannot be retried and nothing runs', async () => {
     const w = world()
-    const err = await runRetry(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch((e: unknown) => e)
+    const err = await runRetry(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch(
+      (e: unknown) => e,
+    )
     expect(err).toMatchObject({ step: 'payload', saved: null })
     expect(w.calls).toEqual([])
   })
@@ -246,7 +274,13 @@ describe('runRetry with files', () => {
 
   it('a revert that fails after the files were restored undoes the file restore', async () => {
     const w = filesWorld()
-    const failing: RetryDeps = { ...w.deps, revert: async () => { w.calls.push('revert'); throw new Error('409 busy') } }
+    const failing: RetryDeps = {
+      ...w.deps,
+      revert: async () => {
+        w.calls.push('revert')
+        throw new Error('409 busy')
+      },
+    }
     const err = await runRetry(request({ files }), failing).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'revert' })
     expect(w.calls.slice(-5)).toEqual(['revert', 'putback:h1', 'undo:r1', 'save:failed', 'forget-attempt'])

@@ -10,7 +10,7 @@ export function BashTool({ part }: { part: ToolPart }) {
   const description = str(state.input?.description) ?? str(m.description)
   const exit = num(m.exit)
   // opencode streams the output into the running call's metadata, then puts the whole in `output`.
-  const output = state.status === 'completed' ? state.output : str(m.output) ?? ''
+  const output = state.status === 'completed' ? state.output : (str(m.output) ?? '')
   return (
     <div className="tool-bash">
       {description && <div className="tool-description">{description}</div>}

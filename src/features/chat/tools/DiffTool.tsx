@@ -32,7 +32,9 @@ export function rowsOf(part: ToolPart): DiffRow[] {
     // A patch in a format that is not a unified diff: colour its +/- lines, no numbers.
     const parsed = parseUnifiedDiff(patchText)
     if (parsed.length) return foldContext(parsed)
-    return patchText.split('\n').map((l) => ({ kind: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'context', text: l.startsWith('+') || l.startsWith('-') ? l.slice(1) : l }) as DiffRow)
+    return patchText
+      .split('\n')
+      .map((l) => ({ kind: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'context', text: l.startsWith('+') || l.startsWith('-') ? l.slice(1) : l }) as DiffRow)
   }
   return diffLines(str(input.oldString) ?? '', str(input.newString) ?? '')
 }
