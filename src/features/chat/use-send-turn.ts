@@ -1,0 +1,100 @@
+/**
+ * Sending the composer's text: a slash command runs instead; otherwise the parts are built before
+ * anything is cleared, a new session is made if needed, and the prompt goes with an id chosen here.
+ * Whatever fails, the text and the attachments come back to the composer (a failed send, or a
+ * message the server never stored).
+ */
+import { useCallback, useState } from 'react'
+import { ascendingId } from '../../../shared/ids'
+import type { ModelRef } from '../../../shared/ipc-contract'
+import { errorMessage } from '../../../shared/unwrap'
+import { isCheckpointFailure, useCreateSession, useSendPrompt } from '../../api/mutations'
+import type { MessageError, SessionStatus } from '../../api/types'
+import { buildPromptParts, type PendingAttachment } from '../attachments/attachments'
+import { useAttachmentsStore } from '../attachments/attachments-store'
+import { choiceKey, useModelStore } from '../models/model-store'
+import { draftKey, useDraftsStore } from './drafts-store'
+import { describeError } from './message-errors'
+import type { PendingSend } from './pending-send'
+import { usePendingSendStore } from './pending-send-store'
+import { useSessionErrors } from './session-errors-store'
+import { usePendingSendGuard } from './use-pending-send'
+
+export function useSendTurn(o: {
+  directory: string
+  sessionID: string | undefined
+  /** The ids of the session's messages (a pending send is settled when its id shows up). */
+  messageIDs: string[]
+  status: SessionStatus | undefined
+  sessionError: MessageError | undefined
+  busy: boolean
+  draft: string
+  attachments: PendingAttachment[]
+  /** A slash command runs and yields null; anything else is the text to send. */
+  intercept(text: string): string | null
+  model: ModelRef | undefined
+  agent: string | undefined
+  onSelect(id: string): void
+}) {
+  const { directory, sessionID } = o
+  const [sendError, setSendError] = useState<string | null>(null)
+  const [checkpointFailed, setCheckpointFailed] = useState(false)
+  const create = useCreateSession()
+  const send = useSendPrompt()
+
+  const giveBack = (sid: string | undefined, text: string, files: PendingAttachment[]) => {
+    const key = draftKey(directory, sid)
+    useDraftsStore.getState().giveBack(key, text)
+    if (files.length) useAttachmentsStore.getState().restore(key, files)
+  }
+  const onLost = useCallback(
+    (p: PendingSend<PendingAttachment>, error: MessageError | undefined) => {
+      const key = draftKey(directory, p.sessionID)
+      useDraftsStore.getState().giveBack(key, p.text)
+      if (p.attachments.length) useAttachmentsStore.getState().restore(key, p.attachments)
+      setSendError(`Your message did not reach the conversation${error ? ` (${describeError(error).message})` : ''}. It is back in the composer.`)
+    },
+    [directory],
+  )
+  usePendingSendGuard({ sessionID, messageIDs: o.messageIDs, status: o.status, sessionError: o.sessionError, onLost })
+
+  async function onSend(opts: { skipCheckpoint?: boolean } = {}) {
+    // A slash command runs here and is never sent; `//…` sends the text with one slash.
+    const text = o.intercept(o.draft)
+    if (text === null) return
+    let sid = sessionID
+    let parts
+    try {
+      // Built before anything is cleared: a file over the inline limit is reported, nothing is lost.
+      parts = buildPromptParts(text, o.attachments)
+    } catch (err) {
+      setSendError(errorMessage(err))
+      return
+    }
+    const dkey = draftKey(directory, sessionID)
+    const sent = useAttachmentsStore.getState().take(dkey)
+    useDraftsStore.getState().setDraft(dkey, '')
+    setSendError(null)
+    setCheckpointFailed(false)
+    const messageID = ascendingId('msg')
+    try {
+      if (!sid) {
+        const created = await create.mutateAsync()
+        sid = created.id
+        useModelStore.getState().carryOver(choiceKey(directory, undefined), choiceKey(directory, sid))
+        o.onSelect(sid)
+      }
+      useSessionErrors.getState().clear(sid)
+      usePendingSendStore.getState().set({ sessionID: sid, messageID, text, attachments: sent, sentAt: Date.now(), queued: o.busy })
+      await send.mutateAsync({ sessionID: sid, messageID, skipCheckpoint: opts.skipCheckpoint, text, parts, model: o.model, agent: o.agent })
+    } catch (err) {
+      if (sid) usePendingSendStore.getState().clear(sid, messageID)
+      setCheckpointFailed(isCheckpointFailure(err))
+      // The draft survives a failed send, ahead of anything the user typed meanwhile; the
+      // attachments come back too, to the composer the user now sees.
+      giveBack(sid, text, sent)
+      setSendError(errorMessage(err))
+    }
+  }
+  return { onSend, sendError, checkpointFailed }
+}
