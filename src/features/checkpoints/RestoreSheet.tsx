@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { usePlanRestore } from './use-checkpoints'
-import { groupPlan, overwriteList, type ConflictChoice } from './restore-sheet'
+import { groupPlan, overwriteIds, type ConflictChoice } from './checkpoint-logic'
 import type { RestorePlan } from '../../../shared/ipc-contract'
 import { DiffLines } from './TurnChanges'
 import { useEscape } from '../../ui/use-escape'
@@ -51,7 +51,7 @@ export function RestoreSheet(props: {
   }, [mutate, props.sessionID, props.messageID])
 
   const groups = plan ? groupPlan(plan) : null
-  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: overwriteList(choices), keep: [...kept] })
+  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: groups ? overwriteIds(groups.conflicts, choices) : [], keep: [...kept] })
   const fileChoice = (a: RestorePlan['actions'][number], rollBack: string) => (
     <select
       aria-label={`What to do with ${displayPath(a.path)}`}
@@ -104,16 +104,16 @@ export function RestoreSheet(props: {
         )}
         {groups && (
           <div className="restore-groups">
-            {groups.putBack.length > 0 && (
+            {groups.restored.length > 0 && (
               <section data-testid="restore-put-back">
-                <h3>Put back ({groups.putBack.length})</h3>
-                <ul>{groups.putBack.map((a) => row(a, fileChoice(a, a.kind === 'recreate' ? 'Bring back' : 'Put back')))}</ul>
+                <h3>Put back ({groups.restored.length})</h3>
+                <ul>{groups.restored.map((a) => row(a, fileChoice(a, a.kind === 'recreate' ? 'Bring back' : 'Put back')))}</ul>
               </section>
             )}
-            {groups.remove.length > 0 && (
+            {groups.removed.length > 0 && (
               <section data-testid="restore-remove">
-                <h3>Created by the turn, will be removed ({groups.remove.length})</h3>
-                <ul>{groups.remove.map((a) => row(a, fileChoice(a, 'Remove')))}</ul>
+                <h3>Created by the turn, will be removed ({groups.removed.length})</h3>
+                <ul>{groups.removed.map((a) => row(a, fileChoice(a, 'Remove')))}</ul>
               </section>
             )}
             {groups.conflicts.length > 0 && (
@@ -155,10 +155,10 @@ export function RestoreSheet(props: {
                 </ul>
               </section>
             )}
-            {groups.notCheckpointed.length > 0 && (
+            {groups.untouched.length > 0 && (
               <section data-testid="restore-left">
-                <h3>Left as they are ({groups.notCheckpointed.length})</h3>
-                <ul>{groups.notCheckpointed.map((a) => row(a, <span className="muted">{a.reason ?? 'over the size limit'}</span>))}</ul>
+                <h3>Left as they are ({groups.untouched.length})</h3>
+                <ul>{groups.untouched.map((a) => row(a, <span className="muted">{a.reason ?? 'over the size limit'}</span>))}</ul>
               </section>
             )}
             {plan!.warnings.map((w) => (

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
-import { changeSummary } from './restore-sheet'
+import { summarizeChanges } from './checkpoint-logic'
 import type { TurnCheckpoint } from '../../../shared/ipc-contract'
 import { displayFilePath, displayPath } from '../../../shared/display-path'
 
@@ -21,14 +21,15 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
     enabled: diffOf !== null,
     queryFn: () => getBridge().invoke('checkpoints.changes', { directory, sessionID, messageID: turn.messageID }),
   })
-  const s = changeSummary(turn.changes)
-  if (s.files === 0) return null
+  const s = summarizeChanges(turn.changes)
+  const files = turn.changes.length
+  if (files === 0) return null
   const diff = diffOf ? detailed.data?.find((c) => `${c.root}\n${c.path}` === diffOf) : undefined
   return (
     <div className="turn-changes" data-testid="turn-changes" data-restored={turn.status === 'restored' || undefined}>
       <button type="button" className="text-button" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="turn-changes-toggle">
         {turn.status === 'restored' ? 'rolled back · ' : ''}
-        {s.files} file{s.files === 1 ? '' : 's'} · <span className="diff-add">+{s.added}</span> <span className="diff-del">−{s.removed}</span>
+        {files} file{files === 1 ? '' : 's'} · <span className="diff-add">+{s.plus}</span> <span className="diff-del">−{s.minus}</span>
       </button>
       {open && (
         <ul className="turn-change-list">

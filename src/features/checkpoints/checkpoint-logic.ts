@@ -1,12 +1,21 @@
 /**
- * Decisions behind the Checkpoints panel, as pure functions: how a turn is labelled and summed up,
- * what a restore plan will do in words, which conflicts the user chose to overwrite, how a result
- * or an undo is reported, and how the clean-up inputs are read. Components only render these.
+ * Decisions behind every restore (the Checkpoints panel and the retake's restore sheet), as pure
+ * functions: which turns a retake rolls back, how a turn is labelled and summed up, what a restore
+ * plan will do in words, which conflicts the user chose to overwrite, how a result or an undo is
+ * reported, and how the clean-up inputs are read. Components only render these.
  */
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { messageText } from '../chat/message-text'
 import { displayFilePath } from '../../../shared/display-path'
+
+/** Turns from `messageID` onward (list order) that changed files and are not rolled back already. */
+export function turnsWithFileChanges(userMessageIDs: readonly string[], messageID: string, turns: readonly TurnCheckpoint[]): TurnCheckpoint[] {
+  const i = userMessageIDs.indexOf(messageID)
+  if (i < 0) return []
+  const later = new Set(userMessageIDs.slice(i))
+  return turns.filter((t) => later.has(t.messageID) && t.status !== 'restored' && t.changes.length > 0)
+}
 
 export interface ChangeSummary {
   added: number

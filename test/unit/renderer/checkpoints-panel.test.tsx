@@ -6,7 +6,7 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { queryKeys } from '../../../src/api/query-keys'
 import { setBridge } from '../../../src/bridge'
 import { CheckpointsPanel } from '../../../src/features/checkpoints/CheckpointsPanel'
-import { groupPlan, overwriteIds, parseCleanup, resultHeadline, summarizeChanges, turnLabel, undoableRestoreId } from '../../../src/features/checkpoints/checkpoint-logic'
+import { groupPlan, overwriteIds, parseCleanup, resultHeadline, summarizeChanges, turnLabel, turnsWithFileChanges, undoableRestoreId } from '../../../src/features/checkpoints/checkpoint-logic'
 import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID, user } from './fixtures'
 
@@ -257,6 +257,14 @@ describe('CheckpointsPanel', () => {
 })
 
 describe('checkpoint logic', () => {
+  it('a retake from a turn rolls back that turn and every later one that changed files and is not rolled back already', () => {
+    const users = ['msg_zero', 'msg_one', 'msg_mid', 'msg_two']
+    const all = [...turns, { ...turns[0]!, messageID: 'msg_mid', changes: [] }, { ...turns[0]!, messageID: 'msg_zero' }]
+    expect(turnsWithFileChanges(users, 'msg_one', all).map((t) => t.messageID)).toEqual(['msg_one', 'msg_two'])
+    expect(turnsWithFileChanges(users, 'msg_two', [turns[0]!, { ...turns[1]!, status: 'restored' }])).toEqual([])
+    expect(turnsWithFileChanges(users, 'msg_gone', all)).toEqual([])
+  })
+
   it('sums changes, groups plans, and overwrites only conflicts switched to take', () => {
     expect(summarizeChanges(turns[0].changes)).toMatchObject({ added: 1, modified: 1, binary: 1, plus: 1 })
     const g = groupPlan(plan)
