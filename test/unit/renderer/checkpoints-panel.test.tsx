@@ -6,7 +6,16 @@ import { ScopeProvider } from '../../../src/api/scope'
 import { queryKeys } from '../../../src/api/query-keys'
 import { setBridge } from '../../../src/bridge'
 import { CheckpointsPanel } from '../../../src/features/checkpoints/CheckpointsPanel'
-import { groupPlan, overwriteIds, parseCleanup, resultHeadline, summarizeChanges, turnLabel, turnsWithFileChanges, undoableRestoreId } from '../../../src/features/checkpoints/checkpoint-logic'
+import {
+  groupPlan,
+  overwriteIds,
+  parseCleanup,
+  resultHeadline,
+  summarizeChanges,
+  turnLabel,
+  turnsWithFileChanges,
+  undoableRestoreId,
+} from '../../../src/features/checkpoints/checkpoint-logic'
 import type { RestorePlan, RestoreResult, RetakeBridge, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { SID, user } from './fixtures'
 
