@@ -5,11 +5,7 @@ import { getBridge } from '../bridge'
 import type { ServerStatus } from '../../shared/ipc-contract'
 import { setBlockKey } from '../../shared/attachments/block-key'
 
-export const hostKeys = {
-  appInfo: ['host', 'app.info'] as const,
-  serverStatus: ['host', 'server.status'] as const,
-  recent: ['host', 'projects.recent'] as const,
-}
+import { hostKeys } from './query-keys'
 
 export function useAppInfo() {
   return useQuery({

@@ -1,4 +1,9 @@
 /**
+ * Every query key of the renderer, in one place. opencode server state (queryKeys) is scoped by
+ * the server connection (so a restarted server never serves stale cache) and by the project
+ * directory (opencode instances are per folder); the host's own state (hostKeys, checkpointKeys,
+ * retryKeys) starts with 'host'.
+ *
  * Query keys for opencode server state. Each is scoped by the server connection (so a restarted
  * server never serves stale cache) and by the project directory (opencode instances are per folder).
  */
@@ -23,4 +28,30 @@ export const queryKeys = {
   agents: (s: Scope) => [...base(s), 'agents'] as const,
   permissions: (s: Scope) => [...base(s), 'permissions'] as const,
   questions: (s: Scope) => [...base(s), 'questions'] as const,
+}
+
+/** The host's own state (Electron main or the browser-mode host, through the bridge). */
+export const hostKeys = {
+  appInfo: ['host', 'app.info'] as const,
+  serverStatus: ['host', 'server.status'] as const,
+  recent: ['host', 'projects.recent'] as const,
+  settings: ['host', 'settings'] as const,
+  browse: (path: string | undefined) => ['host', 'projects.browse', path ?? '~'] as const,
+}
+
+/** The checkpoint store of a project (every key under `all`; `any` is every project's). */
+export const checkpointKeys = {
+  any: ['host', 'checkpoints'] as const,
+  all: (directory: string) => ['host', 'checkpoints', directory] as const,
+  turns: (directory: string, sessionID: string) => ['host', 'checkpoints', directory, 'turns', sessionID] as const,
+  stats: (directory: string) => ['host', 'checkpoints', directory, 'stats'] as const,
+  lastRestore: (directory: string, sessionID: string | undefined) => ['host', 'checkpoints', directory, 'last-restore', sessionID] as const,
+  changes: (directory: string, sessionID: string, messageID: string) => ['host', 'checkpoints', directory, 'changes', sessionID, messageID] as const,
+  restoreChanges: (directory: string, restoreId: string) => ['host', 'checkpoints', directory, 'restoreChanges', restoreId] as const,
+}
+
+/** Saved retries and kept attempts of a session. */
+export const retryKeys = {
+  saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
+  attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
 }

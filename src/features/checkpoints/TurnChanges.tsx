@@ -9,6 +9,7 @@ import { useScope } from '../../api/scope'
 import { summarizeChanges } from './checkpoint-logic'
 import type { TurnCheckpoint } from '../../../shared/ipc-contract'
 import { displayFilePath, displayPath } from '../../../shared/display-path'
+import { checkpointKeys } from '../../api/query-keys'
 
 const CHANGE_LABEL: Record<string, string> = { added: 'added', modified: 'changed', deleted: 'deleted', mode: 'mode', type: 'type', 'not-checkpointed': 'not checkpointed' }
 
@@ -17,7 +18,7 @@ export function TurnChanges({ sessionID, turn }: { sessionID: string; turn: Turn
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { directory } = useScope()
   const detailed = useQuery({
-    queryKey: ['host', 'checkpoints', directory, 'changes', sessionID, turn.messageID],
+    queryKey: checkpointKeys.changes(directory, sessionID, turn.messageID),
     enabled: diffOf !== null,
     queryFn: () => getBridge().invoke('checkpoints.changes', { directory, sessionID, messageID: turn.messageID }),
   })

@@ -8,11 +8,7 @@ import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
 import type { EventPayload } from '../../../shared/ipc-contract'
 
-export const checkpointKeys = {
-  all: (directory: string) => ['host', 'checkpoints', directory] as const,
-  turns: (directory: string, sessionID: string) => ['host', 'checkpoints', directory, 'turns', sessionID] as const,
-  stats: (directory: string) => ['host', 'checkpoints', directory, 'stats'] as const,
-}
+import { checkpointKeys } from '../../api/query-keys'
 
 /** Every recorded turn of the session with the files it changed (refetched when a turn ends). */
 export function useTurnCheckpoints(sessionID: string | undefined, idleTick: unknown) {
@@ -39,7 +35,7 @@ export function useCheckpointStats(enabled: boolean) {
 export function useLastRestore(sessionID: string) {
   const { directory } = useScope()
   return useQuery({
-    queryKey: [...checkpointKeys.all(directory), 'last-restore', sessionID] as const,
+    queryKey: checkpointKeys.lastRestore(directory, sessionID),
     queryFn: () => getBridge().invoke('checkpoints.lastRestore', { directory, sessionID }),
   })
 }

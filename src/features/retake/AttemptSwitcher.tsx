@@ -14,6 +14,7 @@ import type { Attempt } from '../../../shared/ipc-contract'
 import { describeError } from '../chat/message-errors'
 import { PartView } from '../chat/PartView'
 import { typedText } from '../chat/message-text'
+import { checkpointKeys } from '../../api/query-keys'
 
 export function AttemptSwitcher({
   attempts,
@@ -103,7 +104,7 @@ function AttemptPanel({ attempt, current }: { attempt: Attempt; current?: Messag
 function AttemptFiles({ restoreId }: { restoreId: string }) {
   const scope = useScope()
   const q = useQuery({
-    queryKey: ['host', 'checkpoints', scope.directory, 'restoreChanges', restoreId],
+    queryKey: checkpointKeys.restoreChanges(scope.directory, restoreId),
     queryFn: () => getBridge().invoke('checkpoints.restoreChanges', { directory: scope.directory, restoreId }),
   })
   if (!q.data) return null

@@ -11,6 +11,7 @@ import type { Attempt } from '../../../shared/ipc-contract'
 import type { CompareColumn } from './compare-columns'
 import { displayPath } from '../../../shared/display-path'
 import { useEscape } from '../../ui/use-escape'
+import { checkpointKeys } from '../../api/query-keys'
 
 export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt): void; onClose(): void }) {
   useEscape(onClose)
@@ -58,7 +59,7 @@ function FileList({ column }: { column: CompareColumn }) {
   const restoreId = column.attempt?.restoreId
   // An attempt's files: what undoing the restore that replaced it would bring back.
   const fetched = useQuery({
-    queryKey: ['host', 'checkpoints', scope.directory, 'restoreChanges', restoreId ?? ''],
+    queryKey: checkpointKeys.restoreChanges(scope.directory, restoreId ?? ''),
     enabled: !!restoreId,
     queryFn: () => getBridge().invoke('checkpoints.restoreChanges', { directory: scope.directory, restoreId: restoreId! }),
   })

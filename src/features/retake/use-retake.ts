@@ -15,10 +15,7 @@ import { useRetryStore } from './retry-store'
 import type { FileChoices } from '../../../shared/retry/retry-flow'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 
-export const retryKeys = {
-  saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
-  attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
-}
+import { checkpointKeys, retryKeys } from '../../api/query-keys'
 
 /** Retries of this session that did not go through (kept on disk, also across restarts). */
 export function useSavedRetries(sessionID: string | undefined) {
@@ -36,7 +33,7 @@ function refreshAfterRetake(qc: QueryClient, scope: Scope, sessionID: string) {
     qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
     qc.invalidateQueries({ queryKey: retryKeys.saved(sessionID) }),
     qc.invalidateQueries({ queryKey: retryKeys.attempts(sessionID) }),
-    qc.invalidateQueries({ queryKey: ['host', 'checkpoints', scope.directory] }),
+    qc.invalidateQueries({ queryKey: checkpointKeys.all(scope.directory) }),
   ])
 }
 

@@ -6,12 +6,13 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { getBridge } from '../../bridge'
 import { errorMessage } from '../../../shared/unwrap'
+import { hostKeys } from '../../api/query-keys'
 
 export function FolderBrowser({ start, onNavigate, onOpen }: { start?: string; onNavigate(path: string): void; onOpen(path: string): void }) {
   const [path, setPath] = useState<string | undefined>(start)
   const [showHidden, setShowHidden] = useState(false)
   const listing = useQuery({
-    queryKey: ['host', 'projects.browse', path ?? '~'],
+    queryKey: hostKeys.browse(path),
     queryFn: () => getBridge().invoke('projects.browse', path ? { path } : {}),
   })
   const go = (p: string) => {

@@ -1,7 +1,8 @@
 /** Opening a project: the native dialog where the host has one, a validated path field otherwise, and recents. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
-import { hostKeys, useRecentProjects } from '../../api/host'
+import { useRecentProjects } from '../../api/host'
+import { hostKeys } from '../../api/query-keys'
 import { errorMessage } from '../../../shared/unwrap'
 import type { RecentProject } from '../../../shared/ipc-contract'
 import { lazy, Suspense, useState } from 'react'

@@ -7,7 +7,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
-import { hostKeys } from '../../api/host'
+import { hostKeys } from '../../api/query-keys'
 import { useServerConfig } from '../../api/queries'
 import { ApiError, describeBody, errorMessage } from '../../../shared/unwrap'
 import type { ServerSetup } from '../../../shared/ipc-contract'

@@ -1,7 +1,7 @@
 /** The host's opencode server when it is not ready: starting, restarting (attempt n), or failed + Restart. */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
-import { hostKeys } from '../../api/host'
+import { hostKeys } from '../../api/query-keys'
 import { errorMessage } from '../../../shared/unwrap'
 import type { ServerStatus } from '../../../shared/ipc-contract'
 

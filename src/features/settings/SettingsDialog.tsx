@@ -15,8 +15,9 @@ import { addFolder, checkNewFolder, excludesText, parseExcludes, passwordHint, r
 import { NotificationsSection } from './NotificationsSection'
 import { ServerSetupNote } from './ServerSetupNote'
 import '../../styles/checkpoints.css'
+import { checkpointKeys, hostKeys } from '../../api/query-keys'
 
-const settingsKey = ['host', 'settings'] as const
+const settingsKey = hostKeys.settings
 
 function useSettings() {
   return useQuery({ queryKey: settingsKey, queryFn: () => getBridge().invoke('settings.get', {}) })
@@ -29,7 +30,7 @@ function useUpdateSettings() {
     onSuccess: (next, patch) => {
       qc.setQueryData<Settings>(settingsKey, next)
       // New roots or excludes: what the checkpoint queries showed was for the old ones.
-      if (patch.extraFolders || patch.excludes) void qc.invalidateQueries({ queryKey: ['host', 'checkpoints'] })
+      if (patch.extraFolders || patch.excludes) void qc.invalidateQueries({ queryKey: checkpointKeys.any })
     },
   })
 }
