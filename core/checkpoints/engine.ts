@@ -11,7 +11,7 @@ import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { hashPending, walkRoot } from './scanner'
 import { walkRootPooled } from './pooled-walk'
-import { acquireStatPool, defaultPoolSize } from './stat-pool'
+import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
 import type { StatPool } from './stat-pool'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
@@ -78,7 +78,7 @@ export class Engine {
   readonly statPool: StatPool | null
   private readonly pooledMin: number
   private readonly ctimeMargins = new Map<string, number>()
-  closed = false
+  private closed = false
 
   constructor(opts: OpenOptions) {
     this.storeDir = path.resolve(opts.storeDir)
@@ -249,7 +249,16 @@ export class Engine {
     this.watchers.clear()
   }
 
-  /** Targeted capture of a few paths (before and after a restore): cost ∝ those paths. */
+  /** Lets go of everything the engine holds, the store's ownership last; every call after fails (ECLOSED). */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.stopWatchers()
+    if (this.statPool) await releaseStatPool(this.statPool)
+    this.blobs.packs.closeCurrent()
+    this.lock.release()
+    this.owner.release()
+  }
+
   /**
    * The few paths a restore touches, read before and after it acts: always by content (never by
    * stat), so the undo of a restore that overwrote a file puts back what was really there.

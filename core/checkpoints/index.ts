@@ -21,7 +21,6 @@ import { restoreChanges, turnChanges } from './changes'
 import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
-import { releaseStatPool } from './stat-pool'
 import { isOutOfSpace, markStore, outOfSpaceError, rollbackStore } from './store-space'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
@@ -63,10 +62,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     recovered = await recover(e, recoveredRestores)
     if (opts.watch === true) await e.startWatchers()
   } catch (err) {
-    await e.stopWatchers()
-    if (e.statPool) await releaseStatPool(e.statPool)
-    e.lock.release()
-    e.owner.release()
+    await e.close()
     throw err
   }
 
@@ -189,14 +185,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     },
     verify: (o) => verifyStore(e, o?.repair === true),
     lastRestore: (sessionID) => lastRestoreOf(e, sessionID),
-    close: async () => {
-      e.closed = true
-      await e.stopWatchers()
-      if (e.statPool) await releaseStatPool(e.statPool)
-      e.blobs.packs.closeCurrent()
-      e.lock.release()
-      e.owner.release()
-    },
+    close: () => e.close(),
   }
   return store
 }
