@@ -106,160 +106,102 @@ export class RetryError extends Error {
   }
 }
 
+/**
+ * What puts the folder back if the retake stops before the server's revert changed the
+ * conversation: pushed as each step acts, run newest first (the file restore undone, then the
+ * user's kept files put back — last, so their own versions are what remains), each best effort:
+ * the error reported is the one that stopped the retake.
+ */
+class UntilReverted {
+  private list: (() => Promise<unknown>)[] = []
+  push(f: () => Promise<unknown>): void {
+    this.list.push(f)
+  }
+  drop(f: () => Promise<unknown>): void {
+    this.list = this.list.filter((g) => g !== f)
+  }
+  async unwind(): Promise<void> {
+    const list = this.list.reverse()
+    this.list = []
+    for (const f of list) await f().catch(() => {})
+  }
+  /** The conversation changed: from here on nothing is put back. */
+  clear(): void {
+    this.list = []
+  }
+}
+
+/** One run's state: the step under way (named in a failure), what to put back, the step timer. */
+interface Run {
+  step: RetryStep
+  undo: UntilReverted
+  done(step: RetryStep): void
+}
+
 export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
   let saved: SavedRetry | null = null
   /** The attempt recorded for the branch this retake replaces, until the server's revert makes it history. */
   let recorded: number | null = null
-  let step: RetryStep = 'payload'
   let t = deps.now()
-  const done = (s: RetryStep) => {
-    const now = deps.now()
-    deps.onStep?.(s, now - t)
-    t = now
-  }
-  const fail = async (err: unknown): Promise<never> => {
-    const message = err instanceof Error ? err.message : String(err)
-    if (saved) {
-      saved = { ...saved, state: 'failed', error: `${step}: ${message}`, ...(isCheckpointFailure(err) ? { noCheckpoint: true } : {}) }
-      // Best effort: the pending copy is already on disk, so even if this write fails the text survives.
-      await deps.save(saved).catch(() => {})
-    }
-    if (recorded !== null) await deps.forgetAttempt?.(req.sessionID, req.messageID, recorded).catch(() => {})
-    throw new RetryError(step, message, saved)
+  const run: Run = {
+    step: 'payload',
+    undo: new UntilReverted(),
+    done(s) {
+      const now = deps.now()
+      deps.onStep?.(s, now - t)
+      t = now
+    },
   }
 
   try {
     // 1. Payload: from the stored message, or the copy an earlier attempt saved.
-    let parts: PartInput[]
-    let agent: string | undefined
-    let variant: string | undefined
-    if (req.saved) {
-      parts = req.saved.parts
-      agent = req.saved.agent
-      variant = req.variant ?? req.saved.variant
-    } else {
-      if (!req.message) throw new Error('the message is no longer on the server and no saved copy exists')
-      const built = buildRetryPayload({ message: req.message.info, parts: req.message.parts }, { model: req.model, variant: req.variant })
-      if ('error' in built) throw new Error(built.error)
-      ;({ parts, agent, variant } = built)
-    }
-    if (req.editedText !== undefined) {
-      parts = withEditedText(parts, req.editedText)
-      if (parts.length === 0) throw new Error('The edited message is empty: type something or keep an attachment')
-    }
-    done('payload')
+    const payload = payloadOf(req)
+    run.done('payload')
 
     // 2. Save before anything destructive.
-    step = 'save'
+    run.step = 'save'
     const entry: SavedRetry = {
       sessionID: req.sessionID,
       messageID: req.messageID,
       directory: req.directory,
-      parts,
+      parts: payload.parts,
       model: req.model,
       savedAt: deps.now(),
       state: 'pending',
-      ...(agent ? { agent } : {}),
-      ...(variant ? { variant } : {}),
     }
+    if (payload.agent) entry.agent = payload.agent
+    if (payload.variant) entry.variant = payload.variant
     await deps.save(entry)
     saved = entry
-    done('save')
+    run.done('save')
 
     // 3. A busy session refuses revert (409): stop the running turn first. 4. Is the message still
     // there? (A retry that failed after the server dropped it prompts afresh.) Both are reads of
     // state a running turn does not change for a user message, so they are asked at once.
-    step = 'abort'
+    run.step = 'abort'
     const located = deps.getMessage(req.sessionID, req.messageID)
     located.catch(() => {}) // awaited below, where its failure is reported as the locate step's
     if (await deps.isBusy(req.sessionID)) await deps.abortAndWaitIdle(req.sessionID)
-    done('abort')
-    step = 'locate'
+    run.done('abort')
+    run.step = 'locate'
     const present = await located
-    done('locate')
+    run.done('locate')
 
     let restore: FileRestoreResult | undefined
     if (present) {
       // The branch being replaced is kept before anything changes: a crash after the server's
       // revert must not lose it. Taken back if the retake stops before the revert.
-      if (req.previousAnswers.length > 0) {
-        step = 'save'
-        const at = deps.now()
-        await deps.recordAttempt({
-          sessionID: req.sessionID,
-          messageID: req.messageID,
-          model: req.previousModel,
-          at,
-          messages: req.previousAnswers,
-          // The turn as it was asked (an edit replaces it), so the attempt shows its own question.
-          ...(req.message ? { user: req.message } : {}),
-        })
-        recorded = at
-        step = 'locate'
-      }
-      let holdId: string | null = null
-      if (req.files) {
-        if (!deps.holdKept || !deps.restoreFiles || !deps.putBackKept || !deps.undoFiles) throw new Error('file restore is not available here')
-        // Files first, under the engine's lock, while the conversation is still untouched: if they
-        // cannot be restored the retake stops here and nothing else changed.
-        step = 'hold'
-        holdId = await deps.holdKept(req.files.planId, req.files.overwrite, req.files.keep ?? [])
-        done('hold')
-        step = 'files'
-        let failure: string | null = null
-        try {
-          restore = await deps.restoreFiles(req.files.planId, req.files.overwrite, req.files.keep ?? [])
-          if (restore.status === 'partial' || restore.status === 'cancelled' || restore.failed.length > 0) {
-            failure = `the files could not all be restored (${restore.failed.map((f) => `${f.path}: ${f.error}`).join('; ') || restore.status})`
-          }
-        } catch (err) {
-          failure = err instanceof Error ? err.message : String(err)
-        }
-        if (failure) {
-          // A partial restore is put back as it was, so the folder matches the untouched conversation.
-          if (restore?.restoreId) await deps.undoFiles(restore.restoreId).catch(() => {})
-          await deps.putBackKept(holdId).catch(() => {})
-          throw new Error(failure)
-        }
-        done('files')
-      }
-      step = 'revert'
-      try {
-        const session = await deps.revert(req.sessionID, req.messageID)
-        // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
-        if (session.revert?.messageID !== req.messageID) {
-          throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
-        }
-        if (holdId) {
-          // In git projects the server's revert rewrites files from its own snapshots; a file the
-          // user chose to keep goes back to the user's version, whatever the server did to it.
-          const back = await deps.putBackKept!(holdId)
-          holdId = null
-          if (back.failed.length > 0) throw new Error(`kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`)
-        }
-      } catch (err) {
-        if (holdId) await deps.putBackKept!(holdId).catch(() => {})
-        if (restore?.restoreId) await deps.undoFiles!(restore.restoreId).catch(() => {})
-        throw err
-      }
-      done('revert')
+      if (req.previousAnswers.length > 0) recorded = await keepBranch(req, deps, run)
+      const files = req.files ? await restoreFiles(req.files, deps, run) : null
+      restore = files?.restore
+      await revert(req, deps, run, files?.putBack ?? null)
+      run.undo.clear()
       recorded = null // the conversation changed: the attempt is history now
-
-      step = 'delete-parts'
-      for (const part of present.parts) {
-        const ok = await deps.deletePart(req.sessionID, req.messageID, part.id)
-        if (ok !== true) throw new Error(`part.delete ${part.id} answered ${JSON.stringify(ok)}`)
-      }
-      done('delete-parts')
-
-      // part.delete answers true even for ids it does not know: only a fresh read proves it worked.
-      step = 'verify'
-      const after = await deps.getMessage(req.sessionID, req.messageID)
-      if (after && after.parts.length > 0) throw new Error(`${after.parts.length} part(s) still on the message after deletion`)
-      done('verify')
+      await deleteParts(req, present.parts, deps, run)
     }
 
-    step = 'prompt'
+    run.step = 'prompt'
+    const { parts, agent, variant } = payload
     const result = await deps.prompt(
       { sessionID: req.sessionID, messageID: req.messageID, parts, model: req.model, agent, variant },
       req.skipCheckpoint ? { skipCheckpoint: true } : undefined,
@@ -267,11 +209,107 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     if (result.info.role === 'assistant' && result.info.parentID && result.info.parentID !== req.messageID) {
       throw new Error(`the server answered another message (${result.info.parentID}); reload and try again`)
     }
-    done('prompt')
+    run.done('prompt')
     await deps.drop(req.sessionID, req.messageID).catch(() => {})
     const turnError = result.info.error ? (result.info.error.data?.message ?? result.info.error.name ?? 'the turn failed') : undefined
     return { status: 'done', assistant: result.info, ...(turnError ? { turnError } : {}), ...(restore ? { restore } : {}) }
   } catch (err) {
-    return fail(err)
+    await run.undo.unwind()
+    const message = err instanceof Error ? err.message : String(err)
+    if (saved) {
+      saved = { ...saved, state: 'failed', error: `${run.step}: ${message}`, ...(isCheckpointFailure(err) ? { noCheckpoint: true } : {}) }
+      // Best effort: the pending copy is already on disk, so even if this write fails the text survives.
+      await deps.save(saved).catch(() => {})
+    }
+    if (recorded !== null) await deps.forgetAttempt?.(req.sessionID, req.messageID, recorded).catch(() => {})
+    throw new RetryError(run.step, message, saved)
   }
+}
+
+/** The parts to send: the stored message's, rebuilt for the model chosen now, or a saved copy's; an edit replaces the typed text. */
+function payloadOf(req: RetryRequest): { parts: PartInput[]; agent?: string; variant?: string } {
+  let p: { parts: PartInput[]; agent?: string; variant?: string }
+  if (req.saved) p = { parts: req.saved.parts, agent: req.saved.agent, variant: req.variant ?? req.saved.variant }
+  else {
+    if (!req.message) throw new Error('the message is no longer on the server and no saved copy exists')
+    const built = buildRetryPayload({ message: req.message.info, parts: req.message.parts }, { model: req.model, variant: req.variant })
+    if ('error' in built) throw new Error(built.error)
+    p = built
+  }
+  if (req.editedText === undefined) return p
+  const parts = withEditedText(p.parts, req.editedText)
+  if (parts.length === 0) throw new Error('The edited message is empty: type something or keep an attachment')
+  return { ...p, parts }
+}
+
+/** Records the branch being replaced as an attempt; its `at`. */
+async function keepBranch(req: RetryRequest, deps: RetryDeps, run: Run): Promise<number> {
+  run.step = 'save'
+  const at = deps.now()
+  await deps.recordAttempt({
+    sessionID: req.sessionID,
+    messageID: req.messageID,
+    model: req.previousModel,
+    at,
+    messages: req.previousAnswers,
+    // The turn as it was asked (an edit replaces it), so the attempt shows its own question.
+    ...(req.message ? { user: req.message } : {}),
+  })
+  run.step = 'locate'
+  return at
+}
+
+/**
+ * Files first, under the engine's lock, while the conversation is still untouched: if they cannot
+ * be restored the retake stops here and nothing else changed (a partial restore is undone).
+ */
+async function restoreFiles(files: FileChoices, deps: RetryDeps, run: Run): Promise<{ restore: FileRestoreResult; putBack: () => Promise<{ failed: { path: string }[] }> }> {
+  const { holdKept, restoreFiles, putBackKept, undoFiles } = deps
+  if (!holdKept || !restoreFiles || !putBackKept || !undoFiles) throw new Error('file restore is not available here')
+  run.step = 'hold'
+  const holdId = await holdKept(files.planId, files.overwrite, files.keep ?? [])
+  const putBack = () => putBackKept(holdId)
+  run.undo.push(putBack)
+  run.done('hold')
+  run.step = 'files'
+  const restore = await restoreFiles(files.planId, files.overwrite, files.keep ?? [])
+  const restoreId = restore.restoreId
+  if (restoreId) run.undo.push(() => undoFiles(restoreId))
+  if (restore.status === 'partial' || restore.status === 'cancelled' || restore.failed.length > 0) {
+    throw new Error(`the files could not all be restored (${restore.failed.map((f) => `${f.path}: ${f.error}`).join('; ') || restore.status})`)
+  }
+  run.done('files')
+  return { restore, putBack }
+}
+
+/** The server's revert, proven by its marker; then the user's kept files go back over whatever it rewrote. */
+async function revert(req: RetryRequest, deps: RetryDeps, run: Run, putBack: (() => Promise<{ failed: { path: string }[] }>) | null): Promise<void> {
+  run.step = 'revert'
+  const session = await deps.revert(req.sessionID, req.messageID)
+  // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
+  if (session.revert?.messageID !== req.messageID) {
+    throw new Error(`the server did not revert to this message (revert marker: ${session.revert?.messageID ?? 'none'})`)
+  }
+  if (putBack) {
+    // In git projects the server's revert rewrites files from its own snapshots; a file the user
+    // chose to keep goes back to the user's version, whatever the server did to it.
+    const back = await putBack()
+    run.undo.drop(putBack)
+    if (back.failed.length > 0) throw new Error(`kept files could not be put back: ${back.failed.map((f) => f.path).join(', ')}`)
+  }
+  run.done('revert')
+}
+
+/** Each part deleted (each answer checked); part.delete answers true even for ids it does not know, so a fresh read proves it. */
+async function deleteParts(req: RetryRequest, parts: { id: string }[], deps: RetryDeps, run: Run): Promise<void> {
+  run.step = 'delete-parts'
+  for (const part of parts) {
+    const ok = await deps.deletePart(req.sessionID, req.messageID, part.id)
+    if (ok !== true) throw new Error(`part.delete ${part.id} answered ${JSON.stringify(ok)}`)
+  }
+  run.done('delete-parts')
+  run.step = 'verify'
+  const after = await deps.getMessage(req.sessionID, req.messageID)
+  if (after && after.parts.length > 0) throw new Error(`${after.parts.length} part(s) still on the message after deletion`)
+  run.done('verify')
 }

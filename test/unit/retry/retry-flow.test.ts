@@ -283,7 +283,8 @@ describe('runRetry with files', () => {
     }
     const err = await runRetry(request({ files }), failing).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'revert' })
-    expect(w.calls.slice(-5)).toEqual(['revert', 'putback:h1', 'undo:r1', 'save:failed', 'forget-attempt'])
+    // The restore undone first, the user's kept files put back last (their versions are what remains).
+    expect(w.calls.slice(-5)).toEqual(['revert', 'undo:r1', 'putback:h1', 'save:failed', 'forget-attempt'])
     expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
   })
 
