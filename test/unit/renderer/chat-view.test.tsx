@@ -96,6 +96,8 @@ describe('ChatView', () => {
     useSessionErrors.setState({ errors: { [SID]: err } })
     renderChat({ promptStatus: 204, messages: [user('msg_1'), assistant('msg_2', 'msg_1', { error: err })] })
     await screen.findByTestId('timeline')
+    // An absence: the banner waits 1 s for the failed message (use-settled), so only after that can
+    // its not showing be seen.
     await new Promise((r) => setTimeout(r, 1300))
     expect(screen.queryByTestId('session-error')).toBeNull()
 
