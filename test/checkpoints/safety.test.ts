@@ -185,7 +185,8 @@ describe('safety', () => {
 
     // Age cap: everything older than 0 ms goes; byte cap: oldest turns dropped until under.
     await w.store.seal('c/m1')
-    await new Promise((r) => setTimeout(r, 5)) // the turn must be older than the 1 ms age cap
+    // The turn must be older than the 1 ms age cap below.
+    await new Promise((r) => setTimeout(r, 5))
     const aged = await w.store.retention({ maxAgeMs: 1 })
     expect(aged.turnsDropped).toBe(1)
     for (let i = 0; i < 4; i++) {
