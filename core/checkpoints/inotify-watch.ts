@@ -12,7 +12,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { ChangeWatcher } from './watch'
+import { JournalState, type ChangeWatcher } from './change-journal'
 
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
@@ -90,12 +90,7 @@ interface BarrierReply {
   failed: string | null
 }
 
-export class InotifyWatcher implements ChangeWatcher {
-  dirCreated = false
-  baseline = false
-  subscribedAt = 0
-  private dirty = new Set<string>()
-  private broken = false
+export class InotifyWatcher extends JournalState implements ChangeWatcher {
   private worker: Worker | null = null
   private seq = 0
   private readonly waiting = new Map<string, (m: BarrierReply | null) => void>()
@@ -103,7 +98,9 @@ export class InotifyWatcher implements ChangeWatcher {
   private constructor(
     readonly root: string,
     private readonly skip: string[],
-  ) {}
+  ) {
+    super()
+  }
 
   static async start(root: string, ignoreAbs: string[]): Promise<InotifyWatcher | null> {
     const w = new InotifyWatcher(
@@ -179,25 +176,6 @@ export class InotifyWatcher implements ChangeWatcher {
       if (m.dirCreated) this.dirCreated = true
     }
     return !this.broken
-  }
-
-  take(): Set<string> | null {
-    if (this.broken || !this.baseline) {
-      this.dirty = new Set()
-      return null
-    }
-    const d = this.dirty
-    this.dirty = new Set()
-    return d
-  }
-
-  checkFolder(st: fs.Stats): void {
-    if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - 100) this.dirCreated = true
-  }
-
-  reset(): void {
-    this.dirty = new Set()
-    this.dirCreated = false
   }
 
   get healthy(): boolean {

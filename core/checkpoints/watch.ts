@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { InotifyWatcher } from './inotify-watch'
+import { JournalState, type ChangeWatcher } from './change-journal'
 
 type Sub = { unsubscribe(): Promise<void> }
 type ParcelEvent = { path: string; type: 'create' | 'update' | 'delete' }
@@ -39,19 +40,6 @@ function loadParcel(): Parcel | null {
 
 const BARRIER_TIMEOUT_MS = 2000
 
-/** What the engine asks of a change journal (this file's parcel watcher, or inotify-watch.ts). */
-export interface ChangeWatcher {
-  dirCreated: boolean
-  baseline: boolean
-  readonly healthy: boolean
-  barrier(): Promise<boolean>
-  take(): Set<string> | null
-  reset(): void
-  resubscribe(): Promise<void>
-  checkFolder(st: fs.Stats): void
-  stop(): Promise<void>
-}
-
 /**
  * The change journal for a root. On Linux the engine's own inotify watcher (no 50 ms debounce, see
  * inotify-watch.ts); elsewhere @parcel/watcher (FSEvents, ReadDirectoryChangesW: one watch for the
@@ -65,25 +53,16 @@ export async function startWatcher(root: string, ignoreAbs: string[]): Promise<C
   return RootWatcher.start(root, ignoreAbs)
 }
 
-export class RootWatcher implements ChangeWatcher {
-  private dirty = new Set<string>()
-  private broken = false
-  /**
-   * A folder was created since the subscription. Measured: @parcel/watcher (inotify) can miss the
-   * watch on folders created in quick succession (mkdir -p, unpacking) and then never reports
-   * changes inside them. Such a watcher is re-subscribed before the next full scan (a fresh
-   * subscription watches every folder that exists), and no baseline is trusted meanwhile.
-   */
-  dirCreated = false
+export class RootWatcher extends JournalState implements ChangeWatcher {
   private seq = 0
   private readonly waiting = new Map<string, () => void>()
-  /** True once a full scan ran with this watcher active (the dirty set is relative to it). */
-  baseline = false
 
   private constructor(
     readonly root: string,
     private sub: Sub | null,
-  ) {}
+  ) {
+    super()
+  }
 
   private ignore: string[] = []
 
@@ -94,9 +73,6 @@ export class RootWatcher implements ChangeWatcher {
   }
 
   private readonly callback = (err: Error | null, events: ParcelEvent[]): void => this.onEvents(err, events)
-
-  /** When the current subscription started (folders born after it may lack a watch). */
-  subscribedAt = 0
 
   private async subscribe(): Promise<boolean> {
     const p = loadParcel()
@@ -168,32 +144,6 @@ export class RootWatcher implements ChangeWatcher {
     fs.rmSync(file, { force: true })
     if (!ok) this.broken = true
     return ok
-  }
-
-  /** Take the paths with events since the last take (absolute). Null when not trustworthy. */
-  take(): Set<string> | null {
-    if (this.broken || !this.baseline) {
-      this.dirty = new Set()
-      return null
-    }
-    const d = this.dirty
-    this.dirty = new Set()
-    return d
-  }
-
-  /**
-   * Called by the full walk for every folder: a folder born after the subscription started may
-   * have no watch even when no create event was reported, so the baseline is not trusted. With
-   * no birth time (some file systems), nothing can be proven and the watcher is never trusted.
-   */
-  checkFolder(st: fs.Stats): void {
-    if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - 100) this.dirCreated = true
-  }
-
-  /** Forget events (a full scan is about to record the truth). */
-  reset(): void {
-    this.dirty = new Set()
-    this.dirCreated = false
   }
 
   get healthy(): boolean {
