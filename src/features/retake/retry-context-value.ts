@@ -1,0 +1,158 @@
+/**
+ * The retry context RetrySessionLayer provides, built from what the layer holds: each of its
+ * actions is a function here so the layer's memo only says when the value changes.
+ */
+import type { QueryClient } from '@tanstack/react-query'
+import type { MessageWithParts } from '../../api/types'
+import { retryKeys } from '../../api/query-keys'
+import { getBridge } from '../../bridge'
+import type { ModelRef, RetakeCompareOutcome, SavedRetry, TurnCheckpoint } from '../../../shared/ipc-contract'
+import type { FileChoices } from '../../../shared/retry/retry-flow'
+import { retryTargetFor } from '../../../shared/retry/retry-target'
+import { modelKey, type ModelOption } from '../models/model-choice'
+import type { RestoreDecision } from '../checkpoints/RestoreSheet'
+import { turnsWithFileChanges } from '../checkpoints/checkpoint-logic'
+import type { LastRestore } from '../checkpoints/UndoRestoreBar'
+import { toPending, type PendingAttachment } from '../attachments/attachments'
+import { composerContentOf } from '../attachments/composer-content'
+import type { RetryContextValue } from './retry-context'
+import type { useCompareModels, useRetake } from './use-retake'
+
+/** A ↺ that asked first: the restore sheet is open for `target`, the user turn `clickedID` belongs to. */
+export interface RetakeSheetRequest {
+  clickedID: string
+  target: string
+  model: ModelRef
+  edit?: string
+  compare?: ModelRef[]
+}
+
+/** The runs of "Retry with several models", shown side by side. */
+export interface Comparison {
+  messageID: string
+  runs: RetakeCompareOutcome['runs']
+}
+
+export function labelOf(options: ModelOption[], ref: ModelRef | undefined): string {
+  if (!ref) return 'no model'
+  return options.find((o) => o.key === modelKey(ref))?.modelName ?? ref.modelID
+}
+
+/** The files part of a sheet's decision, as the host takes it. */
+export function fileChoicesOf(d: RestoreDecision): FileChoices {
+  return { planId: d.planId, overwrite: d.overwrite, keep: d.keep }
+}
+
+/** What the context reads: the session's state now. */
+export interface RetrySessionState {
+  sessionID: string
+  /** Read through a ref so the context (and every message's actions) does not change per delta. */
+  messagesRef: { readonly current: MessageWithParts[] }
+  model: ModelRef | undefined
+  busy: boolean
+  locked: boolean
+  options: ModelOption[]
+  checkpoints: TurnCheckpoint[] | undefined
+  chooseModel(ref: ModelRef): void
+  onEdit(text: string, attachments: PendingAttachment[]): void
+}
+
+/** What the context's actions run. */
+export interface RetryCalls {
+  retake: ReturnType<typeof useRetake>
+  compareModels: ReturnType<typeof useCompareModels>
+  qc: QueryClient
+}
+
+/** Where the context's actions report back to the layer. */
+export interface RetryReports {
+  setStartError(error: string | null): void
+  setSheet(sheet: RetakeSheetRequest): void
+  setComparison(comparison: Comparison): void
+  setLastRestore(restore: LastRestore): void
+}
+
+type RetryContextSources = RetrySessionState & RetryCalls & RetryReports
+
+export function retryContextOf(state: RetrySessionState, calls: RetryCalls, reports: RetryReports): RetryContextValue {
+  const s: RetryContextSources = { ...state, ...calls, ...reports }
+  return {
+    sessionID: s.sessionID,
+    getMessages: () => s.messagesRef.current,
+    model: s.model,
+    modelLabel: labelOf(s.options, s.model),
+    options: s.options,
+    busy: s.busy,
+    locked: s.locked,
+    chooseModel: s.chooseModel,
+    changedFiles: (userMessageID) => {
+      const userIDs = s.messagesRef.current.filter((m) => m.info.role === 'user').map((m) => m.info.id)
+      return turnsWithFileChanges(userIDs, userMessageID, s.checkpoints ?? []).length > 0
+    },
+    openRestoreSheet(clickedID, model, edit, compare) {
+      const target = retryTargetFor(s.messagesRef.current, clickedID)
+      if (target) s.setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}), ...(compare ? { compare } : {}) })
+    },
+    compare: compareOf(s),
+    retake: retakeOf(s),
+    ...savedRetryActions(s),
+  }
+}
+
+function compareOf(s: RetryContextSources): RetryContextValue['compare'] {
+  return async (clickedID, models, files) => {
+    s.setStartError(null)
+    const target = retryTargetFor(s.messagesRef.current, clickedID)
+    if (!target) return
+    try {
+      const out = await s.compareModels({ sessionID: s.sessionID, clickedID, messageID: target, models, files })
+      const failed = out.runs.find((r) => r.outcome.status === 'failed')?.outcome
+      if (failed?.status === 'failed' && !failed.saved) s.setStartError(failed.error)
+      if (out.runs.length > 1) s.setComparison({ messageID: target, runs: out.runs })
+    } catch (err) {
+      s.setStartError((err as Error).message)
+    }
+  }
+}
+
+function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
+  return async (clickedID, model, savedEntry, files, opts) => {
+    s.setStartError(null)
+    try {
+      const out = await s.retake({
+        sessionID: s.sessionID,
+        clickedID,
+        model,
+        messages: s.messagesRef.current,
+        saved: savedEntry,
+        files,
+        skipCheckpoint: opts?.skipCheckpoint,
+        edit: opts?.edit,
+      })
+      if (out.status === 'done' && out.restore?.restoreId) s.setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
+      // A failure after the payload was saved is offered again by FailedRetryNotice; only a
+      // retry that could not even start needs a message of its own.
+      if (out.status === 'failed' && !out.saved) s.setStartError(out.error)
+    } catch (err) {
+      s.setStartError((err as Error).message)
+    }
+  }
+}
+
+function savedRetryActions(s: RetryContextSources): Pick<RetryContextValue, 'editSaved' | 'discardSaved'> {
+  return {
+    editSaved(entry: SavedRetry) {
+      // Typed text goes back into the composer, attachments back into its chips (not as raw blocks).
+      const { text, files } = composerContentOf(entry.parts)
+      s.onEdit(
+        text,
+        files.map((f) => toPending(f)),
+      )
+    },
+    discardSaved(entry: SavedRetry) {
+      void getBridge()
+        .invoke('retry.drop', { sessionID: entry.sessionID, messageID: entry.messageID })
+        .then(() => s.qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
+    },
+  }
+}

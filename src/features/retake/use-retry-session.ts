@@ -1,0 +1,138 @@
+/**
+ * What RetrySessionLayer holds: the retry context of the open session and what the layer shows
+ * besides the timeline (the open sheet, a comparison, the last restore, a retry that did not
+ * start, a continued attempt's note).
+ */
+import { useMemo, useRef, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import type { MessageWithParts, Provider } from '../../api/types'
+import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
+import { modelOptions } from '../models/model-choice'
+import type { RestoreDecision } from '../checkpoints/RestoreSheet'
+import type { LastRestore } from '../checkpoints/UndoRestoreBar'
+import { useApplyRestore, useTurnCheckpoints } from '../checkpoints/use-checkpoints'
+import type { PendingAttachment } from '../attachments/attachments'
+import type { RetryContextValue } from './retry-context'
+import { fileChoicesOf, retryContextOf, type Comparison, type RetakeSheetRequest } from './retry-context-value'
+import { useRetryStore } from './retry-store'
+import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetries } from './use-retake'
+
+export interface RetrySessionInput {
+  sessionID: string | undefined
+  messages: MessageWithParts[]
+  model: ModelRef | undefined
+  providers: Provider[]
+  busy: boolean
+  statusTick: unknown
+  onChooseModel(ref: ModelRef): void
+  onEdit(text: string, attachments: PendingAttachment[]): void
+}
+
+export function useRetrySession(props: RetrySessionInput) {
+  const { sessionID, messages, onEdit } = props
+  const retake = useRetake()
+  const qc = useQueryClient()
+  const saved = useSavedRetries(sessionID)
+  const attempts = useAttempts(sessionID)
+  const locked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
+  const [startError, setStartError] = useState<string | null>(null)
+  const options = useMemo(() => modelOptions(props.providers), [props.providers])
+  const checkpoints = useTurnCheckpoints(sessionID, props.statusTick)
+  const applyRestore = useApplyRestore()
+  const [sheet, setSheet] = useState<RetakeSheetRequest | null>(null)
+  const compareModels = useCompareModels()
+  const [comparison, setComparison] = useState<Comparison | null>(null)
+  const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
+  // Read through a ref so the context (and every message's actions) does not change per delta.
+  const messagesRef = useRef(messages)
+  messagesRef.current = messages
+
+  const ctx: RetryContextValue | null = useMemo(() => {
+    if (!sessionID) return null
+    return retryContextOf(
+      { sessionID, messagesRef, model: props.model, busy: props.busy, locked, options, checkpoints: checkpoints.data, chooseModel: props.onChooseModel, onEdit },
+      { retake, compareModels, qc },
+      { setStartError, setSheet, setComparison, setLastRestore },
+    )
+  }, [sessionID, props.model, props.busy, props.onChooseModel, onEdit, options, locked, retake, compareModels, qc, checkpoints.data])
+
+  const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
+  const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])
+  const present = new Set(messages.map((m) => m.info.id))
+  const orphans = failed.filter((r) => !present.has(r.messageID))
+
+  return {
+    ctx,
+    locked,
+    options,
+    attempts,
+    checkpoints,
+    failed,
+    orphans,
+    applyRestore,
+    startError,
+    setStartError,
+    sheet,
+    setSheet,
+    comparison,
+    setComparison,
+    lastRestore,
+    setLastRestore,
+  }
+}
+
+/** How continuing from an attempt went, said above the timeline. */
+export interface SwitchNote {
+  ok: boolean
+  text: string
+}
+
+/**
+ * "Continue from this attempt": the attempt whose restore sheet is open, the note on how it went,
+ * and the run itself (also finishing a switch that was cut off).
+ */
+export function useContinueSwitch(setLastRestore: (restore: LastRestore | null) => void) {
+  const continueAttempt = useContinueAttempt()
+  const [switching, setSwitching] = useState<Attempt | null>(null)
+  const [switchNote, setSwitchNote] = useState<SwitchNote | null>(null)
+
+  /** d: the sheet's decision; none when finishing a cut-off switch (its files are done). */
+  const runContinue = async (a: Attempt, d?: RestoreDecision) => {
+    setSwitchNote(null)
+    // The last retake's "Undo restore" no longer applies: its restore is what this switch undoes.
+    setLastRestore(null)
+    try {
+      const files = !d || d.mode === 'conversation' ? undefined : fileChoicesOf(d)
+      const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d?.mode === 'conversation' })
+      if (out.status === 'failed') setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${out.error}` })
+      else {
+        const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
+        const kept = skipped > 0 ? ` ${skipped} file${skipped === 1 ? '' : 's'} you changed were left as they are.` : ''
+        setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}` })
+      }
+    } catch (err) {
+      setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${(err as Error).message}` })
+    }
+  }
+
+  return { switching, setSwitching, switchNote, setSwitchNote, runContinue }
+}
+
+/** What the retake sheet's decision starts: a comparison, a retake (with or without the files), or the files only. */
+export function runSheetDecision(
+  request: RetakeSheetRequest,
+  d: RestoreDecision,
+  ctx: RetryContextValue,
+  applyRestore: ReturnType<typeof useApplyRestore>,
+  report: { setLastRestore(restore: LastRestore): void; setStartError(error: string): void },
+) {
+  const edit = request.edit !== undefined ? { edit: request.edit } : undefined
+  if (request.compare && d.mode !== 'files') void ctx.compare(request.clickedID, request.compare, d.mode === 'both' ? fileChoicesOf(d) : undefined)
+  else if (d.mode === 'conversation') void ctx.retake(request.clickedID, request.model, undefined, undefined, edit)
+  else if (d.mode === 'both') void ctx.retake(request.clickedID, request.model, undefined, fileChoicesOf(d), edit)
+  else
+    applyRestore.mutate(fileChoicesOf(d), {
+      onSuccess: (r) => r.restoreId && report.setLastRestore({ restoreId: r.restoreId, result: r }),
+      onError: (err) => report.setStartError(`the files could not be restored: ${(err as Error).message}`),
+    })
+}
