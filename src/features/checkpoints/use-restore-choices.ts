@@ -1,0 +1,44 @@
+/**
+ * The restore sheet's plan and the user's choices in it: the plan of the turn's files (asked for
+ * when the sheet opens), what to roll back, each conflict's keep/take, the files left as they are,
+ * the conflict whose diff is open.
+ */
+import { useEffect, useState } from 'react'
+import type { RestorePlan } from '../../../shared/ipc-contract'
+import { useOptionalDirectory } from '../../api/scope'
+import { useEscape } from '../../ui/use-escape'
+import { groupPlan, overwriteIds, type ConflictChoice } from './checkpoint-logic'
+import { usePlanRestore } from './use-checkpoints'
+
+export type RestoreMode = 'both' | 'conversation' | 'files'
+
+export interface RestoreDecision {
+  mode: RestoreMode
+  planId: string
+  overwrite: string[]
+  /** Files of the plan left as they are (the user's per-file choice; conflicts are kept by default). */
+  keep: string[]
+}
+
+export function useRestoreChoices(props: { sessionID: string; messageID: string; onCancel(): void; onConfirm(decision: RestoreDecision): void }) {
+  const planner = usePlanRestore()
+  const directory = useOptionalDirectory()
+  const [plan, setPlan] = useState<RestorePlan | null>(null)
+  const [mode, setMode] = useState<RestoreMode>('both')
+  const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
+  // Every file the turn changed can be left as it is, not only the ones changed since.
+  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
+  const [diffOf, setDiffOf] = useState<string | null>(null)
+  const { mutate } = planner
+  useEscape(props.onCancel)
+
+  useEffect(() => {
+    mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })
+  }, [mutate, props.sessionID, props.messageID])
+
+  const groups = plan ? groupPlan(plan) : null
+  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: groups ? overwriteIds(groups.conflicts, choices) : [], keep: [...kept] })
+  return { planner, directory, plan, groups, mode, setMode, choices, setChoices, kept, setKept, diffOf, setDiffOf, confirm }
+}
+
+export type RestoreChoices = ReturnType<typeof useRestoreChoices>
