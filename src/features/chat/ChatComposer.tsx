@@ -1,0 +1,62 @@
+/** The chat panel's composer: the message box wired to the draft, its attachments, Send and Stop. */
+import type { ModelRef } from '../../../shared/ipc-contract'
+import type { MessageWithParts } from '../../api/types'
+import { sendBlocker } from '../attachments/attachments'
+import { useAttachmentsStore } from '../attachments/attachments-store'
+import { AttachButton, ComposerAttachments } from '../attachments/ComposerAttachments'
+import type { ModelOption } from '../models/model-choice'
+import { Composer } from './Composer'
+import { useEditRequest } from './edit-request-store'
+import type { ComposerAssist } from './use-slash-menu'
+import type { ComposerBox } from './use-chat-turn'
+
+/** ↑ in the empty box: ask to edit the last message sent (unless a retry holds the session); false when there is none. */
+function editLastSent(messages: MessageWithParts[] | undefined, retryLocked: boolean): boolean {
+  const last = messages?.findLast((m) => m.info.role === 'user')
+  if (last && !retryLocked) useEditRequest.getState().request(last.info.id)
+  return !!last
+}
+
+export function ChatComposer(p: {
+  box: ComposerBox
+  messages: MessageWithParts[] | undefined
+  busy: boolean
+  retryLocked: boolean
+  error: string | null
+  assist: ComposerAssist
+  options: ModelOption[]
+  onSend(): void
+  onStop(): void
+  onChooseModel(ref: ModelRef): void
+}) {
+  const { box, retryLocked } = p
+  const attachStore = useAttachmentsStore.getState()
+  return (
+    <Composer
+      value={box.draft}
+      onChange={box.setDraft}
+      onSend={p.onSend}
+      onStop={p.onStop}
+      busy={p.busy}
+      disabled={retryLocked}
+      error={p.error}
+      hasAttachments={box.attachments.length > 0}
+      blocked={sendBlocker(box.attachments, box.modelInfo)}
+      onPasteFiles={box.addFiles}
+      assist={p.assist}
+      onEditLast={() => editLastSent(p.messages, retryLocked)}
+      attachButton={<AttachButton onFiles={box.addFiles} disabled={retryLocked} />}
+      attachments={
+        <ComposerAttachments
+          attachments={box.attachments}
+          notices={box.notices}
+          model={box.modelInfo}
+          options={p.options}
+          onRemove={(id) => attachStore.remove(box.dkey, id)}
+          onDismissNotices={() => attachStore.dismissNotices(box.dkey)}
+          onChooseModel={p.onChooseModel}
+        />
+      }
+    />
+  )
+}
