@@ -1,0 +1,49 @@
+/** ↺'s "Retry with…" menu: one model to retry with, or up to three picked to compare. */
+import type { ModelRef } from '../../../shared/ipc-contract'
+import { modelKey } from '../models/model-choice'
+import { ModelPalette } from '../palette/ModelPalette'
+import { Popover } from '../palette/Popover'
+import type { RetryContextValue } from './retry-context'
+import { MAX_COMPARE, type RetryChoices, type RetryMenu as RetryMenuState } from './use-retry-menu'
+
+/** The models picked to compare so far, and the button that runs them. */
+function ComparePicked({ ctx, several, onRun }: { ctx: RetryContextValue; several: ModelRef[]; onRun(models: ModelRef[]): void }) {
+  return (
+    <div className="compare-picked" data-testid="compare-picked">
+      {several.length === 0 ? (
+        <span className="muted">Pick two or three models: the turn runs on each from the same files.</span>
+      ) : (
+        several.map((m, i) => (
+          <span key={modelKey(m)} className="compare-chip">
+            {i + 1}. {ctx.options.find((o) => o.key === modelKey(m))?.modelName ?? m.modelID}
+          </span>
+        ))
+      )}
+      <button type="button" className="button button-primary small" data-testid="compare-run" disabled={several.length < 2} onClick={() => onRun(several)}>
+        Run on {several.length < 2 ? 'each' : several.length}
+      </button>
+    </div>
+  )
+}
+
+export function RetryMenu({ ctx, menu, choices }: { ctx: RetryContextValue; menu: RetryMenuState; choices: RetryChoices }) {
+  const { several, setSeveral } = menu
+  return (
+    <Popover label="Retry with…" onClose={() => menu.setMenuOpen(false)} trigger={menu.menuButton} className="retry-menu" testid="retry-menu">
+      <div className="retry-menu-head">
+        Retry with…
+        <label className="compare-toggle">
+          <input type="checkbox" data-testid="compare-toggle" checked={several !== null} onChange={(e) => setSeveral(e.target.checked ? [] : null)} />
+          Compare up to {MAX_COMPARE}
+        </label>
+      </div>
+      {several && <ComparePicked ctx={ctx} several={several} onRun={choices.compare} />}
+      <ModelPalette
+        label="Retry with…"
+        options={ctx.options}
+        current={ctx.model ? modelKey(ctx.model) : undefined}
+        onChoose={(o) => (several ? choices.pick(o.ref) : choices.withModel(o.ref))}
+      />
+    </Popover>
+  )
+}
