@@ -18,22 +18,7 @@ export function isSendKey(
   return true
 }
 
-export function Composer({
-  value,
-  onChange,
-  onSend,
-  onStop,
-  busy,
-  disabled,
-  error,
-  attachments,
-  attachButton,
-  hasAttachments = false,
-  blocked,
-  onPasteFiles,
-  assist,
-  onEditLast,
-}: {
+export interface ComposerProps {
   value: string
   onChange(text: string): void
   onSend(): void
@@ -54,7 +39,15 @@ export function Composer({
   assist?: ComposerAssist
   /** ↑ in the empty box: edit the last message sent (false: there is none). */
   onEditLast?(): boolean
-}) {
+}
+
+/** A bare ↑ (no modifier) — with the box empty and nothing attached, it recalls the last message. */
+function isBareArrowUp(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'>): boolean {
+  return e.key === 'ArrowUp' && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey
+}
+
+/** The box grows with its text up to 240px, then scrolls. */
+function useAutoGrow(value: string) {
   const ref = useRef<HTMLTextAreaElement>(null)
   useLayoutEffect(() => {
     const el = ref.current
@@ -62,11 +55,15 @@ export function Composer({
     el.style.height = 'auto'
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`
   }, [value])
+  return ref
+}
 
-  const canSend = !disabled && !blocked && (value.trim().length > 0 || hasAttachments)
+/** The box's own keys (after the slash menu's): bare ↑ in an empty box recalls the last message, Enter sends; pasted files are attached. */
+function boxHandlers(p: ComposerProps, canSend: boolean) {
+  const { value, hasAttachments = false, assist, onEditLast, onSend, onPasteFiles } = p
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (assist?.onKeyDown(e)) return
-    if (e.key === 'ArrowUp' && value === '' && !hasAttachments && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey) {
+    if (value === '' && !hasAttachments && isBareArrowUp(e)) {
       if (onEditLast?.()) e.preventDefault()
       return
     }
@@ -81,6 +78,14 @@ export function Composer({
     e.preventDefault()
     onPasteFiles(files)
   }
+  return { onKeyDown, onPaste }
+}
+
+export function Composer(p: ComposerProps) {
+  const { value, onChange, onSend, busy, disabled, error, attachments, attachButton, hasAttachments = false, blocked, onPasteFiles, assist } = p
+  const ref = useAutoGrow(value)
+  const canSend = !disabled && !blocked && (value.trim().length > 0 || hasAttachments)
+  const { onKeyDown, onPaste } = boxHandlers(p, canSend)
 
   return (
     <form
@@ -111,19 +116,25 @@ export function Composer({
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
-        <div className="composer-buttons">
-          {attachButton}
-          {busy && (
-            <button type="button" className="button button-secondary" data-testid="stop" onClick={onStop}>
-              Stop
-            </button>
-          )}
-          <button type="submit" className="button button-primary" data-testid="send" disabled={!canSend} title={blocked ?? undefined}>
-            Send
-          </button>
-        </div>
+        <ComposerButtons attachButton={attachButton} busy={busy} onStop={p.onStop} canSend={canSend} blocked={blocked} />
       </div>
       <div className="composer-hint">Enter to send · Shift+Enter for a new line{onPasteFiles ? ' · drop or paste files to attach' : ''}</div>
     </form>
+  )
+}
+
+function ComposerButtons({ attachButton, busy, onStop, canSend, blocked }: { attachButton: ReactNode; busy: boolean; onStop(): void; canSend: boolean; blocked?: string | null }) {
+  return (
+    <div className="composer-buttons">
+      {attachButton}
+      {busy && (
+        <button type="button" className="button button-secondary" data-testid="stop" onClick={onStop}>
+          Stop
+        </button>
+      )}
+      <button type="submit" className="button button-primary" data-testid="send" disabled={!canSend} title={blocked ?? undefined}>
+        Send
+      </button>
+    </div>
   )
 }
