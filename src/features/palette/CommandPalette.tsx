@@ -4,17 +4,18 @@
  * Opened by CommandPaletteKey (its own chunk, with cmdk, fetched on the first Ctrl/⌘+K); it reads
  * the same caches the rest of the window does.
  */
-import { Command } from 'cmdk'
 import { useMemo, useState } from 'react'
 import { useAbort } from '../../api/mutations'
 import { useConfigProviders, useServerConfig, useSessions, useStatusMap } from '../../api/queries'
 import { useScope } from '../../api/scope'
+import type { Session } from '../../api/types'
 import { modelKey, modelOptions, resolveModel, serverDefaultModel, type ModelOption } from '../models/model-choice'
 import { isBusy } from '../chat/status-line'
 import { useModelPrefs } from '../models/model-prefs-store'
 import { choiceKey, useModelStore } from '../models/model-store'
 import { modelSections } from './model-list'
-import { ModelPalette, ModelRow, starShortcut } from './ModelPalette'
+import { ModelPalette } from './ModelPalette'
+import { PaletteRoot } from './PaletteRoot'
 import { escapeCloses, useFocusReturn } from './Popover'
 import '../../styles/palette.css'
 
@@ -37,37 +38,50 @@ export interface CommandPaletteProps {
   onOpenSettings(): void
 }
 
-export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
-  useFocusReturn()
+/** The open session's model as the palette shows it: the options, the one in use, and choosing one (which closes the palette). */
+function usePaletteModel(selected: string | undefined, sessions: Session[] | undefined, onClose: () => void) {
   const { directory } = useScope()
-  const sessions = useSessions()
-  const status = useStatusMap()
   const providers = useConfigProviders()
   const config = useServerConfig()
-  const abort = useAbort()
-  const prefs = useModelPrefs()
   const ckey = choiceKey(directory, selected)
   const chosen = useModelStore((s) => s.models[ckey])
+  const options = useMemo(() => modelOptions(providers.data?.providers ?? []), [providers.data])
+  const session = sessions?.find((s) => s.id === selected)
+  const resolved = resolveModel(chosen, session, serverDefaultModel(config.data?.model, providers.data?.providers ?? [], providers.data?.default ?? {}))
+  const current = resolved.ref ? modelKey(resolved.ref) : undefined
+  const setModel = (o: ModelOption) => {
+    useModelPrefs.getState().markUsed(o.key)
+    useModelStore.getState().setModel(ckey, o.ref)
+    onClose()
+  }
+  return { options, resolved, current, setModel }
+}
+
+function useModelRows(options: ModelOption[], q: string, prefs: Parameters<typeof modelSections>[2]) {
+  return useMemo(() => {
+    const s = modelSections(options, q, prefs)
+    // With nothing typed only the user's own models; all of them are one "Change model…" away.
+    const list = q ? [...s.favourites, ...s.recent, ...s.groups.flatMap((g) => g.options)] : [...s.favourites, ...s.recent]
+    return [...new Map(list.map((o) => [o.key, o])).values()].slice(0, SEARCH_LIMIT)
+  }, [options, q, prefs])
+}
+
+export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
+  useFocusReturn()
+  const sessions = useSessions()
+  const status = useStatusMap()
+  const abort = useAbort()
+  const prefs = useModelPrefs()
+  const model = usePaletteModel(selected, sessions.data, onClose)
   const [page, setPage] = useState<'root' | 'models'>('root')
   const [query, setQuery] = useState('')
   const [value, setValue] = useState('')
-
-  const options = useMemo(() => modelOptions(providers.data?.providers ?? []), [providers.data])
-  const session = sessions.data?.find((s) => s.id === selected)
-  const resolved = resolveModel(chosen, session, serverDefaultModel(config.data?.model, providers.data?.providers ?? [], providers.data?.default ?? {}))
-  const current = resolved.ref ? modelKey(resolved.ref) : undefined
   const busy = !!selected && isBusy(status.data?.[selected])
 
   const run = (f: () => void) => () => {
     onClose()
     f()
   }
-  const setModel = (o: ModelOption) => {
-    useModelPrefs.getState().markUsed(o.key)
-    useModelStore.getState().setModel(ckey, o.ref)
-    onClose()
-  }
-
   const q = query.trim()
   const actions = [
     { id: 'new', label: 'New conversation', run: run(() => onSelect(undefined)) },
@@ -76,84 +90,28 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
     ...(busy ? [{ id: 'stop', label: 'Stop the running turn', run: run(() => abort.mutate(selected!)) }] : []),
   ].filter((a) => matches(a.label, q))
   const sessionRows = (sessions.data ?? []).filter((s) => matches(s.title, q)).slice(0, q ? SEARCH_LIMIT : SESSIONS_SHOWN_EMPTY)
-  const modelRows = useMemo(() => {
-    const s = modelSections(options, q, prefs)
-    // With nothing typed only the user's own models; all of them are one "Change model…" away.
-    const list = q ? [...s.favourites, ...s.recent, ...s.groups.flatMap((g) => g.options)] : [...s.favourites, ...s.recent]
-    return [...new Map(list.map((o) => [o.key, o])).values()].slice(0, SEARCH_LIMIT)
-  }, [options, q, prefs])
+  const modelRows = useModelRows(model.options, q, prefs)
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="command-palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="command-palette" onKeyDown={escapeCloses(onClose)}>
         {page === 'models' ? (
-          <ModelPalette options={options} current={current} currentNote={resolved.source === 'default' ? 'default' : undefined} onChoose={setModel} />
+          <ModelPalette options={model.options} current={model.current} currentNote={model.resolved.source === 'default' ? 'default' : undefined} onChoose={model.setModel} />
         ) : (
-          <Command
-            className="palette"
-            label="Command palette"
-            shouldFilter={false}
-            loop
-            vimBindings={false}
+          <PaletteRoot
             value={value}
             onValueChange={setValue}
-            onKeyDown={value.startsWith('all:') ? starShortcut(value, prefs.toggleFavourite) : undefined}
-          >
-            <Command.Input
-              className="palette-input"
-              autoFocus
-              value={query}
-              onValueChange={setQuery}
-              placeholder="Type a command, a conversation or a model…"
-              aria-label="Search commands, conversations and models"
-              data-testid="palette-search"
-            />
-            <Command.List className="palette-list" label="Commands, conversations and models">
-              <Command.Empty className="palette-empty">Nothing matches.</Command.Empty>
-              {actions.length > 0 && (
-                <Command.Group heading="Actions" className="palette-group">
-                  {actions.map((a) => (
-                    <Command.Item key={a.id} value={`action:${a.id}`} className="palette-row" data-testid={`palette-action-${a.id}`} onSelect={a.run}>
-                      <span className="palette-check" aria-hidden />
-                      <span className="palette-row-main">{a.label}</span>
-                    </Command.Item>
-                  ))}
-                </Command.Group>
-              )}
-              {sessionRows.length > 0 && (
-                <Command.Group heading="Conversations" className="palette-group">
-                  {sessionRows.map((s) => (
-                    <Command.Item
-                      key={s.id}
-                      value={`session:${s.id}`}
-                      className="palette-row"
-                      data-testid="palette-session"
-                      data-session-id={s.id}
-                      data-current={s.id === selected || undefined}
-                      onSelect={run(() => onSelect(s.id))}
-                    >
-                      <span className="palette-check" aria-hidden>
-                        {s.id === selected ? '✓' : ''}
-                      </span>
-                      <span className="palette-row-main">
-                        <span className="palette-row-name">{s.title || 'Untitled'}</span>
-                      </span>
-                    </Command.Item>
-                  ))}
-                </Command.Group>
-              )}
-              {modelRows.length > 0 && (
-                <Command.Group heading="Models" className="palette-group">
-                  {modelRows.map((o) => (
-                    <ModelRow key={o.key} option={o} section="all" showProvider current={o.key === current} onChoose={setModel} />
-                  ))}
-                </Command.Group>
-              )}
-            </Command.List>
-            <div className="palette-hint" aria-hidden>
-              ↑↓ move · Enter open · Esc close
-            </div>
-          </Command>
+            query={query}
+            onQueryChange={setQuery}
+            toggleFavourite={prefs.toggleFavourite}
+            actions={actions}
+            sessionRows={sessionRows}
+            selected={selected}
+            openSession={(id) => run(() => onSelect(id))}
+            modelRows={modelRows}
+            current={model.current}
+            onChooseModel={model.setModel}
+          />
         )}
       </div>
     </div>
