@@ -4,79 +4,56 @@
  * the last restore, and storage with a clean-up. Restores from here are files only: the
  * conversation is left as it is (↺ on a message is what rolls back both).
  */
-import { useEffect, useState } from 'react'
-import { useMessages } from '../../api/queries'
-import { useScope } from '../../api/scope'
 import { errorMessage } from '../../../shared/unwrap'
-import { useApplyRestore, useCaptureProgress, useLastRestore, usePlanRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
-import type { RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
 import { turnLabel } from './checkpoint-logic'
 import { RestoreConfirm, RestoreOutcome } from './RestoreConfirm'
 import { StorageSection } from './StorageSection'
 import { TurnList } from './TurnList'
+import { useCheckpointRestores, type CheckpointRestores } from './use-checkpoint-restores'
 import '../../styles/checkpoints.css'
 
+/** The last restore (from the host's records) and its undo, or redo once undone. */
+function LastRestoreRow({ panel }: { panel: CheckpointRestores }) {
+  const { last, messages, undo, working } = panel
+  if (!last) return null
+  const lastLabel = turnLabel({ messageID: last.messageID, createdAt: last.at }, messages.data)
+  return (
+    <div className="ckpt-undo">
+      <span className="muted small">
+        Last restore: back to “{lastLabel}”{last.rolledBack ? '' : ' (undone)'}
+      </span>
+      <button type="button" className="button button-secondary small" data-testid={last.rolledBack ? 'undo-restore' : 'redo-restore'} disabled={working} onClick={panel.undoLast}>
+        {undo.isPending ? 'Working…' : last.rolledBack ? 'Undo last restore' : 'Redo restore'}
+      </button>
+    </div>
+  )
+}
+
+/** Every recorded turn with what it changed, each with "Restore back to here". */
+function TurnsSection({ panel, busy }: { panel: CheckpointRestores; busy: boolean }) {
+  const { turns, messages, directory } = panel
+  return (
+    <section className="ckpt-section">
+      <h3>Turns</h3>
+      {panel.plan.isPending && <p className="muted">Working out what to restore…</p>}
+      {turns.isLoading ? (
+        <p className="muted">Loading checkpoints…</p>
+      ) : turns.error ? (
+        <div className="inline-error">{errorMessage(turns.error)}</div>
+      ) : turns.data && turns.data.length > 0 ? (
+        <TurnList turns={turns.data} messages={messages.data} projectRoot={directory} disabled={busy || panel.working} onRestore={panel.startRestore} />
+      ) : (
+        <p className="muted" data-testid="no-checkpoints">
+          No turns recorded yet. Each prompt you send is checkpointed.
+        </p>
+      )}
+    </section>
+  )
+}
+
 export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: string; busy: boolean; onClose(): void }) {
-  const { directory } = useScope()
-  // `busy` flipping back to idle is when a turn is sealed: the list is refetched then.
-  const turns = useTurnCheckpoints(sessionID, busy)
-  const messages = useMessages(sessionID)
-  const plan = usePlanRestore()
-  const apply = useApplyRestore()
-  const undo = useUndoRestore()
-  // From the host's records: survives the next prompt, a reload and a restart.
-  const last = useLastRestore(sessionID).data ?? null
-  const [target, setTarget] = useState<{ turn: TurnCheckpoint; plan: RestorePlan } | null>(null)
-  const progress = useCaptureProgress()
-  const [outcome, setOutcome] = useState<{ verb: 'Restore' | 'Undo' | 'Redo'; result: RestoreResult } | null>(null)
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [onClose])
-
-  // The host seals a turn just after the session goes idle, so the refetch on idle can still see it
-  // open (no changes yet): ask again shortly until every turn is sealed.
-  const hasOpen = !busy && !!turns.data?.some((t) => t.status === 'open')
-  const refetchTurns = turns.refetch
-  useEffect(() => {
-    if (!hasOpen) return
-    const timer = setTimeout(() => void refetchTurns(), 500)
-    return () => clearTimeout(timer)
-  }, [hasOpen, turns.dataUpdatedAt, refetchTurns])
-
-  const working = plan.isPending || apply.isPending || undo.isPending
-
-  function startRestore(turn: TurnCheckpoint) {
-    setOutcome(null)
-    apply.reset()
-    plan.mutate({ backTo: { sessionID, messageID: turn.messageID } }, { onSuccess: (p) => setTarget({ turn, plan: p }) })
-  }
-
-  function confirm(overwrite: string[]) {
-    if (!target) return
-    apply.mutate(
-      { planId: target.plan.planId, overwrite },
-      {
-        onSuccess: (result) => {
-          setTarget(null)
-          setOutcome({ verb: 'Restore', result })
-        },
-      },
-    )
-  }
-
-  function undoLast() {
-    if (!last) return
-    setOutcome(null)
-    undo.mutate(last.restoreId, {
-      // The host's chain decides what the next click does (undo, then redo, …): refetched after.
-      onSuccess: (result) => setOutcome({ verb: last.rolledBack ? 'Undo' : 'Redo', result }),
-    })
-  }
-
-  const lastLabel = last ? turnLabel({ messageID: last.messageID, createdAt: last.at }, messages.data) : ''
+  const panel = useCheckpointRestores(sessionID, busy, onClose)
+  const { directory, messages, plan, apply, undo, target, setTarget, progress, outcome, setOutcome } = panel
   const error = plan.error ?? undo.error
 
   return (
@@ -98,16 +75,7 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
           </div>
         )}
         {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
-        {last && !target && (
-          <div className="ckpt-undo">
-            <span className="muted small">
-              Last restore: back to “{lastLabel}”{last.rolledBack ? '' : ' (undone)'}
-            </span>
-            <button type="button" className="button button-secondary small" data-testid={last.rolledBack ? 'undo-restore' : 'redo-restore'} disabled={working} onClick={undoLast}>
-              {undo.isPending ? 'Working…' : last.rolledBack ? 'Undo last restore' : 'Redo restore'}
-            </button>
-          </div>
-        )}
+        {!target && <LastRestoreRow panel={panel} />}
         {error && (
           <div className="inline-error" role="alert">
             {errorMessage(error)}
@@ -120,25 +88,11 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
             projectRoot={directory}
             pending={apply.isPending}
             error={apply.error ? errorMessage(apply.error) : null}
-            onConfirm={confirm}
+            onConfirm={panel.confirm}
             onCancel={() => setTarget(null)}
           />
         ) : (
-          <section className="ckpt-section">
-            <h3>Turns</h3>
-            {plan.isPending && <p className="muted">Working out what to restore…</p>}
-            {turns.isLoading ? (
-              <p className="muted">Loading checkpoints…</p>
-            ) : turns.error ? (
-              <div className="inline-error">{errorMessage(turns.error)}</div>
-            ) : turns.data && turns.data.length > 0 ? (
-              <TurnList turns={turns.data} messages={messages.data} projectRoot={directory} disabled={busy || working} onRestore={startRestore} />
-            ) : (
-              <p className="muted" data-testid="no-checkpoints">
-                No turns recorded yet. Each prompt you send is checkpointed.
-              </p>
-            )}
-          </section>
+          <TurnsSection panel={panel} busy={busy} />
         )}
         <StorageSection />
       </aside>

@@ -1,0 +1,102 @@
+/**
+ * The Checkpoints panel's state: the session's turns (asked for again until each is sealed), the
+ * restore being confirmed, the last restore and the outcome of the last action; and the actions
+ * (plan a restore, apply it, undo or redo the last one).
+ */
+import { useEffect, useState } from 'react'
+import { useMessages } from '../../api/queries'
+import { useScope } from '../../api/scope'
+import { useEscape } from '../../ui/use-escape'
+import type { RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
+import { useApplyRestore, useCaptureProgress, useLastRestore, usePlanRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
+
+/** The turn "Restore back to here" was clicked on, and the host's plan for it. */
+export interface RestoreTarget {
+  turn: TurnCheckpoint
+  plan: RestorePlan
+}
+
+export interface RestoreOutcomeShown {
+  verb: 'Restore' | 'Undo' | 'Redo'
+  result: RestoreResult
+}
+
+export function useCheckpointRestores(sessionID: string, busy: boolean, onClose: () => void) {
+  const { directory } = useScope()
+  // `busy` flipping back to idle is when a turn is sealed: the list is refetched then.
+  const turns = useTurnCheckpoints(sessionID, busy)
+  const messages = useMessages(sessionID)
+  const plan = usePlanRestore()
+  const apply = useApplyRestore()
+  const undo = useUndoRestore()
+  // From the host's records: survives the next prompt, a reload and a restart.
+  const last = useLastRestore(sessionID).data ?? null
+  const [target, setTarget] = useState<RestoreTarget | null>(null)
+  const progress = useCaptureProgress()
+  const [outcome, setOutcome] = useState<RestoreOutcomeShown | null>(null)
+  useEscape(onClose)
+  useRefetchUntilSealed(turns, busy)
+
+  const working = plan.isPending || apply.isPending || undo.isPending
+  const state = { sessionID, plan, apply, undo, last, target, setTarget, setOutcome }
+  return { directory, turns, messages, plan, apply, undo, last, target, setTarget, progress, outcome, setOutcome, working, ...restoreActions(state) }
+}
+
+/**
+ * The host seals a turn just after the session goes idle, so the refetch on idle can still see it
+ * open (no changes yet): ask again shortly until every turn is sealed.
+ */
+function useRefetchUntilSealed(turns: ReturnType<typeof useTurnCheckpoints>, busy: boolean) {
+  const hasOpen = !busy && !!turns.data?.some((t) => t.status === 'open')
+  const refetchTurns = turns.refetch
+  useEffect(() => {
+    if (!hasOpen) return
+    const timer = setTimeout(() => void refetchTurns(), 500)
+    return () => clearTimeout(timer)
+  }, [hasOpen, turns.dataUpdatedAt, refetchTurns])
+}
+
+interface RestoreState {
+  sessionID: string
+  plan: ReturnType<typeof usePlanRestore>
+  apply: ReturnType<typeof useApplyRestore>
+  undo: ReturnType<typeof useUndoRestore>
+  last: ReturnType<typeof useLastRestore>['data'] | null
+  target: RestoreTarget | null
+  setTarget(target: RestoreTarget | null): void
+  setOutcome(outcome: RestoreOutcomeShown | null): void
+}
+
+function restoreActions({ sessionID, plan, apply, undo, last, target, setTarget, setOutcome }: RestoreState) {
+  function startRestore(turn: TurnCheckpoint) {
+    setOutcome(null)
+    apply.reset()
+    plan.mutate({ backTo: { sessionID, messageID: turn.messageID } }, { onSuccess: (p) => setTarget({ turn, plan: p }) })
+  }
+
+  function confirm(overwrite: string[]) {
+    if (!target) return
+    apply.mutate(
+      { planId: target.plan.planId, overwrite },
+      {
+        onSuccess: (result) => {
+          setTarget(null)
+          setOutcome({ verb: 'Restore', result })
+        },
+      },
+    )
+  }
+
+  function undoLast() {
+    if (!last) return
+    setOutcome(null)
+    undo.mutate(last.restoreId, {
+      // The host's chain decides what the next click does (undo, then redo, …): refetched after.
+      onSuccess: (result) => setOutcome({ verb: last.rolledBack ? 'Undo' : 'Redo', result }),
+    })
+  }
+
+  return { startRestore, confirm, undoLast }
+}
+
+export type CheckpointRestores = ReturnType<typeof useCheckpointRestores>
