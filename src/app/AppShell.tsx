@@ -2,9 +2,10 @@
  * Boot and layout: asks the host who it is and how its server is, opens the project, and marks the
  * root element `data-app-state` = loading | ready | error so tests wait on state, never on sleeps.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { getBridge } from '../bridge'
 import { useAppInfo, useServerStatus } from '../api/host'
+import type { Scope } from '../api/query-keys'
 import { ScopeProvider } from '../api/scope'
 import { errorMessage } from '../../shared/unwrap'
 import { useUiStore } from '../ui/ui-store'
@@ -52,6 +53,21 @@ function useInitialProject(initial: string | undefined) {
   return { opening: state === 'opening', error }
 }
 
+/** What the root element's `data-app-state` says: the host or server failed, still booting, or the workspace's own load state. */
+function appStateOf(o: { failed: boolean; booting: boolean; workspace: boolean; load: LoadState }): LoadState {
+  return o.failed ? 'error' : o.booting ? 'loading' : o.workspace ? o.load : 'ready'
+}
+
+/** Marks the root element with the app state (on the parent of the returned ref's element). */
+function useAppStateMark(appState: LoadState) {
+  const rootRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const root = rootRef.current?.parentElement
+    if (root) root.dataset.appState = appState
+  }, [appState])
+  return rootRef
+}
+
 export function AppShell() {
   const info = useAppInfo()
   const server = useServerStatus()
@@ -71,15 +87,71 @@ export function AppShell() {
   const hasInfo = Boolean(info.data)
   const scope = useMemo(() => (project && ready && epoch > 0 && hasInfo ? { connection: `server-${epoch}`, directory: project } : null), [project, ready, epoch, hasInfo])
 
-  const appState: LoadState = info.isError || server.data?.state === 'failed' ? 'error' : !info.data || !ready || initial.opening ? 'loading' : scope ? load : 'ready'
+  const appState = appStateOf({ failed: info.isError || server.data?.state === 'failed', booting: !info.data || !ready || initial.opening, workspace: !!scope, load })
+  const rootRef = useAppStateMark(appState)
 
-  const rootRef = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const root = rootRef.current?.parentElement
-    if (root) root.dataset.appState = appState
-  }, [appState])
+  return (
+    <div className={`app${scope ? '' : ' app-single'}`} ref={rootRef}>
+      <ShellContent info={info} server={server} ready={ready} scope={scope} initialError={initial.error} onLoadState={onLoadState} onOpenProject={setProject} />
+      <ShortcutsSheet />
+    </div>
+  )
+}
 
-  const projectHeader = project ? (
+/** The window's main area: the host's error, the server starting, the workspace, or the project picker. */
+function ShellContent(p: {
+  info: ReturnType<typeof useAppInfo>
+  server: ReturnType<typeof useServerStatus>
+  ready: boolean
+  scope: Scope | null
+  initialError: string | null
+  onLoadState(s: LoadState): void
+  onOpenProject(path: string | null): void
+}) {
+  const { info, server, scope } = p
+  if (info.isError) {
+    return (
+      <main className="main centered">
+        <div className="server-panel" role="alert" data-testid="host-error">
+          <div className="server-text">Retake could not reach its host.</div>
+          <pre className="server-error">{errorMessage(info.error)}</pre>
+        </div>
+      </main>
+    )
+  }
+  if (!p.ready) {
+    return (
+      <main className="main centered">
+        <ServerStatusPanel status={server.data} />
+      </main>
+    )
+  }
+  if (scope) {
+    return (
+      <ScopeProvider scope={scope}>
+        <Workspace
+          onLoadState={p.onLoadState}
+          sidebarTop={<ProjectHeader project={scope.directory} onSwitch={p.onOpenProject} />}
+          sidebarBottom={<div className="sidebar-foot">{serverStatusText(server.data)}</div>}
+        />
+      </ScopeProvider>
+    )
+  }
+  return (
+    <main className="main centered">
+      {p.initialError && (
+        <div className="inline-error" role="alert" data-testid="initial-project-error">
+          {p.initialError}
+        </div>
+      )}
+      <ProjectPicker canPickFolder={info.data?.canPickFolder ?? false} onOpen={p.onOpenProject} />
+    </main>
+  )
+}
+
+/** The sidebar's top: the open project's name and path, and Switch project (which also drops it from the URL). */
+function ProjectHeader({ project, onSwitch }: { project: string; onSwitch(path: null): void }) {
+  return (
     <div className="project-head" data-testid="project-head">
       <div className="brand">Retake</div>
       <div className="project-name" title={project}>
@@ -94,54 +166,12 @@ export function AppShell() {
         className="button button-secondary small"
         data-testid="switch-project"
         onClick={() => {
-          setProject(null)
+          onSwitch(null)
           keepProjectInUrl(null)
         }}
       >
         Switch project
       </button>
-    </div>
-  ) : null
-
-  let content: ReactNode
-  if (info.isError) {
-    content = (
-      <main className="main centered">
-        <div className="server-panel" role="alert" data-testid="host-error">
-          <div className="server-text">Retake could not reach its host.</div>
-          <pre className="server-error">{errorMessage(info.error)}</pre>
-        </div>
-      </main>
-    )
-  } else if (!ready) {
-    content = (
-      <main className="main centered">
-        <ServerStatusPanel status={server.data} />
-      </main>
-    )
-  } else if (scope) {
-    content = (
-      <ScopeProvider scope={scope}>
-        <Workspace onLoadState={onLoadState} sidebarTop={projectHeader} sidebarBottom={<div className="sidebar-foot">{serverStatusText(server.data)}</div>} />
-      </ScopeProvider>
-    )
-  } else {
-    content = (
-      <main className="main centered">
-        {initial.error && (
-          <div className="inline-error" role="alert" data-testid="initial-project-error">
-            {initial.error}
-          </div>
-        )}
-        <ProjectPicker canPickFolder={info.data?.canPickFolder ?? false} onOpen={setProject} />
-      </main>
-    )
-  }
-
-  return (
-    <div className={`app${scope ? '' : ' app-single'}`} ref={rootRef}>
-      {content}
-      <ShortcutsSheet />
     </div>
   )
 }
