@@ -85,6 +85,7 @@ function LayerNotes(props: { startError: string | null; switchNote: SwitchNote |
   )
 }
 
+// Mostly one JSX tree: the layer's notes, sheets and the timeline in the order they are shown.
 export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const { sessionID, messages } = props
   const session = useRetrySession(props)
