@@ -96,18 +96,9 @@ function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
   )
 }
 
-export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAttachment; onClose(): void }) {
-  const { name, mime, text, bytes } = attachment
-  const mode = text !== null ? viewModeOf(name, mime) : null
-  const renderable = mode === 'markdown' || mode === 'csv'
-  const [showSource, setShowSource] = useState(false)
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle')
+/** Focuses the dialog, closes it on Esc (before anything else sees the key), and gives focus back on close. */
+function useViewerFocus(onClose: () => void) {
   const dialog = useRef<HTMLDivElement>(null)
-  const imageUrl = useMemo(
-    () => attachment.imageUrl ?? (attachment.kind === 'image' && bytes ? bytesToDataUrl(bytes, mime) : null),
-    [attachment.imageUrl, attachment.kind, bytes, mime],
-  )
-
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null
     dialog.current?.focus()
@@ -123,23 +114,26 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
       previous?.focus?.()
     }
   }, [onClose])
+  return dialog
+}
 
-  let body
-  if (imageUrl) body = <img className="viewer-image" src={imageUrl} alt={name} data-testid="viewer-image" />
-  else if (text === null) {
-    body = (
-      <div className="viewer-empty muted" data-testid="viewer-nopreview">
-        {bytes ? 'No preview for this file type. Save it to open it elsewhere.' : 'The server reads this file from disk; its content is not in the message.'}
-      </div>
-    )
-  } else if (mode === 'markdown' && !showSource)
-    body = (
-      <div className="viewer-markdown" data-testid="viewer-rendered">
-        <Markdown text={text.replace(/^\uFEFF/, '')} />
-      </div>
-    )
-  else if (mode === 'csv' && !showSource) body = <CsvTable text={text} tabs={/tab-separated|\.tsv$/i.test(mime + ' ' + name)} />
-  else body = <Source text={text} language={highlightLanguage(name, mime)} />
+type ViewMode = ReturnType<typeof viewModeOf> | null
+type CopyState = 'idle' | 'copied' | 'failed'
+
+export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAttachment; onClose(): void }) {
+  const { name, mime, text, bytes } = attachment
+  const mode = text !== null ? viewModeOf(name, mime) : null
+  const [showSource, setShowSource] = useState(false)
+  const [copied, setCopied] = useState<CopyState>('idle')
+  const imageUrl = useMemo(
+    () => attachment.imageUrl ?? (attachment.kind === 'image' && bytes ? bytesToDataUrl(bytes, mime) : null),
+    [attachment.imageUrl, attachment.kind, bytes, mime],
+  )
+  const dialog = useViewerFocus(onClose)
+  const onCopy = async (copyOf: string) => {
+    setCopied((await copyText(copyOf)) ? 'copied' : 'failed')
+    setTimeout(() => setCopied('idle'), 1500)
+  }
 
   return createPortal(
     <div className="viewer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -155,38 +149,78 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
               {attachment.inline ? ' · sent inline as text' : ''}
             </span>
           </div>
-          <div className="viewer-actions">
-            {renderable && (
-              <button type="button" className="button button-secondary small" data-testid="viewer-toggle" aria-pressed={showSource} onClick={() => setShowSource((s) => !s)}>
-                {showSource ? (mode === 'csv' ? 'Table' : 'Rendered') : 'Source'}
-              </button>
-            )}
-            {text !== null && (
-              <button
-                type="button"
-                className="button button-secondary small"
-                data-testid="viewer-copy"
-                onClick={async () => {
-                  setCopied((await copyText(text)) ? 'copied' : 'failed')
-                  setTimeout(() => setCopied('idle'), 1500)
-                }}
-              >
-                {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
-              </button>
-            )}
-            {bytes && (
-              <button type="button" className="button button-secondary small" data-testid="viewer-save" onClick={() => saveBytes(bytes, name, mime)}>
-                Save as…
-              </button>
-            )}
-            <button type="button" className="button button-secondary small" data-testid="viewer-close" aria-label="Close" onClick={onClose}>
-              ✕
-            </button>
-          </div>
+          <ViewerActions
+            attachment={attachment}
+            mode={mode}
+            showSource={showSource}
+            onToggleSource={() => setShowSource((s) => !s)}
+            copied={copied}
+            onCopy={onCopy}
+            onClose={onClose}
+          />
         </div>
-        <div className="viewer-body">{body}</div>
+        <div className="viewer-body">
+          <ViewerBody attachment={attachment} mode={mode} showSource={showSource} imageUrl={imageUrl} />
+        </div>
       </div>
     </div>,
     document.body,
   )
+}
+
+function ViewerActions(p: {
+  attachment: ShownAttachment
+  mode: ViewMode
+  showSource: boolean
+  onToggleSource(): void
+  copied: CopyState
+  onCopy(text: string): Promise<void>
+  onClose(): void
+}) {
+  const { name, mime, text, bytes } = p.attachment
+  const { mode, showSource, copied } = p
+  const renderable = mode === 'markdown' || mode === 'csv'
+  return (
+    <div className="viewer-actions">
+      {renderable && (
+        <button type="button" className="button button-secondary small" data-testid="viewer-toggle" aria-pressed={showSource} onClick={p.onToggleSource}>
+          {showSource ? (mode === 'csv' ? 'Table' : 'Rendered') : 'Source'}
+        </button>
+      )}
+      {text !== null && (
+        <button type="button" className="button button-secondary small" data-testid="viewer-copy" onClick={() => p.onCopy(text)}>
+          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
+        </button>
+      )}
+      {bytes && (
+        <button type="button" className="button button-secondary small" data-testid="viewer-save" onClick={() => saveBytes(bytes, name, mime)}>
+          Save as…
+        </button>
+      )}
+      <button type="button" className="button button-secondary small" data-testid="viewer-close" aria-label="Close" onClick={p.onClose}>
+        ✕
+      </button>
+    </div>
+  )
+}
+
+/** The image, the rendered markdown or CSV table (unless the source is asked for), the source, or why there is no preview. */
+function ViewerBody({ attachment, mode, showSource, imageUrl }: { attachment: ShownAttachment; mode: ViewMode; showSource: boolean; imageUrl: string | null }) {
+  const { name, mime, text, bytes } = attachment
+  if (imageUrl) return <img className="viewer-image" src={imageUrl} alt={name} data-testid="viewer-image" />
+  if (text === null) {
+    return (
+      <div className="viewer-empty muted" data-testid="viewer-nopreview">
+        {bytes ? 'No preview for this file type. Save it to open it elsewhere.' : 'The server reads this file from disk; its content is not in the message.'}
+      </div>
+    )
+  }
+  if (mode === 'markdown' && !showSource)
+    return (
+      <div className="viewer-markdown" data-testid="viewer-rendered">
+        <Markdown text={text.replace(/^\uFEFF/, '')} />
+      </div>
+    )
+  if (mode === 'csv' && !showSource) return <CsvTable text={text} tabs={/tab-separated|\.tsv$/i.test(mime + ' ' + name)} />
+  return <Source text={text} language={highlightLanguage(name, mime)} />
 }
