@@ -130,10 +130,8 @@ describe('attempts', () => {
     expect(fake.chatRequests().length).toBe(requests)
     await page.screenshot({ path: 'test-results/guide-attempt-continue.png' })
 
-    // And back again to the second attempt, kept when it was left.
-    await switcher.getByTestId('attempt-prev').click()
-    await waitForText(switcher.getByTestId('attempt-question'), 'WRITE other.txt from the second attempt')
-    await switcher.getByTestId('attempt-continue').click()
+    // Undo: back to the second attempt, kept when it was left, through the same sheet.
+    await page.getByTestId('continue-note').getByTestId('continue-undo').click()
     await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'kept.txt')
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
     await until(() => !existsSync(join(project, 'kept.txt')), 'the first attempt’s file gone again')

@@ -5,7 +5,7 @@
  */
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { MessageWithParts, Provider } from '../../api/types'
-import type { ModelRef } from '../../../shared/ipc-contract'
+import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from './retry-context'
 import { laterTurns, retryTargetFor } from '../../../shared/retry/retry-target'
 import { CompareRuns } from './CompareRuns'
@@ -62,7 +62,7 @@ function DismissibleNote(props: { className: string; role: 'alert' | 'status'; t
 }
 
 /** The layer's own reports: a retry that did not start, how continuing from an attempt went. */
-function LayerNotes(props: { startError: string | null; switchNote: SwitchNote | null; onDismissError(): void; onDismissNote(): void }) {
+function LayerNotes(props: { startError: string | null; switchNote: SwitchNote | null; onDismissError(): void; onDismissNote(): void; onUndo(back: Attempt): void }) {
   const { startError, switchNote } = props
   return (
     <>
@@ -79,6 +79,11 @@ function LayerNotes(props: { startError: string | null; switchNote: SwitchNote |
           onDismiss={props.onDismissNote}
         >
           {switchNote.text}
+          {switchNote.back && (
+            <button type="button" className="text-button" data-testid="continue-undo" onClick={() => props.onUndo(switchNote.back!)}>
+              Undo
+            </button>
+          )}
         </DismissibleNote>
       )}
     </>
@@ -98,7 +103,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
     <RetryProvider value={ctx!}>
       <MessageActionsProvider render={extra} below={below}>
         <div className="retry-layer" onKeyDown={(e) => openSheetOnR(e, ctx, messages)}>
-          <LayerNotes startError={startError} switchNote={switchNote} onDismissError={() => setStartError(null)} onDismissNote={() => setSwitchNote(null)} />
+          <LayerNotes
+            startError={startError}
+            switchNote={switchNote}
+            onDismissError={() => setStartError(null)}
+            onDismissNote={() => setSwitchNote(null)}
+            onUndo={(back) => {
+              setSwitchNote(null)
+              setSwitching(back)
+            }}
+          />
           <InterruptedSwitchNotice attempts={attempts} locked={session.locked} onFinish={(a) => void runContinue(a)} />
           {comparison && (
             <CompareRuns

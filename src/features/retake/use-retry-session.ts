@@ -85,6 +85,8 @@ export function useRetrySession(props: RetrySessionInput) {
 export interface SwitchNote {
   ok: boolean
   text: string
+  /** The branch just left, kept as an attempt: Undo switches back to it (through the same sheet). */
+  back?: Attempt
 }
 
 /**
@@ -108,7 +110,9 @@ export function useContinueSwitch(setLastRestore: (restore: LastRestore | null) 
       else {
         const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
         const kept = skipped > 0 ? ` ${skipped} file${skipped === 1 ? '' : 's'} you changed were left as they are.` : ''
-        setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}` })
+        // Only the ids are needed to switch back: the host reads the kept attempt itself.
+        const back = out.kept !== null ? { sessionID: a.sessionID, messageID: a.messageID, at: out.kept, messages: [] } : undefined
+        setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}`, ...(back ? { back } : {}) })
       }
     } catch (err) {
       setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${(err as Error).message}` })
