@@ -60,37 +60,7 @@ export function RestoreConfirm({
         projectRoot={projectRoot}
         testId="plan-removed"
       />
-      {g.conflicts.length > 0 && (
-        <section className="ckpt-plan-group" data-testid="plan-conflicts">
-          <h4>
-            Changed since the turn <span className="muted">({g.conflicts.length})</span>
-          </h4>
-          <ul className="ckpt-plan-list">
-            {g.conflicts.map((c) => (
-              <li key={c.id} className="ckpt-conflict" data-testid="plan-conflict">
-                <div>
-                  <span className="ckpt-path">{pathOf(c, projectRoot)}</span>
-                  {c.reason && <div className="muted small">{c.reason}</div>}
-                </div>
-                <div className="ckpt-choice" role="radiogroup" aria-label={`Choice for ${pathOf(c, projectRoot)}`}>
-                  {(['keep', 'take'] as const).map((v) => (
-                    <label key={v}>
-                      <input
-                        type="radio"
-                        name={`choice-${c.id}`}
-                        data-testid={`conflict-${v}`}
-                        checked={(choices[c.id] ?? 'keep') === v}
-                        onChange={() => setChoices({ ...choices, [c.id]: v })}
-                      />
-                      {v === 'keep' ? 'Keep mine' : 'Take checkpoint'}
-                    </label>
-                  ))}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {g.conflicts.length > 0 && <ConflictList conflicts={g.conflicts} projectRoot={projectRoot} choices={choices} onChoices={setChoices} />}
       <ActionList title="Left as they are" items={g.untouched} projectRoot={projectRoot} testId="plan-untouched" />
       {plan.warnings.map((w) => (
         <div key={w} className="ckpt-warning">
@@ -102,21 +72,66 @@ export function RestoreConfirm({
           {error}
         </div>
       )}
-      <div className="ckpt-actions">
-        <button type="button" className="button button-secondary" data-testid="cancel-restore" onClick={onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="confirm-restore"
-          disabled={pending || empty}
-          onClick={() => onConfirm(overwriteIds(g.conflicts, choices))}
-        >
-          {pending ? 'Restoring…' : 'Restore files'}
-        </button>
-      </div>
+      <ConfirmButtons pending={pending} disabled={pending || empty} onCancel={onCancel} onConfirm={() => onConfirm(overwriteIds(g.conflicts, choices))} />
     </div>
+  )
+}
+
+function ConfirmButtons({ pending, disabled, onCancel, onConfirm }: { pending: boolean; disabled: boolean; onCancel(): void; onConfirm(): void }) {
+  return (
+    <div className="ckpt-actions">
+      <button type="button" className="button button-secondary" data-testid="cancel-restore" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="button" className="button button-primary" data-testid="confirm-restore" disabled={disabled} onClick={onConfirm}>
+        {pending ? 'Restoring…' : 'Restore files'}
+      </button>
+    </div>
+  )
+}
+
+/** Files edited since the turn, each with its own Keep mine / Take checkpoint choice (keep unless chosen). */
+function ConflictList({
+  conflicts,
+  projectRoot,
+  choices,
+  onChoices,
+}: {
+  conflicts: PlanAction[]
+  projectRoot: string
+  choices: Record<string, ConflictChoice>
+  onChoices(next: Record<string, ConflictChoice>): void
+}) {
+  return (
+    <section className="ckpt-plan-group" data-testid="plan-conflicts">
+      <h4>
+        Changed since the turn <span className="muted">({conflicts.length})</span>
+      </h4>
+      <ul className="ckpt-plan-list">
+        {conflicts.map((c) => (
+          <li key={c.id} className="ckpt-conflict" data-testid="plan-conflict">
+            <div>
+              <span className="ckpt-path">{pathOf(c, projectRoot)}</span>
+              {c.reason && <div className="muted small">{c.reason}</div>}
+            </div>
+            <div className="ckpt-choice" role="radiogroup" aria-label={`Choice for ${pathOf(c, projectRoot)}`}>
+              {(['keep', 'take'] as const).map((v) => (
+                <label key={v}>
+                  <input
+                    type="radio"
+                    name={`choice-${c.id}`}
+                    data-testid={`conflict-${v}`}
+                    checked={(choices[c.id] ?? 'keep') === v}
+                    onChange={() => onChoices({ ...choices, [c.id]: v })}
+                  />
+                  {v === 'keep' ? 'Keep mine' : 'Take checkpoint'}
+                </label>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 
