@@ -8,20 +8,25 @@ import { useEffect, useState } from 'react'
 import { useEditRequest } from '../chat/edit-request-store'
 import type { MessageWithParts } from '../../api/types'
 import { typedText } from '../chat/message-text'
-import { useRetryContext } from './retry-context'
+import { useRetryContext, type RetryContextValue } from './retry-context'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
 
-export function EditAction({ message }: { message: MessageWithParts }) {
-  const ctx = useRetryContext()
+/** The text being edited (null: the edit box is closed), opened too when ↑ in the empty composer asks for this message (edit-request-store.ts). */
+function useEditDraft(message: MessageWithParts, ctx: RetryContextValue | null) {
   const [draft, setDraft] = useState<string | null>(null)
-  const [confirmLater, setConfirmLater] = useState<number | null>(null)
-  // ↑ in the empty composer asks the last message's Edit to open (edit-request-store.ts).
   const requested = useEditRequest((s) => s.messageID === message.info.id)
   useEffect(() => {
     if (!requested) return
     useEditRequest.getState().clear()
     if (ctx && !ctx.locked && ctx.model) setDraft(typedText(message))
   }, [requested, ctx, message])
+  return [draft, setDraft] as const
+}
+
+export function EditAction({ message }: { message: MessageWithParts }) {
+  const ctx = useRetryContext()
+  const [draft, setDraft] = useEditDraft(message, ctx)
+  const [confirmLater, setConfirmLater] = useState<number | null>(null)
   if (!ctx) return null
   const id = message.info.id
   const disabled = ctx.locked || !ctx.model
@@ -55,40 +60,46 @@ export function EditAction({ message }: { message: MessageWithParts }) {
       >
         ✎ Edit
       </button>
-      {draft !== null && (
-        <div className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
-          <textarea
-            className="edit-text"
-            data-testid="edit-text"
-            aria-label="Edited message"
-            value={draft}
-            autoFocus
-            rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.stopPropagation()
-                setDraft(null)
-              } else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit()
-            }}
-          />
-          {confirmLater !== null ? (
-            <div>
-              The {confirmLater} later turn{confirmLater === 1 ? '' : 's'} will be replaced (kept in the previous attempt).
-            </div>
-          ) : (
-            <div className="muted">Attachments stay as they are. The message is retaken with {ctx.modelLabel}.</div>
-          )}
-          <div className="retry-confirm-buttons">
-            <button type="button" className="button button-primary small" data-testid="edit-retake" onClick={confirmLater !== null ? go : submit}>
-              Retake
-            </button>
-            <button type="button" className="button button-secondary small" onClick={() => setDraft(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      )}
+      {draft !== null && <EditPanel draft={draft} onDraft={setDraft} confirmLater={confirmLater} modelLabel={ctx.modelLabel} onSubmit={submit} onConfirm={go} />}
     </span>
+  )
+}
+
+/** The edit box: Esc cancels, Ctrl/⌘+Enter retakes; when later turns go, Retake asks once more (then confirms). */
+function EditPanel(p: { draft: string; onDraft(draft: string | null): void; confirmLater: number | null; modelLabel: string; onSubmit(): void; onConfirm(): void }) {
+  const { draft, confirmLater } = p
+  return (
+    <div className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
+      <textarea
+        className="edit-text"
+        data-testid="edit-text"
+        aria-label="Edited message"
+        value={draft}
+        autoFocus
+        rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
+        onChange={(e) => p.onDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation()
+            p.onDraft(null)
+          } else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) p.onSubmit()
+        }}
+      />
+      {confirmLater !== null ? (
+        <div>
+          The {confirmLater} later turn{confirmLater === 1 ? '' : 's'} will be replaced (kept in the previous attempt).
+        </div>
+      ) : (
+        <div className="muted">Attachments stay as they are. The message is retaken with {p.modelLabel}.</div>
+      )}
+      <div className="retry-confirm-buttons">
+        <button type="button" className="button button-primary small" data-testid="edit-retake" onClick={confirmLater !== null ? p.onConfirm : p.onSubmit}>
+          Retake
+        </button>
+        <button type="button" className="button button-secondary small" onClick={() => p.onDraft(null)}>
+          Cancel
+        </button>
+      </div>
+    </div>
   )
 }

@@ -21,12 +21,14 @@ export function defaultForkFolder(directory: string, now = new Date()): string {
   return `${directory.replace(/[\\/]+$/, '')}-fork-${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}`
 }
 
+type ForkFiles = 'leave' | 'folder'
+
 export function ForkAction({ message }: { message: MessageWithParts }) {
   const ctx = useRetryContext()
   const scope = useScope()
   const qc = useQueryClient()
   const [open, setOpen] = useState(false)
-  const [mode, setMode] = useState<'leave' | 'folder'>('folder')
+  const [mode, setMode] = useState<ForkFiles>('folder')
   const [folder, setFolder] = useState('')
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
   if (!ctx) return null
@@ -64,41 +66,49 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
       >
         <ForkIcon /> Fork
       </button>
-      {open && (
-        <div className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
-          <div>A new session with the conversation up to this turn. Its files:</div>
-          <label>
-            <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => setMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this
-            turn left them
-          </label>
-          {mode === 'folder' && (
-            <input className="fork-folder" aria-label="Folder for the fork" data-testid="fork-folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
-          )}
-          <label>
-            <input type="radio" name="fork-files" checked={mode === 'leave'} onChange={() => setMode('leave')} data-testid="fork-leave-mode" /> Here, as they are now (both sessions
-            change the same files)
-          </label>
-          {state.error && (
-            <div className="inline-error" role="alert" data-testid="fork-error">
-              {state.error}
-            </div>
-          )}
-          <div className="retry-confirm-buttons">
-            <button
-              type="button"
-              className="button button-primary small"
-              data-testid="fork-confirm"
-              disabled={state.busy || (mode === 'folder' && !folder.trim())}
-              onClick={() => void fork()}
-            >
-              {state.busy ? 'Forking…' : 'Fork'}
-            </button>
-            <button type="button" className="button button-secondary small" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
+      {open && <ForkPanel mode={mode} onMode={setMode} folder={folder} onFolder={setFolder} state={state} onFork={() => void fork()} onCancel={() => setOpen(false)} />}
+    </span>
+  )
+}
+
+/** Where the fork's files go (a folder of its own, named here, or this one), and Fork / Cancel. */
+function ForkPanel(p: {
+  mode: ForkFiles
+  onMode(mode: ForkFiles): void
+  folder: string
+  onFolder(folder: string): void
+  state: { busy: boolean; error: string | null }
+  onFork(): void
+  onCancel(): void
+}) {
+  const { mode, folder, state } = p
+  return (
+    <div className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
+      <div>A new session with the conversation up to this turn. Its files:</div>
+      <label>
+        <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => p.onMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this turn
+        left them
+      </label>
+      {mode === 'folder' && (
+        <input className="fork-folder" aria-label="Folder for the fork" data-testid="fork-folder" value={folder} onChange={(e) => p.onFolder(e.target.value)} />
+      )}
+      <label>
+        <input type="radio" name="fork-files" checked={mode === 'leave'} onChange={() => p.onMode('leave')} data-testid="fork-leave-mode" /> Here, as they are now (both sessions
+        change the same files)
+      </label>
+      {state.error && (
+        <div className="inline-error" role="alert" data-testid="fork-error">
+          {state.error}
         </div>
       )}
-    </span>
+      <div className="retry-confirm-buttons">
+        <button type="button" className="button button-primary small" data-testid="fork-confirm" disabled={state.busy || (mode === 'folder' && !folder.trim())} onClick={p.onFork}>
+          {state.busy ? 'Forking…' : 'Fork'}
+        </button>
+        <button type="button" className="button button-secondary small" onClick={p.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   )
 }
