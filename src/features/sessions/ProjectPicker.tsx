@@ -10,11 +10,9 @@ import { lazy, Suspense, useState } from 'react'
 // Opened on Browse… only: its own chunk.
 const FolderBrowser = lazy(() => import('./FolderBrowser').then((m) => ({ default: m.FolderBrowser })))
 
-export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolean; onOpen(path: string): void }) {
+/** Open by path, pick with the native dialog, forget a recent one; an opened project goes to the top of the recents. */
+function useProjectMutations(onOpen: (path: string) => void) {
   const qc = useQueryClient()
-  const recent = useRecentProjects()
-  const [path, setPath] = useState('')
-  const [browsing, setBrowsing] = useState(false)
   const opened = (p: RecentProject | null) => {
     if (!p) return
     void qc.invalidateQueries({ queryKey: hostKeys.recent })
@@ -26,7 +24,14 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
     mutationFn: (p: string) => getBridge().invoke('projects.forget', { path: p }),
     onSuccess: (list) => qc.setQueryData(hostKeys.recent, list),
   })
-  const error = open.error ?? pick.error ?? forget.error
+  return { open, pick, forget, error: open.error ?? pick.error ?? forget.error }
+}
+
+export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolean; onOpen(path: string): void }) {
+  const recent = useRecentProjects()
+  const [path, setPath] = useState('')
+  const [browsing, setBrowsing] = useState(false)
+  const { open, pick, forget, error } = useProjectMutations(onOpen)
 
   return (
     <div className="project-picker" data-testid="project-picker">
@@ -38,28 +43,7 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
           Open folder…
         </button>
       ) : (
-        <form
-          className="path-form"
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (path.trim()) open.mutate(path.trim())
-          }}
-        >
-          <input
-            data-testid="project-path"
-            aria-label="Project folder path"
-            placeholder="~/code/my-app"
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
-            aria-invalid={open.isError}
-          />
-          <button type="submit" className="button button-primary" data-testid="open-project" disabled={!path.trim() || open.isPending}>
-            Open
-          </button>
-          <button type="button" className="button button-secondary" data-testid="browse-folders" aria-expanded={browsing} onClick={() => setBrowsing((b) => !b)}>
-            Browse…
-          </button>
-        </form>
+        <PathForm path={path} onPath={setPath} browsing={browsing} onBrowse={() => setBrowsing((b) => !b)} open={open} />
       )}
       {!canPickFolder && browsing && (
         <Suspense fallback={null}>
@@ -71,24 +55,57 @@ export function ProjectPicker({ canPickFolder, onOpen }: { canPickFolder: boolea
           {errorMessage(error)}
         </div>
       )}
-      {recent.data && recent.data.length > 0 && (
-        <div className="recent">
-          <h2>Recent</h2>
-          <ul>
-            {recent.data.map((p) => (
-              <li key={p.path} data-testid="recent-project">
-                <button type="button" className="recent-open" title={p.path} onClick={() => open.mutate(p.path)}>
-                  <span className="recent-name">{p.name}</span>
-                  <span className="recent-path">{p.path}</span>
-                </button>
-                <button type="button" className="icon-button" aria-label={`Forget ${p.name}`} onClick={() => forget.mutate(p.path)}>
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {recent.data && recent.data.length > 0 && <RecentList recent={recent.data} onOpen={(p) => open.mutate(p)} onForget={(p) => forget.mutate(p)} />}
+    </div>
+  )
+}
+
+/** Where the host has no folder dialog: a path to type (or browse to). */
+function PathForm(p: { path: string; onPath(path: string): void; browsing: boolean; onBrowse(): void; open: ReturnType<typeof useProjectMutations>['open'] }) {
+  const { path, open } = p
+  return (
+    <form
+      className="path-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (path.trim()) open.mutate(path.trim())
+      }}
+    >
+      <input
+        data-testid="project-path"
+        aria-label="Project folder path"
+        placeholder="~/code/my-app"
+        value={path}
+        onChange={(e) => p.onPath(e.target.value)}
+        aria-invalid={open.isError}
+      />
+      <button type="submit" className="button button-primary" data-testid="open-project" disabled={!path.trim() || open.isPending}>
+        Open
+      </button>
+      <button type="button" className="button button-secondary" data-testid="browse-folders" aria-expanded={p.browsing} onClick={p.onBrowse}>
+        Browse…
+      </button>
+    </form>
+  )
+}
+
+function RecentList({ recent, onOpen, onForget }: { recent: RecentProject[]; onOpen(path: string): void; onForget(path: string): void }) {
+  return (
+    <div className="recent">
+      <h2>Recent</h2>
+      <ul>
+        {recent.map((p) => (
+          <li key={p.path} data-testid="recent-project">
+            <button type="button" className="recent-open" title={p.path} onClick={() => onOpen(p.path)}>
+              <span className="recent-name">{p.name}</span>
+              <span className="recent-path">{p.path}</span>
+            </button>
+            <button type="button" className="icon-button" aria-label={`Forget ${p.name}`} onClick={() => onForget(p.path)}>
+              ✕
+            </button>
+          </li>
+        ))}
+      </ul>
     </div>
   )
 }
