@@ -4,7 +4,7 @@
  * Used by the chat's model picker, "Retry with…" and the command palette.
  */
 import { Command } from 'cmdk'
-import { useMemo, useState, type KeyboardEvent } from 'react'
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ModelOption } from '../models/model-choice'
 import { useModelPrefs } from '../models/model-prefs-store'
 import { formatContext, inputBadges, modelSections } from './model-list'
@@ -23,6 +23,21 @@ export function starShortcut(value: string, toggle: (key: string) => void) {
     e.preventDefault()
     toggle(keyOfRow(value))
   }
+}
+
+/** The row's accessible name, spelled out: the star button inside must not become part of it. */
+function rowLabel(o: ModelOption, facts: { note?: string; ctx: string | null | undefined; badges: string[]; starred: boolean; current: boolean }): string {
+  const { note, ctx, badges, starred, current } = facts
+  return [
+    `${o.modelName} · ${o.providerName}`,
+    note,
+    ctx && `${ctx} context`,
+    badges.length ? `takes ${badges.join(' and ')}` : undefined,
+    starred ? 'starred' : undefined,
+    current ? 'current' : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ')
 }
 
 export function ModelRow({
@@ -45,17 +60,7 @@ export function ModelRow({
   const toggle = useModelPrefs((s) => s.toggleFavourite)
   const ctx = formatContext(o.context)
   const badges = inputBadges(o)
-  // The row's name is spelled out: the star button inside must not become part of it.
-  const label = [
-    `${o.modelName} · ${o.providerName}`,
-    note,
-    ctx && `${ctx} context`,
-    badges.length ? `takes ${badges.join(' and ')}` : undefined,
-    starred ? 'starred' : undefined,
-    current ? 'current' : undefined,
-  ]
-    .filter(Boolean)
-    .join(', ')
+  const label = rowLabel(o, { note, ctx, badges, starred, current })
   return (
     <Command.Item value={rowValue(section, o.key)} onSelect={() => onChoose(o)} className="palette-row" aria-label={label} data-model={o.key} data-current={current || undefined}>
       <span className="palette-check" aria-hidden>
@@ -78,24 +83,37 @@ export function ModelRow({
           </span>
         ))}
       </span>
-      <button
-        type="button"
-        tabIndex={-1}
-        className={`palette-star${starred ? ' on' : ''}`}
-        aria-label={starred ? `Unstar ${o.modelName}` : `Star ${o.modelName}`}
-        aria-pressed={starred}
-        title={starred ? 'Unstar (Ctrl+S)' : 'Star: pin to the top (Ctrl+S)'}
-        // Keep focus in the search box, and do not choose the row.
-        onMouseDown={(e) => e.preventDefault()}
-        onClick={(e) => {
-          e.stopPropagation()
-          toggle(o.key)
-        }}
-      >
-        {starred ? '★' : '☆'}
-      </button>
+      <StarButton modelName={o.modelName} starred={starred} onToggle={() => toggle(o.key)} />
     </Command.Item>
   )
+}
+
+function StarButton({ modelName, starred, onToggle }: { modelName: string; starred: boolean; onToggle(): void }) {
+  return (
+    <button
+      type="button"
+      tabIndex={-1}
+      className={`palette-star${starred ? ' on' : ''}`}
+      aria-label={starred ? `Unstar ${modelName}` : `Star ${modelName}`}
+      aria-pressed={starred}
+      title={starred ? 'Unstar (Ctrl+S)' : 'Star: pin to the top (Ctrl+S)'}
+      // Keep focus in the search box, and do not choose the row.
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={(e) => {
+        e.stopPropagation()
+        onToggle()
+      }}
+    >
+      {starred ? '★' : '☆'}
+    </button>
+  )
+}
+
+/** The row highlighted when the palette opens: the current model, in the first section that lists it. */
+function initialRowValue(current: string | undefined, favourites: readonly string[], recent: readonly string[]): string {
+  if (!current) return ''
+  const section: Section = favourites.includes(current) ? 'fav' : recent.includes(current) ? 'recent' : 'all'
+  return rowValue(section, current)
 }
 
 export function ModelPalette({
@@ -118,11 +136,7 @@ export function ModelPalette({
   const toggle = useModelPrefs((s) => s.toggleFavourite)
   const [query, setQuery] = useState('')
   const sections = useMemo(() => modelSections(options, query, { favourites, recent }), [options, query, favourites, recent])
-  const [value, setValue] = useState(() => {
-    if (!current) return ''
-    const section: Section = favourites.includes(current) ? 'fav' : recent.includes(current) ? 'recent' : 'all'
-    return rowValue(section, current)
-  })
+  const [value, setValue] = useState(() => initialRowValue(current, favourites, recent))
   const choose = (o: ModelOption) => {
     useModelPrefs.getState().markUsed(o.key)
     onChoose(o)
@@ -153,26 +167,35 @@ export function ModelPalette({
       />
       <Command.List className="palette-list" label="Models">
         <Command.Empty className="palette-empty">{options.length ? 'No model matches.' : 'No models configured.'}</Command.Empty>
-        {sections.favourites.length > 0 && (
-          <Command.Group heading="★ Favourites" className="palette-group">
-            {sections.favourites.map((o) => row(o, 'fav'))}
-          </Command.Group>
-        )}
-        {sections.recent.length > 0 && (
-          <Command.Group heading="Recent" className="palette-group">
-            {sections.recent.map((o) => row(o, 'recent'))}
-          </Command.Group>
-        )}
-        {sections.groups.map((g, i) => (
-          <Command.Group key={`${i}:${g.provider}`} heading={g.provider} className="palette-group">
-            {g.options.map((o) => row(o, 'all'))}
-          </Command.Group>
-        ))}
-        {sections.hidden > 0 && <div className="palette-more">{sections.hidden} more models — type to narrow the list.</div>}
+        <SectionGroups sections={sections} row={row} />
       </Command.List>
       <div className="palette-hint" aria-hidden>
         ↑↓ move · Enter choose · Ctrl+S star · Esc close
       </div>
     </Command>
+  )
+}
+
+/** Favourites, recent, then every provider's models; and how many more a search would show. */
+function SectionGroups({ sections, row }: { sections: ReturnType<typeof modelSections>; row(o: ModelOption, section: Section): ReactNode }) {
+  return (
+    <>
+      {sections.favourites.length > 0 && (
+        <Command.Group heading="★ Favourites" className="palette-group">
+          {sections.favourites.map((o) => row(o, 'fav'))}
+        </Command.Group>
+      )}
+      {sections.recent.length > 0 && (
+        <Command.Group heading="Recent" className="palette-group">
+          {sections.recent.map((o) => row(o, 'recent'))}
+        </Command.Group>
+      )}
+      {sections.groups.map((g, i) => (
+        <Command.Group key={`${i}:${g.provider}`} heading={g.provider} className="palette-group">
+          {g.options.map((o) => row(o, 'all'))}
+        </Command.Group>
+      ))}
+      {sections.hidden > 0 && <div className="palette-more">{sections.hidden} more models — type to narrow the list.</div>}
+    </>
   )
 }
