@@ -14,6 +14,8 @@ export interface ComposerAssist {
   inputProps: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'aria-autocomplete' | 'aria-controls' | 'aria-activedescendant'>
 }
 
+const optionIdOf = (listId: string, i: number) => `${listId}-${i}`
+
 export function useSlashMenu(opts: {
   draft: string
   data: CompletionData
@@ -53,30 +55,9 @@ export function useSlashMenu(opts: {
     return true
   }
 
-  const optionId = (i: number) => `${listId}-${i}`
   const popup = (
     <>
-      {open && (
-        <ul className="slash-menu" role="listbox" id={listId} aria-label="Commands" data-testid="slash-menu">
-          {items.map((item, i) => (
-            <li
-              key={item.id}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === index}
-              className={`slash-item${i === index ? ' active' : ''}`}
-              data-testid="slash-item"
-              // Keeps the focus in the text box (a click would otherwise blur it first).
-              onMouseDown={(e) => e.preventDefault()}
-              onMouseEnter={() => setActive(i)}
-              onClick={() => pick(item)}
-            >
-              <span className="slash-label">{item.label}</span>
-              {item.detail && <span className="slash-detail">{item.detail}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
+      {open && <SlashList listId={listId} items={items} index={index} onHover={setActive} onPick={pick} />}
       {opts.notice}
     </>
   )
@@ -86,7 +67,32 @@ export function useSlashMenu(opts: {
     inputProps: {
       'aria-autocomplete': 'list',
       'aria-controls': open ? listId : undefined,
-      'aria-activedescendant': open ? optionId(index) : undefined,
+      'aria-activedescendant': open ? optionIdOf(listId, index) : undefined,
     },
   }
+}
+
+function SlashList(p: { listId: string; items: CompletionItem[]; index: number; onHover(i: number): void; onPick(item: CompletionItem): void }) {
+  const { listId, index } = p
+  return (
+    <ul className="slash-menu" role="listbox" id={listId} aria-label="Commands" data-testid="slash-menu">
+      {p.items.map((item, i) => (
+        <li
+          key={item.id}
+          id={optionIdOf(listId, i)}
+          role="option"
+          aria-selected={i === index}
+          className={`slash-item${i === index ? ' active' : ''}`}
+          data-testid="slash-item"
+          // Keeps the focus in the text box (a click would otherwise blur it first).
+          onMouseDown={(e) => e.preventDefault()}
+          onMouseEnter={() => p.onHover(i)}
+          onClick={() => p.onPick(item)}
+        >
+          <span className="slash-label">{item.label}</span>
+          {item.detail && <span className="slash-detail">{item.detail}</span>}
+        </li>
+      ))}
+    </ul>
+  )
 }
