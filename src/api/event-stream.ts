@@ -41,28 +41,55 @@ const browserDeps: StreamDeps = {
 
 export const HEARTBEAT_TIMEOUT_MS = 30_000
 
-export function connectEventStream(url: string, handlers: StreamHandlers, deps: StreamDeps = browserDeps): () => void {
-  let source: EventSource | null = null
-  let opened = false
-  let closed = false
-  let attempt = 0
+/** Events queued and handed over once per scheduled frame, so a burst of deltas causes one render; nothing after close. */
+function eventBatcher(deps: StreamDeps, onEvents: (events: OpencodeEvent[]) => void) {
   let queue: OpencodeEvent[] = []
   let flushScheduled = false
-  let watchdog: unknown = null
-  let retryTimer: unknown = null
-
+  let closed = false
   const flush = () => {
     flushScheduled = false
     if (closed || queue.length === 0) return
     const batch = queue
     queue = []
-    handlers.onEvents(batch)
+    onEvents(batch)
   }
+  return {
+    push(event: OpencodeEvent) {
+      queue.push(event)
+      if (!flushScheduled) {
+        flushScheduled = true
+        deps.schedule(flush)
+      }
+    },
+    close() {
+      closed = true
+      flush()
+    },
+  }
+}
 
-  const armWatchdog = () => {
-    if (watchdog !== null) deps.clearTimer(watchdog)
-    watchdog = deps.setTimer(() => restart(), HEARTBEAT_TIMEOUT_MS)
+/** Calls `onSilent` when HEARTBEAT_TIMEOUT_MS pass without an `arm()` (every open and every frame arms it again). */
+function heartbeatWatchdog(deps: StreamDeps, onSilent: () => void) {
+  let watchdog: unknown = null
+  return {
+    arm() {
+      if (watchdog !== null) deps.clearTimer(watchdog)
+      watchdog = deps.setTimer(onSilent, HEARTBEAT_TIMEOUT_MS)
+    },
+    stop() {
+      if (watchdog !== null) deps.clearTimer(watchdog)
+    },
   }
+}
+
+export function connectEventStream(url: string, handlers: StreamHandlers, deps: StreamDeps = browserDeps): () => void {
+  let source: EventSource | null = null
+  let opened = false
+  let closed = false
+  let attempt = 0
+  let retryTimer: unknown = null
+  const batcher = eventBatcher(deps, handlers.onEvents)
+  const watchdog = heartbeatWatchdog(deps, () => restart())
 
   const restart = () => {
     if (closed) return
@@ -82,20 +109,16 @@ export function connectEventStream(url: string, handlers: StreamHandlers, deps: 
       attempt = 0
       handlers.onOpen(opened)
       opened = true
-      armWatchdog()
+      watchdog.arm()
     }
     s.onmessage = (ev: MessageEvent) => {
-      armWatchdog()
+      watchdog.arm()
       const event = parseEventFrame(String(ev.data))
       if (!event) return
       // The host renewed a subscription that had died (core/server/event-relay.ts): events
       // may have been missed, so the renderer refetches as after a reconnect.
       if ((event.type as string) === 'retake.resync') return handlers.onOpen(true)
-      queue.push(event)
-      if (!flushScheduled) {
-        flushScheduled = true
-        deps.schedule(flush)
-      }
+      batcher.push(event)
     }
     s.onerror = () => {
       // CONNECTING = the browser retries by itself; CLOSED = it gave up, so we retry.
@@ -107,9 +130,9 @@ export function connectEventStream(url: string, handlers: StreamHandlers, deps: 
   open()
   return () => {
     closed = true
-    flush()
+    batcher.close()
     source?.close()
-    if (watchdog !== null) deps.clearTimer(watchdog)
+    watchdog.stop()
     if (retryTimer !== null) deps.clearTimer(retryTimer)
   }
 }
