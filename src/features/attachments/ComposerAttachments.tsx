@@ -119,43 +119,12 @@ export function ComposerAttachments({
   const kinds = neededKinds(flagged)
   return (
     <div className="att-composer" data-testid="composer-attachments">
-      {notices.length > 0 && (
-        <div className="att-notice" role="alert" data-testid="attachment-notice">
-          <div>
-            {notices.map((n, i) => (
-              <div key={i}>{n}</div>
-            ))}
-          </div>
-          <button type="button" className="link-button" aria-label="Dismiss" onClick={onDismissNotices}>
-            ✕
-          </button>
-        </div>
-      )}
+      {notices.length > 0 && <NoticeBar notices={notices} onDismiss={onDismissNotices} />}
       {attachments.length > 0 && (
         <ul className="att-list">
-          {attachments.map((a) => {
-            const issue = supportIssue(a, model)
-            return (
-              <li
-                key={a.id}
-                className={`att-chip att-pending${issue ? ' att-flagged' : ''}`}
-                data-testid="composer-chip"
-                data-kind={a.kind}
-                title={issue ?? `${a.name} (${a.mime})`}
-              >
-                {a.kind === 'image' && <Thumb a={a} />}
-                <ChipLabel name={a.name} size={a.size} mime={a.mime} kind={a.kind} />
-                {issue && (
-                  <span className="att-flag" data-testid="chip-flag" aria-label={issue}>
-                    ⚠
-                  </span>
-                )}
-                <button type="button" className="att-remove" data-testid="remove-attachment" aria-label={`Remove ${a.name}`} onClick={() => onRemove(a.id)}>
-                  ✕
-                </button>
-              </li>
-            )
-          })}
+          {attachments.map((a) => (
+            <PendingChip key={a.id} a={a} issue={supportIssue(a, model)} onRemove={() => onRemove(a.id)} />
+          ))}
         </ul>
       )}
       {flagged.length > 0 && (
@@ -165,5 +134,39 @@ export function ComposerAttachments({
         </div>
       )}
     </div>
+  )
+}
+
+/** Why files just added were not attached, until dismissed (or the next add or remove). */
+function NoticeBar({ notices, onDismiss }: { notices: string[]; onDismiss(): void }) {
+  return (
+    <div className="att-notice" role="alert" data-testid="attachment-notice">
+      <div>
+        {notices.map((n, i) => (
+          <div key={i}>{n}</div>
+        ))}
+      </div>
+      <button type="button" className="link-button" aria-label="Dismiss" onClick={onDismiss}>
+        ✕
+      </button>
+    </div>
+  )
+}
+
+/** One attachment waiting to be sent; flagged when the chosen model cannot take it. */
+function PendingChip({ a, issue, onRemove }: { a: PendingAttachment; issue: string | null; onRemove(): void }) {
+  return (
+    <li className={`att-chip att-pending${issue ? ' att-flagged' : ''}`} data-testid="composer-chip" data-kind={a.kind} title={issue ?? `${a.name} (${a.mime})`}>
+      {a.kind === 'image' && <Thumb a={a} />}
+      <ChipLabel name={a.name} size={a.size} mime={a.mime} kind={a.kind} />
+      {issue && (
+        <span className="att-flag" data-testid="chip-flag" aria-label={issue}>
+          ⚠
+        </span>
+      )}
+      <button type="button" className="att-remove" data-testid="remove-attachment" aria-label={`Remove ${a.name}`} onClick={onRemove}>
+        ✕
+      </button>
+    </li>
   )
 }

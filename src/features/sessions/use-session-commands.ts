@@ -31,6 +31,63 @@ export function turnTexts(messages: readonly MessageWithParts[]): Array<{ text: 
   return userTurns(messages).map((m) => ({ text: messageText(m) }))
 }
 
+type SlashCommand = Extract<ParsedDraft, { kind: 'command' }>
+type Model = NonNullable<RetryContextValue['model']>
+
+/** /retry [model] and /rewind [n]: checks shared by both, then the model (/retry may name one). */
+function retakeCommand(cmd: SlashCommand, ctx: RetryContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
+  if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
+  if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
+  let model = ctx.model
+  if (cmd.name === 'retry' && cmd.arg) {
+    const found = findModel(
+      options.map((o) => ({ ...o, label: o.modelName })),
+      cmd.arg,
+    )
+    if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
+    model = found.ref
+    // As "Retry with…": the named model becomes the session's model.
+    ctx.chooseModel(found.ref)
+  }
+  if (!model) return { ok: false, message: 'Choose a model first.' }
+  return cmd.name === 'retry' ? retryLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
+}
+
+function retryLastTurn(ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+  const target = turns[turns.length - 1]!.info.id
+  // ↺'s own decision; a confirmation can only be about reverted turns here, which the
+  // retake discards anyway, so it goes ahead.
+  const entry = retakeEntry(ctx.changedFiles(target), laterTurns(ctx.getMessages(), target))
+  if (entry === 'sheet') ctx.openRestoreSheet(target, model)
+  else void ctx.retake(target, model)
+  return { ok: true }
+}
+
+function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+  if (!arg) return { ok: false, message: `Pick a turn: /rewind 1–${turns.length}.`, draft: '/rewind ' }
+  const n = Number(arg)
+  if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
+  // Going back is always confirmed on the restore sheet: it says what is discarded and lets
+  // the files or the conversation stay.
+  ctx.openRestoreSheet(turns[n - 1]!.info.id, model)
+  return { ok: true }
+}
+
+/** /undo: the host's record of the session's last restore, undone as UndoRestoreBar does. */
+async function undoLastRestore(directory: string, sessionID: string, undoRestore: ReturnType<typeof useUndoRestore>['mutateAsync']): Promise<CommandOutcome> {
+  try {
+    const last = await getBridge().invoke('checkpoints.lastRestore', { directory, sessionID })
+    if (!last) return { ok: false, message: 'No file restore to undo in this conversation.' }
+    if (!last.rolledBack) return { ok: false, message: 'The last restore was already undone.' }
+    const r = await undoRestore(last.restoreId)
+    if (!r.restoreId) return { ok: true, message: 'Nothing changed: the files already were as before the restore.' }
+    const n = r.applied.length
+    return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as ${n === 1 ? 'it was' : 'they were'} before the restore.` }
+  } catch (err) {
+    return { ok: false, message: `Undo failed: ${errorMessage(err)}` }
+  }
+}
+
 export function useSessionCommands(opts: {
   sessionID: string | undefined
   /** The messages shown (reverted turns are not offered). */
@@ -38,7 +95,7 @@ export function useSessionCommands(opts: {
   options: readonly ModelOption[]
   /** The open session's retry context, filled in by RetryContextBridge. */
   retry: MutableRefObject<RetryContextValue | null>
-}): (cmd: Extract<ParsedDraft, { kind: 'command' }>) => Promise<CommandOutcome> {
+}): (cmd: SlashCommand) => Promise<CommandOutcome> {
   const { directory } = useScope()
   const undo = useUndoRestore()
   const { sessionID, messages, options, retry } = opts
@@ -49,53 +106,8 @@ export function useSessionCommands(opts: {
       const ctx = retry.current
       if (!sessionID || !ctx) return { ok: false, message: `/${cmd.name} needs a conversation with turns.` }
       const turns = userTurns(messages)
-
-      if (cmd.name === 'retry' || cmd.name === 'rewind') {
-        if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
-        if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
-        let model = ctx.model
-        if (cmd.name === 'retry' && cmd.arg) {
-          const found = findModel(
-            options.map((o) => ({ ...o, label: o.modelName })),
-            cmd.arg,
-          )
-          if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
-          model = found.ref
-          // As "Retry with…": the named model becomes the session's model.
-          ctx.chooseModel(found.ref)
-        }
-        if (!model) return { ok: false, message: 'Choose a model first.' }
-        if (cmd.name === 'retry') {
-          const target = turns[turns.length - 1]!.info.id
-          // ↺'s own decision; a confirmation can only be about reverted turns here, which the
-          // retake discards anyway, so it goes ahead.
-          const entry = retakeEntry(ctx.changedFiles(target), laterTurns(ctx.getMessages(), target))
-          if (entry === 'sheet') ctx.openRestoreSheet(target, model)
-          else void ctx.retake(target, model)
-          return { ok: true }
-        }
-        if (!cmd.arg) return { ok: false, message: `Pick a turn: /rewind 1–${turns.length}.`, draft: '/rewind ' }
-        const n = Number(cmd.arg)
-        if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${cmd.arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
-        // Going back is always confirmed on the restore sheet: it says what is discarded and lets
-        // the files or the conversation stay.
-        ctx.openRestoreSheet(turns[n - 1]!.info.id, model)
-        return { ok: true }
-      }
-
-      if (cmd.name === 'undo') {
-        try {
-          const last = await getBridge().invoke('checkpoints.lastRestore', { directory, sessionID })
-          if (!last) return { ok: false, message: 'No file restore to undo in this conversation.' }
-          if (!last.rolledBack) return { ok: false, message: 'The last restore was already undone.' }
-          const r = await undoRestore(last.restoreId)
-          if (!r.restoreId) return { ok: true, message: 'Nothing changed: the files already were as before the restore.' }
-          const n = r.applied.length
-          return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as ${n === 1 ? 'it was' : 'they were'} before the restore.` }
-        } catch (err) {
-          return { ok: false, message: `Undo failed: ${errorMessage(err)}` }
-        }
-      }
+      if (cmd.name === 'retry' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
+      if (cmd.name === 'undo') return undoLastRestore(directory, sessionID, undoRestore)
       return { ok: false, message: `Unknown command. Try ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}.` }
     },
     [sessionID, messages, options, retry, directory, undoRestore],
