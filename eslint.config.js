@@ -7,7 +7,8 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', 'build/**'] },
+  // What .gitignore leaves out (build output, test results, the benchmarks' generated workspaces).
+  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'coverage/**', 'test-results/**', '.retake-dev/**', 'bench/.work/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

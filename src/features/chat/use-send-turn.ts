@@ -42,21 +42,8 @@ export function useSendTurn(o: {
   const create = useCreateSession()
   const send = useSendPrompt()
 
-  const giveBack = (sid: string | undefined, text: string, files: PendingAttachment[]) => {
-    const key = draftKey(directory, sid)
-    useDraftsStore.getState().giveBack(key, text)
-    if (files.length) useAttachmentsStore.getState().restore(key, files)
-  }
-  const onLost = useCallback(
-    (p: PendingSend<PendingAttachment>, error: MessageError | undefined) => {
-      const key = draftKey(directory, p.sessionID)
-      useDraftsStore.getState().giveBack(key, p.text)
-      if (p.attachments.length) useAttachmentsStore.getState().restore(key, p.attachments)
-      setSendError(`Your message did not reach the conversation${error ? ` (${describeError(error).message})` : ''}. It is back in the composer.`)
-    },
-    [directory],
-  )
-  usePendingSendGuard({ sessionID, messageIDs: o.messageIDs, status: o.status, sessionError: o.sessionError, onLost })
+  const giveBack = (sid: string | undefined, text: string, files: PendingAttachment[]) => giveBackTo(directory, sid, text, files)
+  useLostMessageBack(directory, o, setSendError)
 
   async function onSend(opts: { skipCheckpoint?: boolean } = {}) {
     // A slash command runs here and is never sent; `//…` sends the text with one slash.
@@ -97,4 +84,27 @@ export function useSendTurn(o: {
     }
   }
   return { onSend, sendError, checkpointFailed }
+}
+
+/** Text and attachments back to the composer of that session (ahead of anything typed meanwhile). */
+function giveBackTo(directory: string, sessionID: string | undefined, text: string, files: PendingAttachment[]): void {
+  const key = draftKey(directory, sessionID)
+  useDraftsStore.getState().giveBack(key, text)
+  if (files.length) useAttachmentsStore.getState().restore(key, files)
+}
+
+/** A message the server never stored (the turn failed before writing it) comes back to the composer. */
+function useLostMessageBack(
+  directory: string,
+  o: { sessionID: string | undefined; messageIDs: string[]; status: SessionStatus | undefined; sessionError: MessageError | undefined },
+  setSendError: (e: string) => void,
+): void {
+  const onLost = useCallback(
+    (p: PendingSend<PendingAttachment>, error: MessageError | undefined) => {
+      giveBackTo(directory, p.sessionID, p.text, p.attachments)
+      setSendError(`Your message did not reach the conversation${error ? ` (${describeError(error).message})` : ''}. It is back in the composer.`)
+    },
+    [directory, setSendError],
+  )
+  usePendingSendGuard({ sessionID: o.sessionID, messageIDs: o.messageIDs, status: o.status, sessionError: o.sessionError, onLost })
 }

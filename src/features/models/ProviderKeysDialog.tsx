@@ -2,38 +2,30 @@
  * Connect providers: an API key, or a sign-in where opencode offers one (its `provider.auth`
  * methods), and remove stored keys. Everything is stored by opencode's auth API, never by Retake.
  */
-import { useEscape } from '../../ui/use-escape'
 import { useState } from 'react'
-import { useProviderAuth } from './provider-auth-calls'
-import { useProviderAuthMethods } from './provider-auth-calls'
-import { useProviderKeysWaiting } from './use-apply-provider-keys'
-import { useProviderList } from '../../api/queries'
 import { errorMessage } from '../../../shared/unwrap'
-import { methodsFor, promptAnswers } from './provider-auth'
+import { useProviderList } from '../../api/queries'
+import { useEscape } from '../../ui/use-escape'
 import { AuthPrompts } from './AuthPrompts'
+import { methodsFor, promptAnswers } from './provider-auth'
+import { useProviderAuth, useProviderAuthMethods } from './provider-auth-calls'
 import { ProviderSignIn } from './ProviderSignIn'
+import { useProviderKeysWaiting } from './use-apply-provider-keys'
+
+type ProviderRow = { id: string; name?: string; source?: string }
 
 export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const list = useProviderList(true)
   const { set, remove } = useProviderAuth()
-  const methodsQuery = useProviderAuthMethods(true)
-  const [providerID, setProviderIDState] = useState('')
-  const [methodIndex, setMethodIndex] = useState(0)
-  const [answers, setAnswers] = useState<Record<string, string>>({})
-  const [key, setKey] = useState('')
+  const choice = useProviderChoice()
   const [saved, setSaved] = useState<string | null>(null)
   const waiting = useProviderKeysWaiting()
-
   const connected = new Set(list.data?.connected ?? [])
   const all = [...(list.data?.all ?? [])].sort((a, b) => Number(connected.has(b.id)) - Number(connected.has(a.id)) || (a.name || a.id).localeCompare(b.name || b.id))
+  const { providerID, method, methodIndex, answered } = choice
+  const providerName = all.find((p) => p.id === providerID)?.name || providerID
   // A key set through the auth API shows up as source "custom"/"api"; providers that come from the
   // config file or the environment are not removable from here.
-  const methods = methodsFor(providerID, methodsQuery.data)
-  const method = methods[methodIndex] ?? methods[0]!
-  const answered = promptAnswers(method.prompts, answers)
-  const providerName = all.find((p) => p.id === providerID)?.name || providerID
-  // Answers belong to one method of one provider; the typed key is kept (losing it helps no one).
-  const setProviderID = (id: string) => (setProviderIDState(id), setMethodIndex(0), setAnswers({}))
   const withKey = all.filter((p) => connected.has(p.id) && p.source !== 'config' && p.source !== 'env')
   const error = set.error ?? remove.error ?? list.error
   useEscape(onClose)
@@ -48,52 +40,26 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
           </button>
         </div>
         <p className="muted">Keys and sign-ins are stored by the opencode server for this machine.</p>
-        <select
-          aria-label="Provider"
-          data-testid="key-provider"
-          className="keys-provider"
-          value={providerID}
-          onChange={(e) => setProviderID(e.target.value)}
-          disabled={list.isLoading}
-        >
-          <option value="">{list.isLoading ? 'Loading providers…' : 'Choose a provider'}</option>
-          {all.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name || p.id}
-              {connected.has(p.id) ? ' (connected)' : ''}
-            </option>
-          ))}
-        </select>
-        {providerID && methods.length > 1 && (
-          <div className="auth-methods" role="radiogroup" aria-label="How to connect">
-            {methods.map((m, i) => (
-              <label key={i} className="settings-check">
-                <input type="radio" name="auth-method" data-testid="auth-method" checked={i === methodIndex} onChange={() => (setMethodIndex(i), setAnswers({}))} />
-                {m.label}
-              </label>
-            ))}
-          </div>
-        )}
-        {methodsQuery.error && (
-          <p className="muted small" role="status" data-testid="auth-methods-error">
-            The server&apos;s sign-in methods could not be loaded ({errorMessage(methodsQuery.error)}); an API key still works.
-          </p>
-        )}
-        {providerID && <AuthPrompts prompts={method.prompts} values={answers} onChange={setAnswers} />}
+        <ProviderSelect providers={all} connected={connected} value={providerID} loading={list.isLoading} onChange={choice.setProviderID} />
+        <MethodsPart choice={choice} />
         {method.type === 'api' ? (
-          <form
-            className="keys-form"
-            onSubmit={(e) => {
-              e.preventDefault()
-              if (!providerID || !key.trim() || !answered.ok) return
-              set.mutate({ providerID, key: key.trim(), metadata: answered.inputs }, { onSuccess: () => (setKey(''), setSaved(providerID)) })
-            }}
-          >
-            <input type="password" aria-label="API key" data-testid="key-input" placeholder="API key" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
-            <button type="submit" className="button button-primary" data-testid="key-save" disabled={!providerID || !key.trim() || !answered.ok || set.isPending}>
-              Save key
-            </button>
-          </form>
+          <ApiKeyForm
+            providerID={providerID}
+            ready={answered.ok}
+            saving={set.isPending}
+            onSave={(key, clear) =>
+              answered.ok &&
+              set.mutate(
+                { providerID, key, metadata: answered.inputs },
+                {
+                  onSuccess: () => {
+                    clear()
+                    setSaved(providerID)
+                  },
+                },
+              )
+            }
+          />
         ) : (
           <ProviderSignIn key={`${providerID}/${methodIndex}`} providerID={providerID} providerName={providerName} method={methodIndex} label={method.label} inputs={answered} />
         )}
@@ -107,27 +73,116 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
             {errorMessage(error)}
           </div>
         )}
-        {withKey.length > 0 && (
-          <ul className="keys-list">
-            {withKey.map((p) => (
-              <li key={p.id}>
-                <span>{p.name || p.id}</span>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  data-testid="key-remove"
-                  // The same call removes a key or a sign-in: opencode stores both as the provider's auth.
-                  aria-label={`Remove the key or sign-in for ${p.name || p.id}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(p.id)}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        {withKey.length > 0 && <StoredKeys providers={withKey} removing={remove.isPending} onRemove={(id) => remove.mutate(id)} />}
       </div>
     </div>
+  )
+}
+
+/** The provider, the way to connect it and the answers to that way's questions. */
+function useProviderChoice() {
+  const methodsQuery = useProviderAuthMethods(true)
+  const [providerID, setProviderIDState] = useState('')
+  const [methodIndex, setMethodIndexState] = useState(0)
+  const [answers, setAnswers] = useState<Record<string, string>>({})
+  const methods = methodsFor(providerID, methodsQuery.data)
+  const method = methods[methodIndex] ?? methods[0]!
+  // Answers belong to one method of one provider; the typed key is kept (losing it helps no one).
+  const setProviderID = (id: string) => (setProviderIDState(id), setMethodIndexState(0), setAnswers({}))
+  const setMethodIndex = (i: number) => (setMethodIndexState(i), setAnswers({}))
+  return {
+    providerID,
+    setProviderID,
+    methods,
+    methodIndex,
+    setMethodIndex,
+    method,
+    answers,
+    setAnswers,
+    answered: promptAnswers(method.prompts, answers),
+    methodsError: methodsQuery.error,
+  }
+}
+
+function ProviderSelect(p: { providers: ProviderRow[]; connected: Set<string>; value: string; loading: boolean; onChange(id: string): void }) {
+  return (
+    <select aria-label="Provider" data-testid="key-provider" className="keys-provider" value={p.value} onChange={(e) => p.onChange(e.target.value)} disabled={p.loading}>
+      <option value="">{p.loading ? 'Loading providers…' : 'Choose a provider'}</option>
+      {p.providers.map((x) => (
+        <option key={x.id} value={x.id}>
+          {x.name || x.id}
+          {p.connected.has(x.id) ? ' (connected)' : ''}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+/** The ways to connect (when there is more than one), why they could not be read, and the chosen one's questions. */
+function MethodsPart({ choice }: { choice: ReturnType<typeof useProviderChoice> }) {
+  const { providerID, methods, methodIndex, methodsError } = choice
+  return (
+    <>
+      {providerID && methods.length > 1 && (
+        <div className="auth-methods" role="radiogroup" aria-label="How to connect">
+          {methods.map((m, i) => (
+            <label key={i} className="settings-check">
+              <input type="radio" name="auth-method" data-testid="auth-method" checked={i === methodIndex} onChange={() => choice.setMethodIndex(i)} />
+              {m.label}
+            </label>
+          ))}
+        </div>
+      )}
+      {methodsError && (
+        <p className="muted small" role="status" data-testid="auth-methods-error">
+          The server&apos;s sign-in methods could not be loaded ({errorMessage(methodsError)}); an API key still works.
+        </p>
+      )}
+      {providerID && <AuthPrompts prompts={choice.method.prompts} values={choice.answers} onChange={choice.setAnswers} />}
+    </>
+  )
+}
+
+/** The key is cleared once it is saved, never before (a failed save leaves it for another try). */
+function ApiKeyForm(p: { providerID: string; ready: boolean; saving: boolean; onSave(key: string, clear: () => void): void }) {
+  const [key, setKey] = useState('')
+  const ok = !!p.providerID && !!key.trim() && p.ready
+  return (
+    <form
+      className="keys-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!ok) return
+        p.onSave(key.trim(), () => setKey(''))
+      }}
+    >
+      <input type="password" aria-label="API key" data-testid="key-input" placeholder="API key" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+      <button type="submit" className="button button-primary" data-testid="key-save" disabled={!ok || p.saving}>
+        Save key
+      </button>
+    </form>
+  )
+}
+
+function StoredKeys(p: { providers: ProviderRow[]; removing: boolean; onRemove(id: string): void }) {
+  return (
+    <ul className="keys-list">
+      {p.providers.map((x) => (
+        <li key={x.id}>
+          <span>{x.name || x.id}</span>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="key-remove"
+            // The same call removes a key or a sign-in: opencode stores both as the provider's auth.
+            aria-label={`Remove the key or sign-in for ${x.name || x.id}`}
+            disabled={p.removing}
+            onClick={() => p.onRemove(x.id)}
+          >
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
   )
 }
