@@ -1,6 +1,8 @@
-/** Mutations on opencode. Results land in the cache directly; events then keep it exact. */
+/**
+ * Mutations of the session list on opencode. Results land in the cache directly; events then keep
+ * it exact. Sending and stopping a turn are in prompt-mutations.ts (the chat's chunk, not the first load).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ModelRef, PartInput } from '../../shared/ipc-contract'
 import { applyToSessions } from './apply-event'
 import { getBridge } from '../bridge'
 import { clientFor } from './client'
@@ -65,52 +67,5 @@ export function useDeleteSession() {
       return session
     },
     onSuccess: (session) => patch('session.deleted', session),
-  })
-}
-
-export interface PromptInput {
-  sessionID: string
-  /** Chosen by Retake, so the message can be recognised once the server has stored it. */
-  messageID?: string
-  /** Send even though no checkpoint could be recorded (the user was told). */
-  skipCheckpoint?: boolean
-  text: string
-  /** The full parts (text, inlined text files, file parts); when given, `text` is not sent separately. */
-  parts?: PartInput[]
-  model?: ModelRef
-  agent?: string
-}
-
-type SdkParts = NonNullable<Parameters<ReturnType<typeof clientFor>['session']['promptAsync']>[0]>['parts']
-
-/** Sends a prompt with promptAsync (204 at once); the event stream then drives the timeline. */
-export function useSendPrompt() {
-  const scope = useScope()
-  return useMutation({
-    mutationFn: async ({ sessionID, messageID, skipCheckpoint, text, parts, model, agent }: PromptInput) => {
-      unwrap(
-        'session.promptAsync',
-        await clientFor(scope.directory).session.promptAsync(
-          {
-            sessionID,
-            ...(messageID ? { messageID } : {}),
-            // PartInput's `source` is `unknown` (validated by zod elsewhere); the SDK types it precisely.
-            parts: (parts ?? [{ type: 'text', text }]) as SdkParts,
-            ...(model ? { model } : {}),
-            ...(agent ? { agent } : {}),
-          },
-          skipCheckpoint ? { headers: { 'x-retake-checkpoint': 'skip' } } : undefined,
-        ),
-      )
-    },
-  })
-}
-
-export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
-
-export function useAbort() {
-  const scope = useScope()
-  return useMutation({
-    mutationFn: async (sessionID: string) => unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
   })
 }

@@ -1,7 +1,7 @@
 /**
  * Parts of the window that are opened, not shown at start (settings, the attachment viewer, the
  * checkpoints panel, the restore sheet with its diffs, provider keys, the project picker, which a
- * window with its project open never shows): each is its own chunk,
+ * window with its project open never shows, the dialog before a link leaves the app): each is its own chunk,
  * fetched when first opened, so the first load is the shell only (the chat view: see below).
  * Until the chunk has arrived nothing is drawn in their place (they are dialogs; the click that
  * opened them is not lost).
@@ -51,3 +51,4 @@ export const CheckpointsPanel = deferred(() => import('./checkpoints/Checkpoints
 export const ProviderKeysDialog = deferred(() => import('./models/ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
 export const RestoreSheet = deferred(() => import('./checkpoints/RestoreSheet').then((m) => m.RestoreSheet))
 export const ProjectPicker = deferred(() => import('./sessions/ProjectPicker').then((m) => m.ProjectPicker))
+export const LinkDialog = deferred(() => import('./chat/LinkDialog').then((m) => m.LinkDialog))

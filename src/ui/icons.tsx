@@ -5,7 +5,7 @@
  */
 import type { ReactElement } from 'react'
 
-function Svg({ children }: { children: ReactElement | ReactElement[] }) {
+export function Svg({ children }: { children: ReactElement | ReactElement[] }) {
   return (
     <svg
       className="icon"
@@ -52,16 +52,5 @@ export const ArchiveIcon = () => (
     <path d="M2 3.5h12v3H2z" />
     <path d="M3 6.5v6.5h10V6.5" />
     <path d="M6.5 9h3" />
-  </Svg>
-)
-
-/** A branch leaving the line: "fork from here". */
-export const ForkIcon = () => (
-  <Svg>
-    <circle cx="4.5" cy="3.5" r="1.5" />
-    <circle cx="4.5" cy="12.5" r="1.5" />
-    <circle cx="11.5" cy="5.5" r="1.5" />
-    <path d="M4.5 5v6" />
-    <path d="M11.5 7c0 3-7 2-7 4" />
   </Svg>
 )

@@ -2,53 +2,12 @@
  * Asks before a link from an answer leaves the app, showing the whole URL (a link's text can say
  * anything). Desktop: the system browser, through the host. Browser mode: a new tab with no opener.
  */
-import { useCallback } from 'react'
-import { getBridge } from '../../bridge'
-import { useEscape } from '../../ui/use-escape'
+import { LinkDialog } from '../lazy'
 import { useLinkPrompt } from './link-prompt-store'
-
-export function openExternally(url: string): void {
-  if (window.retakeHost) void getBridge().invoke('shell.openExternal', { url })
-  else window.open(url, '_blank', 'noopener,noreferrer')
-}
 
 export function ExternalLinkDialog() {
   const url = useLinkPrompt((s) => s.url)
   const dismiss = useLinkPrompt((s) => s.dismiss)
   if (!url) return null
   return <LinkDialog url={url} onClose={dismiss} />
-}
-
-function LinkDialog({ url, onClose }: { url: string; onClose(): void }) {
-  useEscape(useCallback(() => onClose(), [onClose]))
-  return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="link-title" data-testid="external-link">
-        <div className="dialog-head">
-          <h2 id="link-title">Open this link?</h2>
-        </div>
-        <p className="muted">It leaves Retake and opens in your browser:</p>
-        <p className="link-url" data-testid="external-link-url">
-          {url}
-        </p>
-        <div className="dialog-buttons">
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button"
-            data-testid="external-link-open"
-            autoFocus
-            onClick={() => {
-              openExternally(url)
-              onClose()
-            }}
-          >
-            Open link
-          </button>
-        </div>
-      </div>
-    </div>
-  )
 }

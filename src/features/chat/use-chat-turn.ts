@@ -1,6 +1,6 @@
 /** The chat panel's composer state (draft, attachments, file drop), Stop, and the send path wired to slash commands. */
 import { useCallback } from 'react'
-import { useAbort } from '../../api/mutations'
+import { useAbort } from '../../api/prompt-mutations'
 import { attachmentInfoOf, type PendingAttachment } from '../attachments/attachments'
 import { readFiles, useAttachmentNotices, useAttachmentsStore, useComposerAttachments } from '../attachments/attachments-store'
 import { useFileDrop } from '../attachments/use-file-drop'

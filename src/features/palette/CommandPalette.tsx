@@ -5,7 +5,7 @@
  * the same caches the rest of the window does.
  */
 import { useMemo, useState } from 'react'
-import { useAbort } from '../../api/mutations'
+import { useAbort } from '../../api/prompt-mutations'
 import { useConfigProviders, useServerConfig, useSessions, useStatusMap } from '../../api/queries'
 import { useScope } from '../../api/scope'
 import type { Session } from '../../api/types'

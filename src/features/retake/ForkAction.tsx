@@ -13,7 +13,7 @@ import type { MessageWithParts } from '../../api/types'
 import { useRetryContext } from './retry-context'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { useUiStore } from '../../ui/ui-store'
-import { ForkIcon } from '../../ui/icons'
+import { ForkIcon } from './ForkIcon'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */
 export function defaultForkFolder(directory: string, now = new Date()): string {
