@@ -109,6 +109,9 @@ describe('↺ retry in browser mode', () => {
     const { page, fake } = app
     await send('answer me twice')
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
+    // The turn over first: rows still moving (the answer's end, the timeline following it) can
+    // take the click away from the menu's button on a loaded machine.
+    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
     const user = messages('user').first()
     await user.hover()
     await user.getByTestId('retry-with').click()
