@@ -4,8 +4,8 @@
  * retry that could not even start. The timeline itself knows nothing about retries.
  */
 import type { KeyboardEvent, ReactNode } from 'react'
-import type { MessageWithParts, Provider } from '../../api/types'
-import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
+import type { MessageWithParts } from '../../api/types'
+import type { Attempt } from '../../../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from './retry-context'
 import { laterTurns, retryTargetFor } from '../../../shared/retry/retry-target'
 import { CompareRuns } from './CompareRuns'
@@ -16,24 +16,12 @@ import { UndoRestoreBar } from '../checkpoints/UndoRestoreBar'
 import { FailedRetryNotice } from './FailedRetryNotice'
 import { InterruptedSwitchNotice } from './InterruptedSwitchNotice'
 import { MessageActionsProvider } from '../chat/MessageActions'
-import type { PendingAttachment } from '../attachments/attachments'
 import { labelOf } from './retry-context-value'
-import { runSheetDecision, useContinueSwitch, useRetrySession, type SwitchNote } from './use-retry-session'
+import { runSheetDecision, useContinueSwitch, useRetrySession, type RetrySessionInput, type SwitchNote } from './use-retry-session'
 import { useRetryMessageActions } from './use-retry-message-actions'
 import '../../styles/retry.css'
 
-export interface RetrySessionLayerProps {
-  sessionID: string | undefined
-  /** All messages of the session (reverted ones included). */
-  messages: MessageWithParts[]
-  model: ModelRef | undefined
-  providers: Provider[]
-  busy: boolean
-  /** Changes when the session's status changes (a sealed turn's file changes are then known). */
-  statusTick: unknown
-  onChooseModel(ref: ModelRef): void
-  /** Puts text and attachments back into the composer ("Edit" of a saved retry). */
-  onEdit(text: string, attachments: PendingAttachment[]): void
+export interface RetrySessionLayerProps extends RetrySessionInput {
   children: ReactNode
 }
 

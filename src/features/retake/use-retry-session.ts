@@ -19,12 +19,15 @@ import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedR
 
 export interface RetrySessionInput {
   sessionID: string | undefined
+  /** All messages of the session (reverted ones included). */
   messages: MessageWithParts[]
   model: ModelRef | undefined
   providers: Provider[]
   busy: boolean
+  /** Changes when the session's status changes (a sealed turn's file changes are then known). */
   statusTick: unknown
   onChooseModel(ref: ModelRef): void
+  /** Puts text and attachments back into the composer ("Edit" of a saved retry). */
   onEdit(text: string, attachments: PendingAttachment[]): void
 }
 
