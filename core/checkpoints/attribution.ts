@@ -8,17 +8,10 @@
  * Unknown tool use (no record: a remote server Retake could not ask, an old turn) is treated as
  * opaque, which is the behaviour before attribution existed.
  */
-import type { TurnKey } from './types'
+import type { TurnToolUse } from './types'
 
-export interface TurnToolUse {
-  /** Absolute paths the turn's file tools wrote, created, deleted or moved. */
-  paths: ReadonlySet<string>
-  /** A tool ran that can change any file (bash, a sub-agent, an unknown tool). */
-  opaque: boolean
-}
-
-/** Tool use per turn, as far as the host could learn it. */
-export type ToolUseLookup = (turn: TurnKey) => TurnToolUse | undefined
+// Declared with the store's public types (the plan call takes them); re-exported for the host.
+export type { ToolUseLookup, TurnToolUse } from './types'
 
 /** Whether the turn's tools named `abs` (a folder counts when a named path lies inside it). */
 export function named(use: TurnToolUse, abs: readonly string[], isDir: boolean): boolean {

@@ -20,7 +20,8 @@ import { ctimeMarginMs, fsTypeOf } from './stat-proof'
 import { toKey } from './paths'
 import { startWatcher } from './watch'
 import type { ChangeWatcher } from './change-journal'
-import type { PlanRegistry } from './restore'
+import type { PlanRegistry } from './planner'
+import type { PackMark } from './packs'
 import type { State } from './snapshots'
 import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
 import { CheckpointError } from './types'
@@ -29,6 +30,11 @@ import type { OpenOptions, ProgressEvent } from './types'
 export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
 export const POOLED_WALK_MIN_ENTRIES = 2000
+
+export interface StoreMark {
+  head: string | null
+  packs: PackMark
+}
 
 export interface CaptureOutcome extends ScanStats {
   snapshotId: string
@@ -111,6 +117,28 @@ export class Engine {
     this.statPool = workers > 0 ? acquireStatPool(workers) : null
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
+  }
+
+  /** What the store holds before a capture writes anything. */
+  mark(): StoreMark {
+    return { head: this.snaps.headId, packs: this.blobs.mark() }
+  }
+
+  /**
+   * Put the store back as `m` found it after a capture failed part-way: the blobs it added, the
+   * snapshot it may have committed, and its temp files go. Why: on a full disk the partial capture
+   * (megabytes) would keep the disk full for every later prompt, and a pack cut mid-write would
+   * misplace the next blob. Best effort: a failure here is reported, never hides the first error.
+   */
+  rollback(m: StoreMark): void {
+    try {
+      this.snaps.dropAfter(m.head)
+      this.blobs.rollback(m.packs)
+    } catch (err) {
+      this.warnings.push(`could not remove a failed checkpoint entirely: ${(err as Error).message}`)
+    }
+    // Events the watcher handed to the failed capture are lost with it: the next capture walks.
+    for (const w of this.watchers.values()) w.baseline = false
   }
 
   assertOpen(): void {

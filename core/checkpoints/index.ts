@@ -21,7 +21,7 @@ import { restoreChanges, turnChanges } from './changes'
 import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
-import { isOutOfSpace, markStore, outOfSpaceError, rollbackStore } from './store-space'
+import { isOutOfSpace, outOfSpaceError } from './store-space'
 import { CheckpointError } from './types'
 import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
 
@@ -72,7 +72,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     const id = Records.key(key)
     const explain = (err: unknown) => (isOutOfSpace(err) ? outOfSpaceError(e.storeDir, err) : err)
     await e.lock.acquire(sealing ? 'seal' : 'capture', o.waitMs ?? 0).catch((err) => Promise.reject(explain(err)))
-    const mark = markStore(e)
+    const mark = e.mark()
     try {
       const existing = e.records.turns.get(id)
       if (sealing && !existing) throw new CheckpointError('EUNKNOWN_TURN', `seal without capture for ${id}`)
@@ -126,7 +126,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         warnings: out.warnings,
       }
     } catch (err) {
-      rollbackStore(e, mark)
+      e.rollback(mark)
       throw explain(err)
     } finally {
       e.lock.release()

@@ -7,19 +7,11 @@
 import { changedOutsideAgent, ownerInOverlap, type ToolUseLookup, type TurnToolUse } from './attribution'
 import { contentChanged } from './current'
 import { keyToAbs } from './paths'
-import type { Candidate, EngineParts } from './planner'
+import type { Candidate, EngineParts } from './plan-parts'
 import type { TurnRecord } from './records'
-import type { TurnKey } from './types'
+import type { ForeignTurn, TurnKey } from './types'
 
-/** A turn of another project's store whose folders overlap this store's (a shared extra folder). */
-export interface ForeignTurn {
-  turn: TurnKey
-  createdAt: number
-  /** Unset while it runs. */
-  sealedAt?: number
-  /** The real paths this store and the other both checkpoint (the deeper of two nested roots). */
-  paths: string[]
-}
+export type { ForeignTurn } from './types'
 
 /** What the host knows beyond the store: the turns' tool use, other projects' turns. */
 export interface PlanEvidence {

@@ -4,44 +4,27 @@
 // otherwise a conflict, which is never overwritten unless the user chooses so for that path.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import type { BlobStore } from './blobs'
 import { markOwners, type PlanEvidence } from './ownership'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
 import { LinkProbe } from './link-probe'
 import { assertParentInside, keyToAbs } from './paths'
-import type { Records, TurnRecord } from './records'
+import type { TurnRecord } from './records'
 import type { RootRuntime } from './roots'
-import type { SnapshotStore, State } from './snapshots'
+import type { State } from './snapshots'
 import type { Entry, Plan, PlanAction, TurnKey } from './types'
 import { os } from './os-names'
+import type { Candidate, EngineParts } from './plan-parts'
 
-export interface EngineParts {
-  roots: RootRuntime[]
-  blobs: BlobStore
-  snaps: SnapshotStore
-  records: Records
-  maxFileBytes: number
-}
+export type { Candidate, EngineParts } from './plan-parts'
 
-/** A path to consider: its target and expected states, and who last changed it. */
-export interface Candidate {
-  root: RootRuntime
-  key: string
-  target: Entry | undefined
-  expected: Entry | undefined
-  /** A later, still-applied turn changed it too (out-of-order undo). */
-  laterTurn?: TurnKey
-  /** Absent from the pre-image because the capture did not cover it (not because it did not exist). */
-  uncovered?: boolean
-  /** Changed while another session's turn was running on the same folders: maybe not this turn's. */
-  otherTurn?: TurnKey
-  /** Changed by another session's turn, by what its tools named: not this turn's, never touched. */
-  ownedBy?: TurnKey
-  /** Changed in this turn's window, but none of its tools wrote it (an editor, a build watcher). */
-  outside?: boolean
-}
+// Plans are kept (by id, the most recent 64) with the candidates they were made from, so apply
+// re-checks each path under the lock and never trusts entries sent back over IPC: a plan object
+// from the renderer is only a reference to one of these by planId (restore.ts).
+// Held per store (Engine.plans): a plan from a store that was closed and reopened (roots may have
+// changed) is unknown to the new one.
+export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate> }>
 
 const DIFF_LIMIT = 1 << 20
 export const BULK_DELETES = 200

@@ -32,13 +32,6 @@ export interface ApplyHooks {
   onBytesWritten?: (n: number) => void
 }
 
-// Plans are kept (by id, the most recent 64) with the candidates they were made from, so apply
-// re-checks each path under the lock and never trusts entries sent back over IPC: a plan object
-// from the renderer is only a reference to one of these by planId.
-// Held per store (Engine.plans): a plan from a store that was closed and reopened (roots may have
-// changed) is unknown to the new one.
-export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate> }>
-
 export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan {
   return registered(e, buildPlan(e, target, evidence))
 }

@@ -6,8 +6,6 @@
 // (CI cannot always mount a tiny tmpfs). Like a real disk, a write that does not fit writes what
 // fits, then fails with ENOSPC: the partial write is the case the capture's rollback must clean.
 import fs from 'node:fs'
-import type { Engine } from './engine'
-import type { PackMark } from './packs'
 import { CheckpointError } from './types'
 
 export interface StoreWrite {
@@ -72,31 +70,4 @@ export function outOfSpaceError(storeDir: string, err: unknown): CheckpointError
     'ENOSPC',
     `${why} where Retake keeps its checkpoints (${storeDir}). Nothing was recorded and the partial checkpoint was removed. Free some space and send again, or send without a checkpoint.`,
   )
-}
-
-export interface StoreMark {
-  head: string | null
-  packs: PackMark
-}
-
-/** What the store holds before a capture writes anything. */
-export function markStore(e: Engine): StoreMark {
-  return { head: e.snaps.headId, packs: e.blobs.mark() }
-}
-
-/**
- * Put the store back as `m` found it after a capture failed part-way: the blobs it added, the
- * snapshot it may have committed, and its temp files go. Why: on a full disk the partial capture
- * (megabytes) would keep the disk full for every later prompt, and a pack cut mid-write would
- * misplace the next blob. Best effort: a failure here is reported, never hides the first error.
- */
-export function rollbackStore(e: Engine, m: StoreMark): void {
-  try {
-    e.snaps.dropAfter(m.head)
-    e.blobs.rollback(m.packs)
-  } catch (err) {
-    e.warnings.push(`could not remove a failed checkpoint entirely: ${(err as Error).message}`)
-  }
-  // Events the watcher handed to the failed capture are lost with it: the next capture walks.
-  for (const w of e.watchers.values()) w.baseline = false
 }

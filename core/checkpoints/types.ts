@@ -221,6 +221,27 @@ export interface VerifyReport {
   repaired: { blobsSwept: number; bytesFreed: number; damagedMovedAside: number } | null
 }
 
+/** What one turn's tools wrote (attribution.ts decides with it). */
+export interface TurnToolUse {
+  /** Absolute paths the turn's file tools wrote, created, deleted or moved. */
+  paths: ReadonlySet<string>
+  /** A tool ran that can change any file (bash, a sub-agent, an unknown tool). */
+  opaque: boolean
+}
+
+/** Tool use per turn, as far as the host could learn it. */
+export type ToolUseLookup = (turn: TurnKey) => TurnToolUse | undefined
+
+/** A turn of another project's store whose folders overlap this store's (a shared extra folder). */
+export interface ForeignTurn {
+  turn: TurnKey
+  createdAt: number
+  /** Unset while it runs. */
+  sealedAt?: number
+  /** The real paths this store and the other both checkpoint (the deeper of two nested roots). */
+  paths: string[]
+}
+
 export interface CheckpointStore {
   capture(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
   seal(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
@@ -228,7 +249,7 @@ export interface CheckpointStore {
    * `toolUse`: what the given turns' tools wrote (see attribution.ts); without it every change in a
    * turn's window is the turn's. `foreign`: other projects' turns on folders this store shares.
    */
-  plan(target: PlanTarget, opts?: { toolUse?: (turns: TurnKey[]) => Promise<import('./attribution').ToolUseLookup>; foreign?: import('./ownership').ForeignTurn[] }): Promise<Plan>
+  plan(target: PlanTarget, opts?: { toolUse?: (turns: TurnKey[]) => Promise<ToolUseLookup>; foreign?: ForeignTurn[] }): Promise<Plan>
   apply(plan: Plan, choices?: ApplyChoices): Promise<ApplyResult>
   undo(restoreId: string, choices?: ApplyChoices): Promise<ApplyResult>
   planUndo(restoreId: string): Promise<Plan>
