@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^electron$', dependencyTypes: ['npm', 'npm-dev', 'core', 'unknown', 'undetermined'] },
     },
     {
+      name: 'checkpoint-engine-through-its-index',
+      severity: 'error',
+      comment: 'The engine (its Engine object, stores, steps) is private to core/checkpoints: the host uses the store that index.ts opens.',
+      from: { path: '^(core|electron|web)/', pathNot: '^core/checkpoints/' },
+      to: { path: '^core/checkpoints/', pathNot: '^core/checkpoints/index\\.ts$' },
+    },
+    {
       name: 'electron-shell',
       severity: 'error',
       comment: 'The desktop shell wires core/ into Electron; browser mode is a sibling.',

@@ -9,13 +9,9 @@ import { createHash } from 'node:crypto'
 import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from '../shared/ipc-contract'
-import { openCheckpointStore, type InternalStore } from './checkpoints'
-import { parseTurnKey } from './checkpoints/paths'
-import { isOutOfSpace, outOfSpaceError } from './checkpoints/store-space'
+import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, type InternalStore } from './checkpoints'
 import { KeptFiles, type PutBackResult } from './kept-files'
-import type { ApplyChoices, ApplyResult, CaptureResult, Plan, PlanTarget, ProgressEvent, TurnKey } from './checkpoints'
-import type { ToolUseLookup } from './checkpoints/attribution'
-import type { ForeignTurn } from './checkpoints/ownership'
+import type { ApplyChoices, ApplyResult, CaptureResult, ForeignTurn, Plan, PlanTarget, ProgressEvent, ToolUseLookup, TurnKey } from './checkpoints'
 
 export interface CheckpointServiceOptions {
   dataDir: string

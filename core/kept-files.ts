@@ -10,9 +10,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { writeAtomicSync } from './checkpoints/fsutil'
 import { writeJson } from './store/json-file'
-import { assertParentInside } from './checkpoints/paths'
+import { assertParentInside, writeAtomicSync } from './checkpoints/index'
 
 interface HeldFile {
   root: string

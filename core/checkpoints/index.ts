@@ -27,6 +27,10 @@ import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, Open
 
 export * from './types'
 export type { ApplyHooks, RecoveredRestore } from './restore'
+// The few helpers the host uses beside the store (the rest of this folder is the engine's own).
+export { parseTurnKey, assertParentInside } from './paths'
+export { isOutOfSpace, outOfSpaceError } from './store-space'
+export { writeAtomicSync } from './fsutil'
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */
