@@ -1,8 +1,9 @@
 /**
  * Decisions behind every restore (the Checkpoints panel and the retake's restore sheet), as pure
  * functions: which turns a retake rolls back, how a turn is labelled and summed up, what a restore
- * plan will do in words, which conflicts the user chose to overwrite, how a result or an undo is
- * reported, and how the clean-up inputs are read. Components only render these.
+ * plan will do in words, what the restore sheet offers for each purpose, which conflicts the user
+ * chose to overwrite, how a result or an undo is reported, and how the clean-up inputs are read.
+ * Components only render these.
  */
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
@@ -103,6 +104,44 @@ export function planIsEmpty(g: PlanGroups): boolean {
 }
 
 export type ConflictChoice = 'keep' | 'take'
+
+/** What a restore rolls back: files and conversation, the conversation only, or the files only. */
+export type RestoreMode = 'both' | 'conversation' | 'files'
+
+/** What the restore sheet was opened for: ↺ (a retake), "continue from this attempt", or the Checkpoints panel (files only). */
+export type RestorePurposeKind = 'retake' | 'continue' | 'files'
+
+/**
+ * The roll-back choices a sheet offers, the default first. Continuing switches the conversation, so
+ * it has no files only; the Checkpoints panel never touches the conversation, so it has files only
+ * (and shows no choice).
+ */
+export function restoreModes(kind: RestorePurposeKind): RestoreMode[] {
+  if (kind === 'files') return ['files']
+  return kind === 'continue' ? ['both', 'conversation'] : ['both', 'conversation', 'files']
+}
+
+/**
+ * Whether the sheet's confirm can be pressed: files move only with a plan, a files-only restore with
+ * nothing to write would be a no-op (the sheet says so instead), and one restore at a time.
+ */
+export function canConfirmRestore(s: { mode: RestoreMode; planned: boolean; empty: boolean; applying: boolean }): boolean {
+  if (s.applying) return false
+  if (s.mode === 'conversation') return true
+  return s.planned && !(s.mode === 'files' && s.empty)
+}
+
+export function confirmRestoreLabel(kind: RestorePurposeKind, mode: RestoreMode, applying: boolean): string {
+  if (kind === 'continue') return 'Continue from this attempt'
+  if (kind === 'files') return applying ? 'Restoring…' : 'Restore files'
+  return mode === 'files' ? 'Restore files' : 'Retake'
+}
+
+/** The panel's files-only restore in a sentence: how many turns it undoes (once planned), and that the conversation stays. */
+export function filesOnlyIntro(turns: number | null): string {
+  const undoes = turns === null ? '' : turns === 1 ? 'Undoes what this turn did on disk. ' : `Undoes what these ${turns} turns did on disk. `
+  return `${undoes}The conversation is not changed.`
+}
 
 /** Keep mine is the default: only conflicts explicitly switched to "take checkpoint" are overwritten. */
 export function overwriteIds(conflicts: PlanAction[], choices: Record<string, ConflictChoice>): string[] {

@@ -114,11 +114,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           )}
           {switching && ctx && (
             <RestoreSheet
-              purpose="continue"
+              purpose={{ kind: 'continue', laterTurns: laterTurns(messages, switching.messageID) }}
               sessionID={ctx.sessionID}
               messageID={switching.messageID}
-              modelLabel=""
-              laterTurns={laterTurns(messages, switching.messageID)}
               onCancel={() => setSwitching(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSwitching(null)
@@ -132,8 +130,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
             <RestoreSheet
               sessionID={ctx.sessionID}
               messageID={sheet.target}
-              modelLabel={labelOf(options, sheet.model)}
-              laterTurns={laterTurns(messages, sheet.target)}
+              purpose={{ kind: 'retake', modelLabel: labelOf(options, sheet.model), laterTurns: laterTurns(messages, sheet.target) }}
               onCancel={() => setSheet(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSheet(null)
