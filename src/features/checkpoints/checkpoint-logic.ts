@@ -169,6 +169,46 @@ export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo' | 'Red
   return `${verb} ${r.status === 'done' ? 'done' : 'partly done'}: ${parts.join(', ')}.`
 }
 
+/** The counts of a restore or an undo, as the Undo bar words them. */
+export interface RestoreCounts {
+  applied: unknown[]
+  skipped: unknown[]
+  failed: unknown[]
+}
+
+const keptAsYouHad = (n: number) => `${n} kept as you had ${n === 1 ? 'it' : 'them'}`
+
+/** What the Undo bar says about a restore just made. */
+export function restoreNoteText(r: RestoreCounts): string {
+  const parts = [`${plural(r.applied.length, 'file')} restored`]
+  if (r.skipped.length) parts.push(keptAsYouHad(r.skipped.length))
+  if (r.failed.length) parts.push(`${r.failed.length} failed`)
+  return `Files rolled back: ${parts.join(', ')}.`
+}
+
+/** What the Undo bar says and about which state of the files: rolled back (by the restore or a redo) or not (undone). */
+export interface UndoBarNote {
+  text: string
+  rolledBack: boolean
+}
+
+/** After the bar's click: `undid` when it undid the restore, else it redid it. */
+export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote {
+  const extra = r.skipped.length ? `; ${keptAsYouHad(r.skipped.length)}` : ''
+  const n = plural(r.applied.length, 'file')
+  return undid ? { text: `Undo put ${n} back as they were before the restore${extra}.`, rolledBack: false } : { text: `Redo rolled ${n} back again${extra}.`, rolledBack: true }
+}
+
+/**
+ * The bar's text: what it said last, unless the host's record has moved since without it (undone or
+ * redone from the Checkpoints panel or /undo): then the files' state as the host has it. While a
+ * click or a read is under way the host's answer may be half there, so the last words stay.
+ */
+export function undoBarText(said: UndoBarNote, hostRolledBack: boolean, settling: boolean): string {
+  if (settling || said.rolledBack === hostRolledBack) return said.text
+  return hostRolledBack ? 'Files rolled back again.' : 'Files are back as they were before the restore.'
+}
+
 /** Only a restore that wrote something can be undone (noop and cancelled leave no restore record). */
 export function undoableRestoreId(r: RestoreResult): string | null {
   return r.restoreId && (r.status === 'done' || r.status === 'partial') && r.applied.length > 0 ? r.restoreId : null

@@ -82,8 +82,8 @@ function LayerNotes(props: { startError: string | null; switchNote: SwitchNote |
 export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const { sessionID, messages } = props
   const session = useRetrySession(props)
-  const { ctx, options, startError, setStartError, sheet, setSheet, comparison, setComparison, lastRestore, setLastRestore } = session
-  const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setLastRestore)
+  const { ctx, options, startError, setStartError, sheet, setSheet, comparison, setComparison, restoreNote, setRestoreNote } = session
+  const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setRestoreNote)
   const { extra, below } = useRetryMessageActions(ctx, session.attempts.data, session.failed, session.checkpoints.data, setSwitching)
   const attempts = session.attempts.data ?? []
 
@@ -124,7 +124,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               }}
             />
           )}
-          {lastRestore && sessionID && <UndoRestoreBar restore={lastRestore} onDone={() => setLastRestore(null)} />}
+          {restoreNote && sessionID && <UndoRestoreBar key={restoreNote.seq} sessionID={sessionID} note={restoreNote.text} onDone={() => setRestoreNote(null)} />}
           {props.children}
           {sheet && ctx && (
             <RestoreSheet
@@ -134,7 +134,7 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               onCancel={() => setSheet(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSheet(null)
-                runSheetDecision(sheet, d, ctx, session.applyRestore, { setLastRestore, setStartError })
+                runSheetDecision(sheet, d, ctx, session.applyRestore, { noteRestore: session.noteRestore, setStartError })
               }}
             />
           )}
