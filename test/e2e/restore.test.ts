@@ -1,6 +1,7 @@
 /**
  * Retaking a turn that changed files, in Chromium: the restore sheet lists what goes back, a file
- * the user edited since is a conflict kept by default, and Undo restore puts the folder back.
+ * the user edited since is a conflict kept by default, and Undo restore puts the folder back (the
+ * host's last restore, the same record the Checkpoints panel undoes).
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -54,6 +55,22 @@ describe('↺ with files', () => {
     expect(existsSync(join(project, 'notes.txt'))).toBe(false)
     await page.getByTestId('undo-restore').click()
     await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
+
+    // The host keeps the retake's restore as the session's last one: the Checkpoints panel shows the
+    // same record, and its redo is what the bar continues from.
+    await page.getByTestId('open-checkpoints').click()
+    const panel = page.getByTestId('checkpoints-panel')
+    await waitForText(panel, 'Last restore: back to “WRITE notes.txt from the agent” (undone)')
+    await panel.getByTestId('redo-restore').click()
+    await panel.locator('[data-testid="restore-result"][data-status="done"]').waitFor()
+    await until(() => !existsSync(join(project, 'notes.txt')), 'notes.txt to be removed again')
+    await panel.getByTestId('close-checkpoints').click()
+    await waitForCount(panel, 0)
+    const bar = page.getByTestId('undo-restore-bar')
+    await waitForText(bar.getByTestId('restore-summary'), 'Files rolled back again.')
+    await bar.getByTestId('undo-restore').click()
+    await waitForText(bar.getByTestId('restore-summary'), 'Undo put')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
   })
 

@@ -56,6 +56,10 @@ describe('retake.run: the whole retake in one host call', () => {
     off()
     expect(out).toMatchObject({ status: 'done', messageID: userID, restore: { status: 'done' } })
     expect(tree(app.project)).toEqual(before)
+    // The retake's restore is the session's last restore, the record the Undo bar, the panel and /undo undo.
+    const restoreId = out.status === 'done' ? out.restore?.restoreId : undefined
+    expect(restoreId).toBeTruthy()
+    expect(await app.call('checkpoints.lastRestore', { directory: app.project, sessionID })).toMatchObject({ restoreId, messageID: userID, rolledBack: true })
     const after = await messages(sessionID)
     expect(after.map((m) => m.info.role)).toEqual(['user', 'assistant'])
     expect(after[0].info.id).toBe(userID)

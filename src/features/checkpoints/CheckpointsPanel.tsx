@@ -1,12 +1,13 @@
 /**
  * The session's checkpoints as a side sheet: every recorded turn with what it changed on disk,
- * "Restore back to here" (plan → confirm with per-file conflict choices → apply → result), undo of
- * the last restore, and storage with a clean-up. Restores from here are files only: the
- * conversation is left as it is (↺ on a message is what rolls back both).
+ * "Restore back to here" (the restore sheet, files only, in the panel: plan → per-file choices →
+ * apply → result), undo of the last restore, and storage with a clean-up. Restores from here are
+ * files only: the conversation is left as it is (↺ on a message is what rolls back both).
  */
 import { errorMessage } from '../../../shared/unwrap'
 import { turnLabel } from './checkpoint-logic'
-import { RestoreConfirm, RestoreOutcome } from './RestoreConfirm'
+import { RestoreOutcome } from './RestoreOutcome'
+import { RestoreSheet } from './RestoreSheet'
 import { StorageSection } from './StorageSection'
 import { TurnList } from './TurnList'
 import { useCheckpointRestores, type CheckpointRestores } from './use-checkpoint-restores'
@@ -35,7 +36,6 @@ function TurnsSection({ panel, busy }: { panel: CheckpointRestores; busy: boolea
   return (
     <section className="ckpt-section">
       <h3>Turns</h3>
-      {panel.plan.isPending && <p className="muted">Working out what to restore…</p>}
       {turns.isLoading ? (
         <p className="muted">Loading checkpoints…</p>
       ) : turns.error ? (
@@ -53,8 +53,7 @@ function TurnsSection({ panel, busy }: { panel: CheckpointRestores; busy: boolea
 
 export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: string; busy: boolean; onClose(): void }) {
   const panel = useCheckpointRestores(sessionID, busy, onClose)
-  const { directory, messages, plan, apply, undo, target, setTarget, progress, outcome, setOutcome } = panel
-  const error = plan.error ?? undo.error
+  const { directory, messages, apply, undo, target, setTarget, progress, outcome, setOutcome } = panel
 
   return (
     <div className="ckpt-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -76,18 +75,16 @@ export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: stri
         )}
         {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
         {!target && <LastRestoreRow panel={panel} />}
-        {error && (
+        {undo.error && (
           <div className="inline-error" role="alert">
-            {errorMessage(error)}
+            {errorMessage(undo.error)}
           </div>
         )}
         {target ? (
-          <RestoreConfirm
-            plan={target.plan}
-            label={turnLabel(target.turn, messages.data)}
-            projectRoot={directory}
-            pending={apply.isPending}
-            error={apply.error ? errorMessage(apply.error) : null}
+          <RestoreSheet
+            sessionID={sessionID}
+            messageID={target.messageID}
+            purpose={{ kind: 'files', turnLabel: turnLabel(target, messages.data), applying: apply.isPending, error: apply.error ? errorMessage(apply.error) : null }}
             onConfirm={panel.confirm}
             onCancel={() => setTarget(null)}
           />

@@ -1,9 +1,11 @@
 /**
  * The restore sheet's plan, grouped: what is put back, what the turns created and is removed, what
- * changed since (the conflicts: keep mine / take the checkpoint / view diff), what is left as it is.
+ * changed since (the conflicts: keep mine / take the checkpoint / view diff), what is left as it is;
+ * or that there is nothing to restore.
  */
 import type { ReactNode } from 'react'
 import { displayFilePath, displayPath } from '../../../shared/display-path'
+import type { RestorePlan } from '../../../shared/ipc-contract'
 import type { ConflictChoice, PlanAction, PlanGroups } from './checkpoint-logic'
 import { DiffLines } from './TurnChanges'
 import type { RestoreChoices } from './use-restore-choices'
@@ -75,10 +77,12 @@ function ConflictControls({ action: a, sheet }: { action: PlanAction; sheet: Res
 }
 
 // One section per group, in the order the sheet reads: mostly one JSX tree.
-export function RestorePlanGroups({ sheet, groups, warnings }: { sheet: RestoreChoices; groups: PlanGroups; warnings: string[] }) {
+export function RestorePlanGroups({ sheet, groups, plan }: { sheet: RestoreChoices; groups: PlanGroups; plan: RestorePlan }) {
   const { directory } = sheet
+  const byTurns = plan.turns.length === 1 ? 'the turn' : 'these turns'
   return (
     <div className="restore-groups">
+      {sheet.empty && <p data-testid="restore-empty">Nothing to restore: the files already are as they were before this turn.</p>}
       {groups.restored.length > 0 && (
         <section data-testid="restore-put-back">
           <h3>Put back ({groups.restored.length})</h3>
@@ -93,7 +97,9 @@ export function RestorePlanGroups({ sheet, groups, warnings }: { sheet: RestoreC
       )}
       {groups.removed.length > 0 && (
         <section data-testid="restore-remove">
-          <h3>Created by the turn, will be removed ({groups.removed.length})</h3>
+          <h3>
+            Created by {byTurns}, will be removed ({groups.removed.length})
+          </h3>
           <ul>
             {groups.removed.map((a) => (
               <PlanRow key={a.id} action={a} directory={directory}>
@@ -128,7 +134,7 @@ export function RestorePlanGroups({ sheet, groups, warnings }: { sheet: RestoreC
           </ul>
         </section>
       )}
-      {warnings.map((w) => (
+      {plan.warnings.map((w) => (
         <p key={w} className="muted">
           {w}
         </p>

@@ -1,99 +1,160 @@
 /**
- * The restore sheet a ↺ opens when the turn (or a later one) changed files: what will be put back,
- * what the turns created and will be removed, and every file changed since (a conflict) with keep
- * mine (default) / take the checkpoint / view diff. Files and conversation (default), conversation
- * only, or files only.
+ * The one restore sheet: what will be put back, what the turns created and will be removed, and
+ * every file changed since (a conflict) with keep mine (default) / take the checkpoint / view diff.
+ * Nothing is overwritten unless chosen. Three purposes: ↺ (a retake: files and conversation,
+ * conversation only, or files only), "continue from this attempt" (no files only), and the
+ * Checkpoints panel's "Restore back to here" (files only, shown in the panel itself: the
+ * conversation is not changed). Its styles are in retry.css, which comes with the chat that opens
+ * every one of them.
  */
+import type { ReactNode } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
+import { useEscape } from '../../ui/use-escape'
+import { canConfirmRestore, confirmRestoreLabel, filesOnlyIntro, restoreModes } from './checkpoint-logic'
 import { RestorePlanGroups } from './RestorePlanGroups'
 import { useRestoreChoices, type RestoreChoices, type RestoreDecision } from './use-restore-choices'
 
-export type { RestoreDecision, RestoreMode } from './use-restore-choices'
+export type { RestoreDecision } from './use-restore-choices'
+export type { RestoreMode } from './checkpoint-logic'
 
-export function RestoreSheet(props: {
+/** What the sheet is for, with what each purpose shows. */
+export type RestorePurpose =
+  | { kind: 'retake'; modelLabel: string; laterTurns: number }
+  | { kind: 'continue'; laterTurns: number }
+  /** The panel's restore: it applies the decision itself, so it says how that goes. */
+  | { kind: 'files'; turnLabel: string; applying: boolean; error: string | null }
+
+export interface RestoreSheetProps {
   sessionID: string
   messageID: string
-  modelLabel: string
-  laterTurns: number
-  /** "continue": the sheet of "continue from this attempt" (the current branch's files roll back). */
-  purpose?: 'retake' | 'continue'
+  purpose: RestorePurpose
   onCancel(): void
   onConfirm(decision: RestoreDecision): void
-}) {
-  const sheet = useRestoreChoices(props)
-  const { planner, plan, groups, mode } = sheet
-  const continuing = props.purpose === 'continue'
+}
 
+export function RestoreSheet(props: RestoreSheetProps) {
+  const { purpose } = props
+  const sheet = useRestoreChoices({ sessionID: props.sessionID, messageID: props.messageID, purpose: purpose.kind, onConfirm: props.onConfirm })
+  const { planner, plan, groups } = sheet
+  const content = (
+    <>
+      <RestoreIntro purpose={purpose} turns={plan?.turns.length ?? null} />
+      {planner.isPending && <p className="muted">Working out what to restore…</p>}
+      {planner.error && (
+        <p className="inline-error" role="alert">
+          Could not plan the file restore: {errorMessage(planner.error)}.{purpose.kind === 'files' ? '' : ' You can still retake the conversation only.'}
+        </p>
+      )}
+      {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} />}
+      {purpose.kind !== 'files' && <RestoreModeChoice sheet={sheet} kind={purpose.kind} />}
+      {purpose.kind === 'files' && purpose.error && (
+        <p className="inline-error" role="alert">
+          {purpose.error}
+        </p>
+      )}
+      <SheetButtons sheet={sheet} purpose={purpose} onCancel={props.onCancel} />
+    </>
+  )
+  if (purpose.kind === 'files') {
+    return (
+      <section className="restore-sheet restore-inline" aria-label="Restore files" data-testid="restore-sheet">
+        {content}
+      </section>
+    )
+  }
+  return (
+    <RestoreDialog label={purpose.kind === 'continue' ? 'Continue from this attempt' : 'Retake this turn'} onCancel={props.onCancel}>
+      {content}
+    </RestoreDialog>
+  )
+}
+
+/** A retake or a switch asks over the chat; Escape cancels it (the panel's own Escape closes the panel). */
+function RestoreDialog({ label, onCancel, children }: { label: string; onCancel(): void; children: ReactNode }) {
+  useEscape(onCancel)
   return (
     <div className="dialog-backdrop" role="presentation">
-      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label={continuing ? 'Continue from this attempt' : 'Retake this turn'} data-testid="restore-sheet">
-        <div className="dialog-head">
-          <h2>{continuing ? 'Continue from this attempt' : `Retake with ${props.modelLabel}`}</h2>
-        </div>
-        {continuing && (
-          <p className="muted" data-testid="continue-explainer">
-            The current answers{props.laterTurns > 0 ? ` and the ${props.laterTurns} later turn${props.laterTurns === 1 ? '' : 's'}` : ''} are kept as an attempt you can come back
-            to. Their file changes below are rolled back, then the files come back as the attempt left them.
-          </p>
-        )}
-        {!continuing && props.laterTurns > 0 && (
-          <p className="muted">
-            The {props.laterTurns} later turn{props.laterTurns === 1 ? '' : 's'} will be discarded (kept in the attempt history).
-          </p>
-        )}
-        {planner.isPending && <p className="muted">Working out what to restore…</p>}
-        {planner.error && (
-          <p className="inline-error" role="alert">
-            Could not plan the file restore: {errorMessage(planner.error)}. You can still retake the conversation only.
-          </p>
-        )}
-        {groups && <RestorePlanGroups sheet={sheet} groups={groups} warnings={plan!.warnings} />}
-        <RestoreModeChoice sheet={sheet} continuing={continuing} />
-        <div className="dialog-buttons">
-          <button type="button" className="button button-secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="restore-confirm"
-            disabled={mode !== 'conversation' && !plan}
-            onClick={() => (mode === 'conversation' ? props.onConfirm({ mode, planId: '', overwrite: [], keep: [] }) : sheet.confirm(mode))}
-          >
-            {continuing ? 'Continue from this attempt' : mode === 'files' ? 'Restore files' : 'Retake'}
-          </button>
-        </div>
+      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label={label} data-testid="restore-sheet">
+        {children}
       </div>
     </div>
   )
 }
 
+/** The heading and what the purpose does besides the files (later turns, the conversation). */
+function RestoreIntro({ purpose, turns }: { purpose: RestorePurpose; turns: number | null }) {
+  if (purpose.kind === 'files') {
+    return (
+      <>
+        <h3>Restore back to “{purpose.turnLabel}”</h3>
+        <p className="muted small">{filesOnlyIntro(turns)}</p>
+      </>
+    )
+  }
+  const later = purpose.laterTurns
+  const laterText = `${later} later turn${later === 1 ? '' : 's'}`
+  if (purpose.kind === 'continue') {
+    return (
+      <>
+        <div className="dialog-head">
+          <h2>Continue from this attempt</h2>
+        </div>
+        <p className="muted" data-testid="continue-explainer">
+          The current answers{later > 0 ? ` and the ${laterText}` : ''} are kept as an attempt you can come back to. Their file changes below are rolled back, then the files come
+          back as the attempt left them.
+        </p>
+      </>
+    )
+  }
+  return (
+    <>
+      <div className="dialog-head">
+        <h2>Retake with {purpose.modelLabel}</h2>
+      </div>
+      {later > 0 && <p className="muted">The {laterText} will be discarded (kept in the attempt history).</p>}
+    </>
+  )
+}
+
+function SheetButtons({ sheet, purpose, onCancel }: { sheet: RestoreChoices; purpose: RestorePurpose; onCancel(): void }) {
+  const applying = purpose.kind === 'files' && purpose.applying
+  const enabled = canConfirmRestore({ mode: sheet.mode, planned: !!sheet.plan, empty: sheet.empty, applying })
+  return (
+    <div className="dialog-buttons">
+      <button type="button" className="button button-secondary" data-testid="restore-cancel" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="button" className="button button-primary" data-testid="restore-confirm" disabled={!enabled} onClick={sheet.confirm}>
+        {confirmRestoreLabel(purpose.kind, sheet.mode, applying)}
+      </button>
+    </div>
+  )
+}
+
+const MODE_LABELS = {
+  both: () => 'Files and conversation',
+  conversation: (continuing: boolean) => (continuing ? 'Conversation only (files stay as they are now)' : 'Conversation only (files stay as they are)'),
+  files: () => 'Files only (the conversation stays)',
+}
+
 /** Files and conversation (default), conversation only, or files only (not when continuing). */
-function RestoreModeChoice({ sheet, continuing }: { sheet: RestoreChoices; continuing: boolean }) {
+function RestoreModeChoice({ sheet, kind }: { sheet: RestoreChoices; kind: 'retake' | 'continue' }) {
   return (
     <fieldset className="restore-mode">
       <legend>Roll back</legend>
-      {(
-        [
-          ['both', 'Files and conversation'],
-          ['conversation', continuing ? 'Conversation only (files stay as they are now)' : 'Conversation only (files stay as they are)'],
-          ['files', 'Files only (the conversation stays)'],
-        ] as const
-      )
-        .filter(([value]) => !continuing || value !== 'files')
-        .map(([value, label]) => (
-          <label key={value}>
-            <input
-              type="radio"
-              name="restore-mode"
-              value={value}
-              checked={sheet.mode === value}
-              onChange={() => sheet.setMode(value)}
-              disabled={value !== 'conversation' && !sheet.plan}
-            />
-            {label}
-          </label>
-        ))}
+      {restoreModes(kind).map((value) => (
+        <label key={value}>
+          <input
+            type="radio"
+            name="restore-mode"
+            value={value}
+            checked={sheet.mode === value}
+            onChange={() => sheet.setMode(value)}
+            disabled={value !== 'conversation' && !sheet.plan}
+          />
+          {MODE_LABELS[value](kind === 'continue')}
+        </label>
+      ))}
     </fieldset>
   )
 }

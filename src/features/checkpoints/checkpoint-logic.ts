@@ -1,8 +1,9 @@
 /**
  * Decisions behind every restore (the Checkpoints panel and the retake's restore sheet), as pure
  * functions: which turns a retake rolls back, how a turn is labelled and summed up, what a restore
- * plan will do in words, which conflicts the user chose to overwrite, how a result or an undo is
- * reported, and how the clean-up inputs are read. Components only render these.
+ * plan will do in words, what the restore sheet offers for each purpose, which conflicts the user
+ * chose to overwrite, how a result or an undo is reported, and how the clean-up inputs are read.
+ * Components only render these.
  */
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
@@ -104,6 +105,44 @@ export function planIsEmpty(g: PlanGroups): boolean {
 
 export type ConflictChoice = 'keep' | 'take'
 
+/** What a restore rolls back: files and conversation, the conversation only, or the files only. */
+export type RestoreMode = 'both' | 'conversation' | 'files'
+
+/** What the restore sheet was opened for: ↺ (a retake), "continue from this attempt", or the Checkpoints panel (files only). */
+export type RestorePurposeKind = 'retake' | 'continue' | 'files'
+
+/**
+ * The roll-back choices a sheet offers, the default first. Continuing switches the conversation, so
+ * it has no files only; the Checkpoints panel never touches the conversation, so it has files only
+ * (and shows no choice).
+ */
+export function restoreModes(kind: RestorePurposeKind): RestoreMode[] {
+  if (kind === 'files') return ['files']
+  return kind === 'continue' ? ['both', 'conversation'] : ['both', 'conversation', 'files']
+}
+
+/**
+ * Whether the sheet's confirm can be pressed: files move only with a plan, a files-only restore with
+ * nothing to write would be a no-op (the sheet says so instead), and one restore at a time.
+ */
+export function canConfirmRestore(s: { mode: RestoreMode; planned: boolean; empty: boolean; applying: boolean }): boolean {
+  if (s.applying) return false
+  if (s.mode === 'conversation') return true
+  return s.planned && !(s.mode === 'files' && s.empty)
+}
+
+export function confirmRestoreLabel(kind: RestorePurposeKind, mode: RestoreMode, applying: boolean): string {
+  if (kind === 'continue') return 'Continue from this attempt'
+  if (kind === 'files') return applying ? 'Restoring…' : 'Restore files'
+  return mode === 'files' ? 'Restore files' : 'Retake'
+}
+
+/** The panel's files-only restore in a sentence: how many turns it undoes (once planned), and that the conversation stays. */
+export function filesOnlyIntro(turns: number | null): string {
+  const undoes = turns === null ? '' : turns === 1 ? 'Undoes what this turn did on disk. ' : `Undoes what these ${turns} turns did on disk. `
+  return `${undoes}The conversation is not changed.`
+}
+
 /** Keep mine is the default: only conflicts explicitly switched to "take checkpoint" are overwritten. */
 export function overwriteIds(conflicts: PlanAction[], choices: Record<string, ConflictChoice>): string[] {
   return conflicts.filter((c) => choices[c.id] === 'take').map((c) => c.id)
@@ -128,6 +167,46 @@ export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo' | 'Red
   if (r.skipped.length) parts.push(`${plural(r.skipped.length, 'file')} kept as they are`)
   if (r.failed.length) parts.push(`${plural(r.failed.length, 'file')} failed`)
   return `${verb} ${r.status === 'done' ? 'done' : 'partly done'}: ${parts.join(', ')}.`
+}
+
+/** The counts of a restore or an undo, as the Undo bar words them. */
+export interface RestoreCounts {
+  applied: unknown[]
+  skipped: unknown[]
+  failed: unknown[]
+}
+
+const keptAsYouHad = (n: number) => `${n} kept as you had ${n === 1 ? 'it' : 'them'}`
+
+/** What the Undo bar says about a restore just made. */
+export function restoreNoteText(r: RestoreCounts): string {
+  const parts = [`${plural(r.applied.length, 'file')} restored`]
+  if (r.skipped.length) parts.push(keptAsYouHad(r.skipped.length))
+  if (r.failed.length) parts.push(`${r.failed.length} failed`)
+  return `Files rolled back: ${parts.join(', ')}.`
+}
+
+/** What the Undo bar says and about which state of the files: rolled back (by the restore or a redo) or not (undone). */
+export interface UndoBarNote {
+  text: string
+  rolledBack: boolean
+}
+
+/** After the bar's click: `undid` when it undid the restore, else it redid it. */
+export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote {
+  const extra = r.skipped.length ? `; ${keptAsYouHad(r.skipped.length)}` : ''
+  const n = plural(r.applied.length, 'file')
+  return undid ? { text: `Undo put ${n} back as they were before the restore${extra}.`, rolledBack: false } : { text: `Redo rolled ${n} back again${extra}.`, rolledBack: true }
+}
+
+/**
+ * The bar's text: what it said last, unless the host's record has moved since without it (undone or
+ * redone from the Checkpoints panel or /undo): then the files' state as the host has it. While a
+ * click or a read is under way the host's answer may be half there, so the last words stay.
+ */
+export function undoBarText(said: UndoBarNote, hostRolledBack: boolean, settling: boolean): string {
+  if (settling || said.rolledBack === hostRolledBack) return said.text
+  return hostRolledBack ? 'Files rolled back again.' : 'Files are back as they were before the restore.'
 }
 
 /** Only a restore that wrote something can be undone (noop and cancelled leave no restore record). */

@@ -1,20 +1,16 @@
 /**
  * The Checkpoints panel's state: the session's turns (asked for again until each is sealed), the
- * restore being confirmed, the last restore and the outcome of the last action; and the actions
- * (plan a restore, apply it, undo or redo the last one).
+ * turn whose restore sheet is open, the last restore (the host's record, the one query every undo
+ * reads) and the outcome of the last action; and the actions (open a restore, apply it, undo or
+ * redo the last one).
  */
 import { useEffect, useState } from 'react'
 import { useMessages } from '../../api/queries'
 import { useScope } from '../../api/scope'
 import { useEscape } from '../../ui/use-escape'
-import type { RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
-import { useApplyRestore, useCaptureProgress, useLastRestore, usePlanRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
-
-/** The turn "Restore back to here" was clicked on, and the host's plan for it. */
-export interface RestoreTarget {
-  turn: TurnCheckpoint
-  plan: RestorePlan
-}
+import type { RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
+import type { RestoreDecision } from './use-restore-choices'
+import { useApplyRestore, useCaptureProgress, useLastRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
 
 export interface RestoreOutcomeShown {
   verb: 'Restore' | 'Undo' | 'Redo'
@@ -26,20 +22,20 @@ export function useCheckpointRestores(sessionID: string, busy: boolean, onClose:
   // `busy` flipping back to idle is when a turn is sealed: the list is refetched then.
   const turns = useTurnCheckpoints(sessionID, busy)
   const messages = useMessages(sessionID)
-  const plan = usePlanRestore()
   const apply = useApplyRestore()
   const undo = useUndoRestore()
   // From the host's records: survives the next prompt, a reload and a restart.
   const last = useLastRestore(sessionID).data ?? null
-  const [target, setTarget] = useState<RestoreTarget | null>(null)
+  // "Restore back to here" was clicked on this turn: its sheet plans and asks in the panel.
+  const [target, setTarget] = useState<TurnCheckpoint | null>(null)
   const progress = useCaptureProgress()
   const [outcome, setOutcome] = useState<RestoreOutcomeShown | null>(null)
   useEscape(onClose)
   useRefetchUntilSealed(turns, busy)
 
-  const working = plan.isPending || apply.isPending || undo.isPending
-  const state = { sessionID, plan, apply, undo, last, target, setTarget, setOutcome }
-  return { directory, turns, messages, plan, apply, undo, last, target, setTarget, progress, outcome, setOutcome, working, ...restoreActions(state) }
+  const working = apply.isPending || undo.isPending
+  const state = { apply, undo, last, target, setTarget, setOutcome }
+  return { directory, turns, messages, apply, undo, last, target, setTarget, progress, outcome, setOutcome, working, ...restoreActions(state) }
 }
 
 /**
@@ -57,27 +53,26 @@ function useRefetchUntilSealed(turns: ReturnType<typeof useTurnCheckpoints>, bus
 }
 
 interface RestoreState {
-  sessionID: string
-  plan: ReturnType<typeof usePlanRestore>
   apply: ReturnType<typeof useApplyRestore>
   undo: ReturnType<typeof useUndoRestore>
   last: ReturnType<typeof useLastRestore>['data'] | null
-  target: RestoreTarget | null
-  setTarget(target: RestoreTarget | null): void
+  target: TurnCheckpoint | null
+  setTarget(target: TurnCheckpoint | null): void
   setOutcome(outcome: RestoreOutcomeShown | null): void
 }
 
-function restoreActions({ sessionID, plan, apply, undo, last, target, setTarget, setOutcome }: RestoreState) {
+function restoreActions({ apply, undo, last, target, setTarget, setOutcome }: RestoreState) {
   function startRestore(turn: TurnCheckpoint) {
     setOutcome(null)
     apply.reset()
-    plan.mutate({ backTo: { sessionID, messageID: turn.messageID } }, { onSuccess: (p) => setTarget({ turn, plan: p }) })
+    setTarget(turn)
   }
 
-  function confirm(overwrite: string[]) {
+  /** The sheet's decision, files only: its conflicts kept unless taken, its kept files left alone. */
+  function confirm(decision: RestoreDecision) {
     if (!target) return
     apply.mutate(
-      { planId: target.plan.planId, overwrite },
+      { planId: decision.planId, overwrite: decision.overwrite, keep: decision.keep },
       {
         onSuccess: (result) => {
           setTarget(null)

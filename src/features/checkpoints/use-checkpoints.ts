@@ -2,7 +2,7 @@
  * Checkpoint data for the renderer, through the bridge: what each turn changed on disk, restore
  * plans (kept in the host, referred to by id), applying and undoing restores, storage and clean-up.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
@@ -31,13 +31,21 @@ export function useCheckpointStats(enabled: boolean) {
   return useQuery({ queryKey: checkpointKeys.stats(directory), enabled, queryFn: () => getBridge().invoke('checkpoints.stats', { directory }) })
 }
 
-/** The session's latest restore that can be undone or redone: the host keeps it across restarts. */
-export function useLastRestore(sessionID: string) {
-  const { directory } = useScope()
-  return useQuery({
+/**
+ * The session's latest restore that can be undone or redone, as the host records it (a retake's, the
+ * panel's, a continue's; kept across restarts): the one record the Undo bar, the panel and /undo
+ * read. Every apply, undo, retake and switch invalidates it (with the rest of `checkpointKeys.all`).
+ */
+export function lastRestoreQuery(directory: string, sessionID: string) {
+  return queryOptions({
     queryKey: checkpointKeys.lastRestore(directory, sessionID),
     queryFn: () => getBridge().invoke('checkpoints.lastRestore', { directory, sessionID }),
   })
+}
+
+export function useLastRestore(sessionID: string) {
+  const { directory } = useScope()
+  return useQuery(lastRestoreQuery(directory, sessionID))
 }
 
 export function usePlanRestore() {

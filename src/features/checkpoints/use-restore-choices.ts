@@ -6,11 +6,8 @@
 import { useEffect, useState } from 'react'
 import type { RestorePlan } from '../../../shared/ipc-contract'
 import { useOptionalDirectory } from '../../api/scope'
-import { useEscape } from '../../ui/use-escape'
-import { groupPlan, overwriteIds, type ConflictChoice } from './checkpoint-logic'
+import { groupPlan, overwriteIds, planIsEmpty, restoreModes, type ConflictChoice, type RestoreMode, type RestorePurposeKind } from './checkpoint-logic'
 import { usePlanRestore } from './use-checkpoints'
-
-export type RestoreMode = 'both' | 'conversation' | 'files'
 
 export interface RestoreDecision {
   mode: RestoreMode
@@ -20,25 +17,29 @@ export interface RestoreDecision {
   keep: string[]
 }
 
-export function useRestoreChoices(props: { sessionID: string; messageID: string; onCancel(): void; onConfirm(decision: RestoreDecision): void }) {
+export function useRestoreChoices(props: { sessionID: string; messageID: string; purpose: RestorePurposeKind; onConfirm(decision: RestoreDecision): void }) {
   const planner = usePlanRestore()
   const directory = useOptionalDirectory()
   const [plan, setPlan] = useState<RestorePlan | null>(null)
-  const [mode, setMode] = useState<RestoreMode>('both')
+  const [mode, setMode] = useState<RestoreMode>(restoreModes(props.purpose)[0]!)
+  // Keep mine unless the user says otherwise: a conflict missing here is kept.
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
   // Every file the turn changed can be left as it is, not only the ones changed since.
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
-  useEscape(props.onCancel)
 
   useEffect(() => {
     mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })
   }, [mutate, props.sessionID, props.messageID])
 
   const groups = plan ? groupPlan(plan) : null
-  const confirm = (m: RestoreMode) => plan && props.onConfirm({ mode: m, planId: plan.planId, overwrite: groups ? overwriteIds(groups.conflicts, choices) : [], keep: [...kept] })
-  return { planner, directory, plan, groups, mode, setMode, choices, setChoices, kept, setKept, diffOf, setDiffOf, confirm }
+  const empty = groups ? planIsEmpty(groups) : false
+  const confirm = () => {
+    if (mode === 'conversation') props.onConfirm({ mode, planId: '', overwrite: [], keep: [] })
+    else if (plan && groups) props.onConfirm({ mode, planId: plan.planId, overwrite: overwriteIds(groups.conflicts, choices), keep: [...kept] })
+  }
+  return { planner, directory, plan, groups, empty, mode, setMode, choices, setChoices, kept, setKept, diffOf, setDiffOf, confirm }
 }
 
 export type RestoreChoices = ReturnType<typeof useRestoreChoices>

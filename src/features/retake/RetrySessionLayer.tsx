@@ -82,8 +82,8 @@ function LayerNotes(props: { startError: string | null; switchNote: SwitchNote |
 export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const { sessionID, messages } = props
   const session = useRetrySession(props)
-  const { ctx, options, startError, setStartError, sheet, setSheet, comparison, setComparison, lastRestore, setLastRestore } = session
-  const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setLastRestore)
+  const { ctx, options, startError, setStartError, sheet, setSheet, comparison, setComparison, restoreNote, setRestoreNote } = session
+  const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setRestoreNote)
   const { extra, below } = useRetryMessageActions(ctx, session.attempts.data, session.failed, session.checkpoints.data, setSwitching)
   const attempts = session.attempts.data ?? []
 
@@ -114,11 +114,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           )}
           {switching && ctx && (
             <RestoreSheet
-              purpose="continue"
+              purpose={{ kind: 'continue', laterTurns: laterTurns(messages, switching.messageID) }}
               sessionID={ctx.sessionID}
               messageID={switching.messageID}
-              modelLabel=""
-              laterTurns={laterTurns(messages, switching.messageID)}
               onCancel={() => setSwitching(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSwitching(null)
@@ -126,18 +124,17 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               }}
             />
           )}
-          {lastRestore && sessionID && <UndoRestoreBar restore={lastRestore} onDone={() => setLastRestore(null)} />}
+          {restoreNote && sessionID && <UndoRestoreBar key={restoreNote.seq} sessionID={sessionID} note={restoreNote.text} onDone={() => setRestoreNote(null)} />}
           {props.children}
           {sheet && ctx && (
             <RestoreSheet
               sessionID={ctx.sessionID}
               messageID={sheet.target}
-              modelLabel={labelOf(options, sheet.model)}
-              laterTurns={laterTurns(messages, sheet.target)}
+              purpose={{ kind: 'retake', modelLabel: labelOf(options, sheet.model), laterTurns: laterTurns(messages, sheet.target) }}
               onCancel={() => setSheet(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSheet(null)
-                runSheetDecision(sheet, d, ctx, session.applyRestore, { setLastRestore, setStartError })
+                runSheetDecision(sheet, d, ctx, session.applyRestore, { noteRestore: session.noteRestore, setStartError })
               }}
             />
           )}

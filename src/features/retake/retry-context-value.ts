@@ -11,8 +11,7 @@ import type { FileChoices } from '../../../shared/retry/retry-flow'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { modelKey, type ModelOption } from '../models/model-choice'
 import type { RestoreDecision } from '../checkpoints/RestoreSheet'
-import { turnsWithFileChanges } from '../checkpoints/checkpoint-logic'
-import type { LastRestore } from '../checkpoints/UndoRestoreBar'
+import { turnsWithFileChanges, type RestoreCounts } from '../checkpoints/checkpoint-logic'
 import { toPending, type PendingAttachment } from '../attachments/attachments'
 import { composerContentOf } from '../attachments/composer-content'
 import type { RetryContextValue } from './retry-context'
@@ -69,7 +68,8 @@ export interface RetryReports {
   setStartError(error: string | null): void
   setSheet(sheet: RetakeSheetRequest): void
   setComparison(comparison: Comparison): void
-  setLastRestore(restore: LastRestore): void
+  /** A retake restored files: the Undo bar says what (the restore itself is the host's last restore). */
+  noteRestore(result: RestoreCounts): void
 }
 
 type RetryContextSources = RetrySessionState & RetryCalls & RetryReports
@@ -129,7 +129,7 @@ function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
         skipCheckpoint: opts?.skipCheckpoint,
         edit: opts?.edit,
       })
-      if (out.status === 'done' && out.restore?.restoreId) s.setLastRestore({ restoreId: out.restore.restoreId, result: out.restore })
+      if (out.status === 'done' && out.restore?.restoreId) s.noteRestore(out.restore)
       // A failure after the payload was saved is offered again by FailedRetryNotice; only a
       // retry that could not even start needs a message of its own.
       if (out.status === 'failed' && !out.saved) s.setStartError(out.error)

@@ -1,15 +1,17 @@
 /**
  * What RetrySessionLayer holds: the retry context of the open session and what the layer shows
- * besides the timeline (the open sheet, a comparison, the last restore, a retry that did not
- * start, a continued attempt's note).
+ * besides the timeline (the open sheet, a comparison, the note on a restore just made, a retry
+ * that did not start, a continued attempt's note). The restore itself is the host's record (the
+ * last-restore query), not held here.
  */
-import { useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { MessageWithParts, Provider } from '../../api/types'
 import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import { modelOptions } from '../models/model-choice'
 import type { RestoreDecision } from '../checkpoints/RestoreSheet'
-import type { LastRestore } from '../checkpoints/UndoRestoreBar'
+import { restoreNoteText, type RestoreCounts } from '../checkpoints/checkpoint-logic'
+import type { RestoreNote } from '../checkpoints/UndoRestoreBar'
 import { useApplyRestore, useTurnCheckpoints } from '../checkpoints/use-checkpoints'
 import type { PendingAttachment } from '../attachments/attachments'
 import type { RetryContextValue } from './retry-context'
@@ -45,7 +47,9 @@ export function useRetrySession(props: RetrySessionInput) {
   const [sheet, setSheet] = useState<RetakeSheetRequest | null>(null)
   const compareModels = useCompareModels()
   const [comparison, setComparison] = useState<Comparison | null>(null)
-  const [lastRestore, setLastRestore] = useState<LastRestore | null>(null)
+  // The Undo bar's note on a restore made from here; its undo reads the host's last restore.
+  const [restoreNote, setRestoreNote] = useState<RestoreNote | null>(null)
+  const noteRestore = useCallback((r: RestoreCounts) => setRestoreNote((n) => ({ text: restoreNoteText(r), seq: (n?.seq ?? 0) + 1 })), [])
   // Read through a ref so the context (and every message's actions) does not change per delta.
   const messagesRef = useRef(messages)
   messagesRef.current = messages
@@ -55,9 +59,9 @@ export function useRetrySession(props: RetrySessionInput) {
     return retryContextOf(
       { sessionID, messagesRef, model: props.model, busy: props.busy, locked, options, checkpoints: checkpoints.data, chooseModel: props.onChooseModel, onEdit },
       { retake, compareModels, qc },
-      { setStartError, setSheet, setComparison, setLastRestore },
+      { setStartError, setSheet, setComparison, noteRestore },
     )
-  }, [sessionID, props.model, props.busy, props.onChooseModel, onEdit, options, locked, retake, compareModels, qc, checkpoints.data])
+  }, [sessionID, props.model, props.busy, props.onChooseModel, onEdit, options, locked, retake, compareModels, qc, checkpoints.data, noteRestore])
 
   const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
   const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])
@@ -79,8 +83,9 @@ export function useRetrySession(props: RetrySessionInput) {
     setSheet,
     comparison,
     setComparison,
-    lastRestore,
-    setLastRestore,
+    restoreNote,
+    setRestoreNote,
+    noteRestore,
   }
 }
 
@@ -96,7 +101,7 @@ export interface SwitchNote {
  * "Continue from this attempt": the attempt whose restore sheet is open, the note on how it went,
  * and the run itself (also finishing a switch that was cut off).
  */
-export function useContinueSwitch(setLastRestore: (restore: LastRestore | null) => void) {
+export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => void) {
   const continueAttempt = useContinueAttempt()
   const [switching, setSwitching] = useState<Attempt | null>(null)
   const [switchNote, setSwitchNote] = useState<SwitchNote | null>(null)
@@ -105,7 +110,7 @@ export function useContinueSwitch(setLastRestore: (restore: LastRestore | null) 
   const runContinue = async (a: Attempt, d?: RestoreDecision) => {
     setSwitchNote(null)
     // The last retake's "Undo restore" no longer applies: its restore is what this switch undoes.
-    setLastRestore(null)
+    setRestoreNote(null)
     try {
       const files = !d || d.mode === 'conversation' ? undefined : fileChoicesOf(d)
       const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d?.mode === 'conversation' })
@@ -131,7 +136,7 @@ export function runSheetDecision(
   d: RestoreDecision,
   ctx: RetryContextValue,
   applyRestore: ReturnType<typeof useApplyRestore>,
-  report: { setLastRestore(restore: LastRestore): void; setStartError(error: string): void },
+  report: { noteRestore(result: RestoreCounts): void; setStartError(error: string): void },
 ) {
   const edit = request.edit !== undefined ? { edit: request.edit } : undefined
   if (request.compare && d.mode !== 'files') void ctx.compare(request.clickedID, request.compare, d.mode === 'both' ? fileChoicesOf(d) : undefined)
@@ -139,7 +144,7 @@ export function runSheetDecision(
   else if (d.mode === 'both') void ctx.retake(request.clickedID, request.model, undefined, fileChoicesOf(d), edit)
   else
     applyRestore.mutate(fileChoicesOf(d), {
-      onSuccess: (r) => r.restoreId && report.setLastRestore({ restoreId: r.restoreId, result: r }),
+      onSuccess: (r) => r.restoreId && report.noteRestore(r),
       onError: (err) => report.setStartError(`the files could not be restored: ${(err as Error).message}`),
     })
 }

@@ -1,15 +1,15 @@
 /**
  * What /retry, /rewind and /undo do. They go through the same doors as the buttons: /retry and
  * /rewind through the open session's retry context (so a turn that changed files opens the restore
- * sheet, exactly as ↺ does), /undo through the host's record of the session's last restore (the
- * one UndoRestoreBar and the checkpoints panel undo).
+ * sheet, exactly as ↺ does), /undo through the session's last-restore query (the host's record that
+ * UndoRestoreBar and the checkpoints panel read and undo too).
  */
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useCallback, type MutableRefObject } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import { useScope } from '../../api/scope'
 import { errorMessage } from '../../../shared/unwrap'
-import { getBridge } from '../../bridge'
-import { useUndoRestore } from '../checkpoints/use-checkpoints'
+import { lastRestoreQuery, useUndoRestore } from '../checkpoints/use-checkpoints'
 import type { ModelOption } from '../models/model-choice'
 import { messageText } from '../chat/message-text'
 import type { RetryContextValue } from '../retake/retry-context'
@@ -73,10 +73,13 @@ function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: Messag
   return { ok: true }
 }
 
-/** /undo: the host's record of the session's last restore, undone as UndoRestoreBar does. */
-async function undoLastRestore(directory: string, sessionID: string, undoRestore: ReturnType<typeof useUndoRestore>['mutateAsync']): Promise<CommandOutcome> {
+/**
+ * /undo: the host's record of the session's last restore, read afresh through its query (so the Undo
+ * bar and the panel see the same), undone as UndoRestoreBar does (the undo invalidates the query).
+ */
+async function undoLastRestore(qc: QueryClient, directory: string, sessionID: string, undoRestore: ReturnType<typeof useUndoRestore>['mutateAsync']): Promise<CommandOutcome> {
   try {
-    const last = await getBridge().invoke('checkpoints.lastRestore', { directory, sessionID })
+    const last = await qc.fetchQuery(lastRestoreQuery(directory, sessionID))
     if (!last) return { ok: false, message: 'No file restore to undo in this conversation.' }
     if (!last.rolledBack) return { ok: false, message: 'The last restore was already undone.' }
     const r = await undoRestore(last.restoreId)
@@ -97,6 +100,7 @@ export function useSessionCommands(opts: {
   retry: MutableRefObject<RetryContextValue | null>
 }): (cmd: SlashCommand) => Promise<CommandOutcome> {
   const { directory } = useScope()
+  const qc = useQueryClient()
   const undo = useUndoRestore()
   const { sessionID, messages, options, retry } = opts
   const { mutateAsync: undoRestore } = undo
@@ -107,9 +111,9 @@ export function useSessionCommands(opts: {
       if (!sessionID || !ctx) return { ok: false, message: `/${cmd.name} needs a conversation with turns.` }
       const turns = userTurns(messages)
       if (cmd.name === 'retry' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
-      if (cmd.name === 'undo') return undoLastRestore(directory, sessionID, undoRestore)
+      if (cmd.name === 'undo') return undoLastRestore(qc, directory, sessionID, undoRestore)
       return { ok: false, message: `Unknown command. Try ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}.` }
     },
-    [sessionID, messages, options, retry, directory, undoRestore],
+    [sessionID, messages, options, retry, qc, directory, undoRestore],
   )
 }

@@ -7,9 +7,13 @@ import { queryKeys } from '../../../src/api/query-keys'
 import { setBridge } from '../../../src/bridge'
 import { CheckpointsPanel } from '../../../src/features/checkpoints/CheckpointsPanel'
 import {
+  canConfirmRestore,
+  confirmRestoreLabel,
+  filesOnlyIntro,
   groupPlan,
   overwriteIds,
   parseCleanup,
+  restoreModes,
   resultHeadline,
   summarizeChanges,
   turnLabel,
@@ -165,18 +169,21 @@ describe('CheckpointsPanel', () => {
     renderPanel()
     const rows = await screen.findAllByTestId('checkpoint-turn')
     await userEvent.click(within(rows[1]).getByTestId('restore-back'))
-    const confirm = await screen.findByTestId('restore-confirm')
+    const sheet = await screen.findByTestId('restore-sheet')
+    // The restore sheet of ↺, files only: no choice of what to roll back, the conversation stays.
+    expect(within(sheet).getByRole('heading', { name: 'Restore back to “WRITE one.txt first”' })).toBeInTheDocument()
+    expect(within(sheet).queryByRole('radio')).toBeNull()
+    expect(await within(sheet).findByTestId('restore-remove')).toHaveTextContent('one.txt')
     expect(calls.find((c) => c.channel === 'checkpoints.plan')!.input.target).toEqual({ backTo: { sessionID: SID, messageID: 'msg_one' } })
-    expect(within(confirm).getByTestId('plan-removed')).toHaveTextContent('one.txt')
-    expect(confirm).toHaveTextContent('these 2 turns')
-    const conflicts = within(confirm).getAllByTestId('plan-conflict')
+    expect(sheet).toHaveTextContent('Undoes what these 2 turns did on disk. The conversation is not changed.')
+    const conflicts = within(within(sheet).getByTestId('restore-conflicts')).getAllByTestId('conflict-choice')
     expect(conflicts).toHaveLength(2)
-    conflicts.forEach((c) => expect(within(c).getByTestId('conflict-keep')).toBeChecked())
-    await userEvent.click(within(conflicts[0]).getByTestId('conflict-take'))
-    await userEvent.click(within(confirm).getByTestId('confirm-restore'))
+    conflicts.forEach((c) => expect(c).toHaveValue('keep'))
+    await userEvent.selectOptions(conflicts[0]!, 'take')
+    await userEvent.click(within(sheet).getByTestId('restore-confirm'))
 
     const result = await screen.findByTestId('restore-result')
-    expect(calls.find((c) => c.channel === 'checkpoints.apply')!.input).toMatchObject({ planId: 'plan_1', onConflict: 'restore-rest', overwrite: ['x:two.txt'] })
+    expect(calls.find((c) => c.channel === 'checkpoints.apply')!.input).toMatchObject({ planId: 'plan_1', onConflict: 'restore-rest', overwrite: ['x:two.txt'], keep: [] })
     expect(result).toHaveTextContent('Restore done: 1 file removed, 1 file restored, 1 file kept as they are.')
     expect(within(result).getByTestId('result-skipped')).toHaveTextContent('img.png')
     await userEvent.click(await screen.findByTestId('undo-restore'))
@@ -224,9 +231,9 @@ describe('CheckpointsPanel', () => {
     fakeHost({ 'checkpoints.plan': { ...plan, actions: [{ id: 'n', root: DIR, path: 'one.txt', kind: 'nothing' }] } })
     renderPanel()
     await userEvent.click((await screen.findAllByTestId('restore-back'))[0])
-    expect(await screen.findByTestId('plan-empty')).toBeInTheDocument()
-    expect(screen.getByTestId('confirm-restore')).toBeDisabled()
-    await userEvent.click(screen.getByTestId('cancel-restore'))
+    expect(await screen.findByTestId('restore-empty')).toHaveTextContent('Nothing to restore')
+    expect(screen.getByTestId('restore-confirm')).toBeDisabled()
+    await userEvent.click(screen.getByTestId('restore-cancel'))
     expect(await screen.findAllByTestId('checkpoint-turn')).toHaveLength(2)
   })
 
@@ -241,7 +248,8 @@ describe('CheckpointsPanel', () => {
     fakeHost({ 'checkpoints.plan': { ...plan, actions: [plan.actions[0]] }, 'checkpoints.apply': failed })
     renderPanel()
     await userEvent.click((await screen.findAllByTestId('restore-back'))[0])
-    await userEvent.click(await screen.findByTestId('confirm-restore'))
+    await screen.findByTestId('restore-remove')
+    await userEvent.click(screen.getByTestId('restore-confirm'))
     const result = await screen.findByTestId('restore-result')
     expect(result).toHaveAttribute('data-status', 'partial')
     expect(within(result).getByTestId('result-failed')).toHaveTextContent(/locked\.bin\s*failed: EACCES: permission denied/)
@@ -280,6 +288,24 @@ describe('checkpoint logic', () => {
     expect([g.removed.length, g.conflicts.length, g.restored.length]).toEqual([1, 2, 0])
     expect(overwriteIds(g.conflicts, {})).toEqual([])
     expect(overwriteIds(g.conflicts, { 'r:img.png': 'take', 'x:two.txt': 'keep' })).toEqual(['r:img.png'])
+  })
+
+  it('the restore sheet: which modes each purpose offers, when its confirm can be pressed, what it says', () => {
+    expect(restoreModes('retake')).toEqual(['both', 'conversation', 'files'])
+    expect(restoreModes('continue')).toEqual(['both', 'conversation'])
+    expect(restoreModes('files')).toEqual(['files'])
+    const ready = { mode: 'files' as const, planned: true, empty: false, applying: false }
+    expect(canConfirmRestore(ready)).toBe(true)
+    expect(canConfirmRestore({ ...ready, planned: false })).toBe(false)
+    expect(canConfirmRestore({ ...ready, empty: true })).toBe(false)
+    expect(canConfirmRestore({ ...ready, mode: 'both', empty: true })).toBe(true)
+    expect(canConfirmRestore({ ...ready, mode: 'conversation', planned: false })).toBe(true)
+    expect(canConfirmRestore({ ...ready, applying: true })).toBe(false)
+    expect(confirmRestoreLabel('retake', 'both', false)).toBe('Retake')
+    expect(confirmRestoreLabel('retake', 'files', false)).toBe('Restore files')
+    expect(confirmRestoreLabel('files', 'files', true)).toBe('Restoring…')
+    expect(filesOnlyIntro(null)).toBe('The conversation is not changed.')
+    expect(filesOnlyIntro(1)).toBe('Undoes what this turn did on disk. The conversation is not changed.')
   })
 
   it('labels a turn by its text, falling back to its time', () => {

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
+import { checkpointKeys } from '../../../src/api/query-keys'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { useSessionCommands } from '../../../src/features/sessions/use-session-commands'
 import type { RetryContextValue } from '../../../src/features/retake/retry-context'
@@ -37,8 +38,7 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
   }
 }
 
-function run(ctx: RetryContextValue) {
-  const qc = new QueryClient()
+function run(ctx: RetryContextValue, qc = new QueryClient()) {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={qc}>
       <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>{children}</ScopeProvider>
@@ -115,6 +115,19 @@ describe('/undo', () => {
       ['checkpoints.lastRestore', { directory: '/p', sessionID: SID }],
       ['checkpoints.undo', { directory: '/p', restoreId: 'rst_1' }],
     ])
+  })
+
+  it('reads and refreshes the one last-restore query the Undo bar and the Checkpoints panel show', async () => {
+    host({ restoreId: 'rst_1', rolledBack: true })
+    const qc = new QueryClient()
+    await run(
+      ctxWith(() => false),
+      qc,
+    )({ kind: 'command', name: 'undo', arg: '' })
+    const state = qc.getQueryState(checkpointKeys.lastRestore('/p', SID))
+    expect(state?.data).toMatchObject({ restoreId: 'rst_1' })
+    // After the undo the record is stale: whoever shows it reads the new top (the redo) next.
+    expect(state?.isInvalidated).toBe(true)
   })
 
   it('says when there is nothing to undo', async () => {

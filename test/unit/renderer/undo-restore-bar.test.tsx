@@ -4,8 +4,10 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
+import { checkpointKeys } from '../../../src/api/query-keys'
 import { UndoRestoreBar } from '../../../src/features/checkpoints/UndoRestoreBar'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
+import { SID } from './fixtures'
 
 afterEach(() => setBridge(null))
 
@@ -19,35 +21,45 @@ const result = (restoreId: string | null, n: number) => ({
   warnings: [],
 })
 
+/**
+ * The host's undo chain as the engine keeps it: its last restore is the top record, rolled back
+ * while an even number of undos stand on the restore; an undo with nothing to do adds no record.
+ */
 function setup(answers: ReturnType<typeof result>[]) {
   const undone: string[] = []
+  const host = { last: { restoreId: 'rst_1', messageID: 'msg_1', at: 1, rolledBack: true } }
   setBridge({
-    async invoke(channel: string, input: { restoreId: string }) {
+    async invoke(channel: string, input: { restoreId: string; sessionID: string }) {
+      if (channel === 'checkpoints.lastRestore') return input.sessionID === SID ? host.last : null
       if (channel !== 'checkpoints.undo') throw new Error(`unexpected ${channel}`)
       undone.push(input.restoreId)
-      return answers.shift()
+      const r = answers.shift()!
+      if (r.restoreId) host.last = { ...host.last, restoreId: r.restoreId, rolledBack: !host.last.rolledBack }
+      return r
     },
     on: () => () => {},
   } as unknown as RetakeBridge)
+  const qc = new QueryClient()
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={qc}>
       <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>
-        <UndoRestoreBar restore={{ restoreId: 'rst_1', result: result('rst_1', 2) }} onDone={() => {}} />
+        <UndoRestoreBar sessionID={SID} note="Files rolled back: 2 files restored." onDone={() => {}} />
       </ScopeProvider>
     </QueryClientProvider>,
   )
-  return undone
+  return { undone, host, qc }
 }
 
 describe('UndoRestoreBar', () => {
-  it('undo, then redo, then undo again: each click undoes the record the previous one made', async () => {
-    const undone = setup([result('rst_2', 2), result('rst_3', 2), result('rst_4', 2)])
-    expect(screen.getByTestId('restore-summary')).toHaveTextContent('Files rolled back: 2 files restored.')
-    await userEvent.click(screen.getByTestId('undo-restore'))
+  it('undo, then redo, then undo again: each click undoes the host’s last record, the one the previous click made', async () => {
+    const { undone } = setup([result('rst_2', 2), result('rst_3', 2), result('rst_4', 2)])
+    // Shown once the host's record is read: the bar acts on nothing else.
+    expect(await screen.findByTestId('restore-summary')).toHaveTextContent('Files rolled back: 2 files restored.')
+    await userEvent.click(await screen.findByTestId('undo-restore'))
     expect(await screen.findByTestId('redo-restore')).toHaveTextContent('Redo restore')
     expect(screen.getByTestId('restore-summary')).toHaveTextContent('Undo put 2 files back as they were before the restore.')
     await userEvent.click(screen.getByTestId('redo-restore'))
-    expect(await screen.findByTestId('undo-restore')).toBeInTheDocument()
+    expect(await screen.findByTestId('undo-restore')).toBeEnabled()
     expect(screen.getByTestId('restore-summary')).toHaveTextContent('Redo rolled 2 files back again.')
     await userEvent.click(screen.getByTestId('undo-restore'))
     await screen.findByTestId('redo-restore')
@@ -55,10 +67,24 @@ describe('UndoRestoreBar', () => {
   })
 
   it('an undo with nothing to do says so and keeps offering the same step', async () => {
-    const undone = setup([result(null, 0)])
-    await userEvent.click(screen.getByTestId('undo-restore'))
+    const { undone } = setup([result(null, 0)])
+    await userEvent.click(await screen.findByTestId('undo-restore'))
     expect(await screen.findByText(/Nothing changed: the files already were that way/)).toBeInTheDocument()
-    expect(screen.getByTestId('undo-restore')).toBeInTheDocument()
+    expect(screen.getByTestId('undo-restore')).toBeEnabled()
     expect(undone).toEqual(['rst_1'])
+  })
+
+  it('a restore undone elsewhere (the Checkpoints panel, /undo) is seen here: the bar offers the redo and says where the files are', async () => {
+    const { undone, host, qc } = setup([result('rst_3', 1)])
+    await screen.findByTestId('undo-restore')
+    // The panel's undo: a new top record on the host, and the one query invalidated.
+    host.last = { ...host.last, restoreId: 'rst_2', rolledBack: false }
+    await qc.invalidateQueries({ queryKey: checkpointKeys.lastRestore('/p', SID) })
+    expect(await screen.findByTestId('redo-restore')).toBeEnabled()
+    expect(screen.getByTestId('restore-summary')).toHaveTextContent('Files are back as they were before the restore.')
+    await userEvent.click(screen.getByTestId('redo-restore'))
+    expect(await screen.findByTestId('undo-restore')).toBeEnabled()
+    expect(screen.getByTestId('restore-summary')).toHaveTextContent('Redo rolled 1 file back again.')
+    expect(undone).toEqual(['rst_2'])
   })
 })
