@@ -74,6 +74,14 @@ module.exports = {
       from: { path: '^src/features/' },
       to: { path: '^src/app/' },
     },
+    {
+      name: 'features-meet-through-their-index',
+      severity: 'error',
+      comment:
+        "A feature uses another only through that feature's index.ts (what it offers the others); a lazy import() of a chunk (src/features/lazy.tsx) may name the module. package.json's sideEffects (CSS only) lets the bundler drop what an index offers and a chunk does not use, so the first load does not grow.",
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'], dependencyTypesNot: ['dynamic-import'] },
+    },
     // Type imports count too: a type cycle is still two modules that can only be read together. A
     // lazy import() is how a chunk loads on demand (src/features/lazy.tsx), so it may point back.
     {

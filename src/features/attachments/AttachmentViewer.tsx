@@ -8,9 +8,8 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { createPortal } from 'react-dom'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from './attachments'
 import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
-import { grammarVersion, highlightCode, subscribeGrammars } from '../chat/highlight'
+import { grammarVersion, highlightCode, subscribeGrammars, Markdown } from '../chat'
 import { copyText } from '../../ui/CopyButton'
-import { Markdown } from '../chat/Markdown'
 import '../../styles/attachments.css'
 
 /** Above this, highlighting would freeze the window for a moment: plain text instead. */

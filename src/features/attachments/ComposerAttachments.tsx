@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import type { ModelAttachmentInfo } from '../../../shared/attachments/file-type'
-import type { ModelOption } from '../models/model-choice'
+import type { ModelOption } from '../models'
 import { modelsAccepting, neededKinds, supportIssue, type PendingAttachment } from './attachments'
 import { ChipLabel } from './AttachmentChips'
 import '../../styles/attachments.css'

@@ -1,10 +1,8 @@
 /** The chat panel's composer: the message box wired to the draft, its attachments, Send and Stop. */
 import type { ModelRef } from '../../../shared/ipc-contract'
 import type { MessageWithParts } from '../../api/types'
-import { sendBlocker } from '../attachments/attachments'
-import { useAttachmentsStore } from '../attachments/attachments-store'
-import { AttachButton, ComposerAttachments } from '../attachments/ComposerAttachments'
-import type { ModelOption } from '../models/model-choice'
+import { sendBlocker, useAttachmentsStore, AttachButton, ComposerAttachments } from '../attachments'
+import type { ModelOption } from '../models'
 import { Composer } from './Composer'
 import { useEditRequest } from './edit-request-store'
 import type { ComposerAssist } from './use-slash-menu'

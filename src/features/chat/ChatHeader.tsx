@@ -1,8 +1,7 @@
 /** The open session's header: its title, the model and agent the next prompt goes with, Keys, Checkpoints, status. */
 import type { ModelRef } from '../../../shared/ipc-contract'
 import type { Provider, SessionStatus } from '../../api/types'
-import { ModelPicker } from '../models/ModelPicker'
-import type { ResolvedModel } from '../models/model-choice'
+import { ModelPicker, type ResolvedModel } from '../models'
 import { AgentPicker } from './AgentPicker'
 import { StatusLine } from './StatusLine'
 

@@ -1,10 +1,9 @@
 /** The open session: header (title, model, agent, status), timeline, composer. */
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
-import { useCaptureProgress } from '../checkpoints/use-checkpoints'
+import { useCaptureProgress } from '../checkpoints'
 import { CheckpointsPanel, ProviderKeysDialog } from '../lazy'
-import { RetrySessionLayer } from '../retake/RetrySessionLayer'
-import { useRetryStore } from '../retake/retry-store'
+import { RetrySessionLayer, useRetryStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'
 import { draftKey } from './drafts-store'

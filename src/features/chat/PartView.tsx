@@ -1,8 +1,7 @@
 /** One part of a message. Bookkeeping parts (steps, snapshots) are not shown. */
 import { memo, useState } from 'react'
 import type { Part } from '../../api/types'
-import { shownAttachment } from '../attachments/attachments'
-import { AttachmentChip } from '../attachments/AttachmentChips'
+import { shownAttachment, AttachmentChip } from '../attachments'
 import { Markdown } from './Markdown'
 import { ToolCard } from './tools/ToolCard'
 

@@ -1,7 +1,7 @@
 /** Messages sent but not yet seen stored on the server, per session (see lib/pending-send.ts). */
 import { create } from 'zustand'
 import type { PendingSend } from './pending-send'
-import type { PendingAttachment } from '../attachments/attachments'
+import type { PendingAttachment } from '../attachments'
 
 interface PendingSendState {
   pending: Record<string, PendingSend<PendingAttachment> | undefined>

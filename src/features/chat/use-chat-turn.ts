@@ -1,10 +1,8 @@
 /** The chat panel's composer state (draft, attachments, file drop), Stop, and the send path wired to slash commands. */
 import { useCallback } from 'react'
 import { useAbort } from '../../api/prompt-mutations'
-import { attachmentInfoOf, type PendingAttachment } from '../attachments/attachments'
-import { readFiles, useAttachmentNotices, useAttachmentsStore, useComposerAttachments } from '../attachments/attachments-store'
-import { useFileDrop } from '../attachments/use-file-drop'
-import { modelForPrompt, modelKey } from '../models/model-choice'
+import { attachmentInfoOf, type PendingAttachment, readFiles, useAttachmentNotices, useAttachmentsStore, useComposerAttachments, useFileDrop } from '../attachments'
+import { modelForPrompt, modelKey } from '../models'
 import { useDraftsStore } from './drafts-store'
 import type { ChatSession, useChatMessages } from './use-chat-session'
 import { useComposerCommands } from './use-composer-commands'

@@ -6,10 +6,10 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import type { ModelOption } from '../models/model-choice'
-import { useRetryContext, type RetryContextValue } from '../retake/retry-context'
+import type { ModelOption } from '../models'
+import { useRetryContext, type RetryContextValue } from '../retake'
 import { oneLine, parseDraft } from './slash-commands'
-import { turnTexts, useSessionCommands } from '../sessions/use-session-commands'
+import { turnTexts, useSessionCommands } from '../sessions'
 import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
 import '../../styles/commands.css'
 

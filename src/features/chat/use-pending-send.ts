@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react'
 import type { MessageError, SessionStatus } from '../../api/types'
 import { isBusy } from './status-line'
 import { pendingOutcome, type PendingSend } from './pending-send'
-import type { PendingAttachment } from '../attachments/attachments'
+import type { PendingAttachment } from '../attachments'
 import { usePendingSendStore } from './pending-send-store'
 
 export function usePendingSendGuard(opts: {

@@ -6,8 +6,7 @@ import { useCallback, useMemo } from 'react'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { useAgents, useConfigProviders, useServerConfig } from '../../api/queries'
 import type { Session } from '../../api/types'
-import { modelOptions, resolveModel, serverDefaultModel } from '../models/model-choice'
-import { choiceKey, useModelStore } from '../models/model-store'
+import { modelOptions, resolveModel, serverDefaultModel, choiceKey, useModelStore } from '../models'
 
 export function useSessionModel(directory: string, sessionID: string | undefined, session: Session | undefined) {
   const providers = useConfigProviders()

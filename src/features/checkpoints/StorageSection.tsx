@@ -1,7 +1,7 @@
 /** Storage used by this project's checkpoints, and a clean-up by age and/or turns per session. */
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
-import { formatBytes } from '../attachments/attachments'
+import { formatBytes } from '../attachments'
 import { useCheckpointStats, useCleanupCheckpoints } from './use-checkpoints'
 import { parseCleanup } from './checkpoint-logic'
 import { VerifyStore } from './VerifyStore'

@@ -4,7 +4,7 @@
  * repair that only moves damaged content aside and drops what no checkpoint refers to.
  */
 import { errorMessage } from '../../../shared/unwrap'
-import { formatBytes } from '../attachments/attachments'
+import { formatBytes } from '../attachments'
 import { displayPath } from '../../../shared/display-path'
 import { useVerifyCheckpoints } from './use-checkpoints'
 

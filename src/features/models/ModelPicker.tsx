@@ -7,8 +7,8 @@ import { useId, useRef, useState } from 'react'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { modelKey, modelOptions, type ResolvedModel } from './model-choice'
 import type { Provider } from '../../api/types'
-import { ModelPalette } from '../palette/ModelPalette'
-import { Popover } from '../palette/Popover'
+import { ModelPalette } from './ModelPalette'
+import { Popover } from '../../ui/Popover'
 
 export function ModelPicker({ providers, resolved, onChange, loading }: { providers: Provider[]; resolved: ResolvedModel; onChange(ref: ModelRef): void; loading: boolean }) {
   const [open, setOpen] = useState(false)

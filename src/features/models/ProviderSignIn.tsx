@@ -7,7 +7,7 @@
  */
 import { getBridge } from '../../bridge'
 import { errorMessage } from '../../../shared/unwrap'
-import { classifyLink } from '../chat/link-policy'
+import { classifyLink } from '../chat'
 import { deviceCode, signInErrorMessage } from './provider-auth'
 import { CopyButton } from '../../ui/CopyButton'
 import { useSignInFlow, type SignInFlow, type SignInInputs } from './use-sign-in-flow'

@@ -1,8 +1,7 @@
 /** The command palette's first page: the search box and its three kinds of rows (actions, conversations, models). */
 import { Command } from 'cmdk'
 import type { Session } from '../../api/types'
-import type { ModelOption } from '../models/model-choice'
-import { ModelRow, starShortcut } from './ModelPalette'
+import { type ModelOption, ModelRow, starShortcut } from '../models'
 
 export interface PaletteAction {
   id: string

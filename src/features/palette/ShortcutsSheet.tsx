@@ -2,7 +2,7 @@
  * The list of the app's keys and slash commands; Esc or Close shuts it. Its own chunk: opened by
  * `?` (ShortcutsKey.tsx, in the first load).
  */
-import { SLASH_COMMANDS } from '../chat/slash-commands'
+import { SLASH_COMMANDS } from '../chat'
 import { useEscape } from '../../ui/use-escape'
 import '../../styles/commands.css'
 

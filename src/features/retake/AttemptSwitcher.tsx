@@ -11,9 +11,7 @@ import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
 import type { Attempt } from '../../../shared/ipc-contract'
-import { describeError } from '../chat/message-errors'
-import { PartView } from '../chat/PartView'
-import { typedText } from '../chat/message-text'
+import { describeError, PartView, typedText } from '../chat'
 import { checkpointKeys } from '../../api/query-keys'
 
 export function AttemptSwitcher({

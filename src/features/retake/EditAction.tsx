@@ -5,9 +5,8 @@
  * were; the old text stays readable in the previous attempt.
  */
 import { useEffect, useState } from 'react'
-import { useEditRequest } from '../chat/edit-request-store'
+import { useEditRequest, typedText } from '../chat'
 import type { MessageWithParts } from '../../api/types'
-import { typedText } from '../chat/message-text'
 import { useRetryContext, type RetryContextValue } from './retry-context'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
 

@@ -1,8 +1,7 @@
 /** ↺'s "Retry with…" menu: one model to retry with, or up to three picked to compare. */
 import type { ModelRef } from '../../../shared/ipc-contract'
-import { modelKey } from '../models/model-choice'
-import { ModelPalette } from '../palette/ModelPalette'
-import { Popover } from '../palette/Popover'
+import { modelKey, ModelPalette } from '../models'
+import { Popover } from '../../ui/Popover'
 import type { RetryContextValue } from './retry-context'
 import { MAX_COMPARE, type RetryChoices, type RetryMenu as RetryMenuState } from './use-retry-menu'
 

@@ -4,7 +4,7 @@
  */
 import { createContext, useContext, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import type { ModelOption } from '../models/model-choice'
+import type { ModelOption } from '../models'
 import type { ModelRef, SavedRetry } from '../../../shared/ipc-contract'
 import type { FileChoices } from '../../../shared/retry/retry-flow'
 

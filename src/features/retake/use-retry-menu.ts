@@ -5,7 +5,7 @@
 import { useRef, useState } from 'react'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
-import { modelKey } from '../models/model-choice'
+import { modelKey } from '../models'
 import type { RetryContextValue } from './retry-context'
 
 /** How many models one "Retry with several" runs at most (each run is a whole turn). */

@@ -4,7 +4,7 @@
  * stream hook shows what it returns.
  */
 import type { OpencodeEvent } from '../../api/types'
-import { describeError } from '../chat/message-errors'
+import { describeError } from '../chat'
 
 export interface TurnNotice {
   title: string

@@ -9,12 +9,11 @@ import { useCallback, type MutableRefObject } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import { useScope } from '../../api/scope'
 import { errorMessage } from '../../../shared/unwrap'
-import { lastRestoreQuery, useUndoRestore } from '../checkpoints/use-checkpoints'
-import type { ModelOption } from '../models/model-choice'
-import { messageText } from '../chat/message-text'
-import type { RetryContextValue } from '../retake/retry-context'
+import { lastRestoreQuery, useUndoRestore } from '../checkpoints'
+import type { ModelOption } from '../models'
+import { messageText, findModel, SLASH_COMMANDS, type ParsedDraft } from '../chat'
+import type { RetryContextValue } from '../retake'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
-import { findModel, SLASH_COMMANDS, type ParsedDraft } from '../chat/slash-commands'
 
 export interface CommandOutcome {
   ok: boolean

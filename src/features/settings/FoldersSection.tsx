@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import type { Settings } from '../../../shared/ipc-contract'
-import { addFolder, checkNewFolder, removeFolder, setShared } from '../checkpoints/settings-logic'
+import { addFolder, checkNewFolder, removeFolder, setShared } from '../checkpoints'
 import { useUpdateSettings, type SettingsUpdate } from './use-settings'
 
 type Folder = Settings['extraFolders'][number]

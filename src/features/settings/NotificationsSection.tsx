@@ -4,7 +4,7 @@
  * it); a refusal is said, not ignored.
  */
 import { useState } from 'react'
-import { useNotifyStore } from '../sessions/notify-store'
+import { useNotifyStore } from '../sessions'
 
 export function NotificationsSection() {
   const enabled = useNotifyStore((s) => s.enabled)

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import type { SettingsView } from '../../../shared/ipc-contract'
-import { passwordHint, serverPatch } from '../checkpoints/settings-logic'
+import { passwordHint, serverPatch } from '../checkpoints'
 import { ServerSetupNote } from './ServerSetupNote'
 import { useUpdateSettings } from './use-settings'
 

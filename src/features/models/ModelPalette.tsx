@@ -5,8 +5,8 @@
  */
 import { Command } from 'cmdk'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
-import type { ModelOption } from '../models/model-choice'
-import { useModelPrefs } from '../models/model-prefs-store'
+import type { ModelOption } from './model-choice'
+import { useModelPrefs } from './model-prefs-store'
 import { formatContext, inputBadges, modelSections } from './model-list'
 import '../../styles/palette.css'
 

@@ -4,7 +4,7 @@
  * cmdk would re-sort rows by fuzzy score and scatter a provider's models — and so the thousands of
  * rows ~230 providers bring can be capped before React renders them.
  */
-import type { ModelOption } from '../models/model-choice'
+import type { ModelOption } from './model-choice'
 
 /** Rows rendered at most; typing narrows further. Keeps opening the palette instant. */
 export const ROW_LIMIT = 300
