@@ -11,7 +11,7 @@ import { errorMessage } from '../../shared/unwrap'
 import { useUiStore } from '../ui/ui-store'
 import { ServerStatusPanel, serverStatusText } from '../features/settings/ServerStatusPanel'
 import { ShortcutsSheet } from '../features/palette/ShortcutsKey'
-import { ProjectPicker } from '../features/lazy'
+import { ProjectPicker } from './lazy'
 import { Workspace, type LoadState } from './Workspace'
 
 /** Bumps each time the server becomes ready, so caches of a previous server process are not reused. */

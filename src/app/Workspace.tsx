@@ -6,7 +6,7 @@ import { useApplyProviderKeys } from '../features/models/use-apply-provider-keys
 import { useEventStream } from './use-event-stream'
 import { useUiStore } from '../ui/ui-store'
 import { SessionList } from '../features/sessions/SessionList'
-import { ChatView, SettingsDialog } from '../features/lazy'
+import { ChatView, SettingsDialog } from './lazy'
 import { CommandPalette } from '../features/palette/CommandPaletteKey'
 
 export type LoadState = 'loading' | 'ready' | 'error'

@@ -6,7 +6,7 @@
 import { memo, useCallback, useState } from 'react'
 import type { FileKind } from '../../../shared/attachments/file-type'
 import { formatBytes, type ShownAttachment } from './attachments'
-import { AttachmentViewer } from '../lazy'
+import { AttachmentViewer } from './lazy'
 import '../../styles/attachments.css'
 
 /** A short badge (the extension, else the kind): text, so it renders without an emoji font. */

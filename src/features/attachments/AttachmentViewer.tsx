@@ -8,7 +8,8 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { createPortal } from 'react-dom'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from './attachments'
 import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
-import { grammarVersion, highlightCode, subscribeGrammars, Markdown } from '../chat'
+import { grammarVersion, highlightCode, subscribeGrammars } from '../../ui/markdown/highlight'
+import { Markdown } from '../../ui/markdown/Markdown'
 import { copyText } from '../../ui/CopyButton'
 import '../../styles/attachments.css'
 
@@ -34,7 +35,7 @@ export function saveBytes(bytes: Uint8Array, name: string, mime: string): void {
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 function highlighted(text: string, language: string): string {
-  // Plain until the grammar has loaded (src/features/chat/highlight.ts); the viewer renders again then.
+  // Plain until the grammar has loaded (src/ui/markdown/highlight.ts); the viewer renders again then.
   const html = highlightCode(text, language) ?? escapeHtml(text)
   return html.replace(/\r/g, '&#13;')
 }

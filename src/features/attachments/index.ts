@@ -1,5 +1,5 @@
-// The attachments feature as other features see it: what they import of it, and nothing else.
-// (Features reach each other only through this file; .dependency-cruiser.cjs checks it.)
+// Attachments: what a picked or dropped file becomes in a prompt (lossless inline text or a file part), chips and the viewer.
+// This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { AttachmentChip } from './AttachmentChips'
 export { AttachButton, ComposerAttachments } from './ComposerAttachments'
 export { attachmentInfoOf, buildPromptParts, formatBytes, isInlinedAttachmentPart, sendBlocker, shownAttachment, toPending } from './attachments'

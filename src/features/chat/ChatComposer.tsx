@@ -4,7 +4,7 @@ import type { MessageWithParts } from '../../api/types'
 import { sendBlocker, useAttachmentsStore, AttachButton, ComposerAttachments } from '../attachments'
 import type { ModelOption } from '../models'
 import { Composer } from './Composer'
-import { useEditRequest } from './edit-request-store'
+import { useEditRequest } from '../retake'
 import type { ComposerAssist } from './use-slash-menu'
 import type { ComposerBox } from './use-chat-turn'
 

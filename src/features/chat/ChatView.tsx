@@ -2,7 +2,7 @@
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { useCaptureProgress } from '../checkpoints'
-import { CheckpointsPanel, ProviderKeysDialog } from '../lazy'
+import { CheckpointsPanel, ProviderKeysDialog } from './lazy'
 import { RetrySessionLayer, useRetryStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'

@@ -1,7 +1,7 @@
 /** A failed turn, shown once in the timeline: the provider's message and status code. */
 import type { MessageError, MessageWithParts } from '../../api/types'
-import { describeError } from './message-errors'
-import { MessageActions } from './MessageActions'
+import { describeError } from '../../api/message-errors'
+import { MessageActions } from '../../ui/MessageActions'
 
 /** Server-side detail (e.g. a stack trace), folded by default. */
 export function ErrorDetails({ details }: { details: string | undefined }) {

@@ -1,12 +1,12 @@
 /** One message of the timeline: its parts, its error (once), and its actions. */
 import { memo } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import { messageError } from './message-errors'
-import { messageText } from './message-text'
+import { messageError } from '../../api/message-errors'
+import { messageText } from '../../api/message-text'
 import { isInlinedAttachmentPart } from '../attachments'
 import { ErrorBlock } from './ErrorBlock'
-import { MessageActions } from './MessageActions'
-import { PartView } from './PartView'
+import { MessageActions } from '../../ui/MessageActions'
+import { PartView } from '../messages'
 
 /** True while an assistant message is still being written. */
 export function isStreaming(m: MessageWithParts): boolean {

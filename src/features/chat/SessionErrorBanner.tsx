@@ -1,6 +1,6 @@
 /** A session error that no message in the timeline shows (e.g. an unknown model: no reply exists). */
 import type { MessageError } from '../../api/types'
-import { describeError } from './message-errors'
+import { describeError } from '../../api/message-errors'
 import { ErrorDetails } from './ErrorBlock'
 
 export function SessionErrorBanner({ error, onDismiss }: { error: MessageError; onDismiss(): void }) {

@@ -1,15 +1,4 @@
-// The chat feature as other features see it: what they import of it, and nothing else.
-// (Features reach each other only through this file; .dependency-cruiser.cjs checks it.)
-export { Markdown } from './Markdown'
-export { MessageActionsProvider } from './MessageActions'
-export type { ActionTarget } from './MessageActions'
-export { PartView } from './PartView'
-export { useEditRequest } from './edit-request-store'
-export { grammarVersion, highlightCode, subscribeGrammars } from './highlight'
-export { classifyLink } from './link-policy'
-export { describeError } from './message-errors'
-export { messageText, typedText } from './message-text'
-export { useSessionErrors } from './session-errors-store'
-export { SLASH_COMMANDS, findModel } from './slash-commands'
-export type { ParsedDraft } from './slash-commands'
+// The chat panel: the timeline, the composer, slash commands and the send/stop of a turn. It composes the other features.
+// This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
+export { SLASH_COMMANDS } from './slash-commands'
 export { isBusy } from './status-line'

@@ -9,7 +9,7 @@ import type { MessageWithParts } from '../../api/types'
 import type { ModelOption } from '../models'
 import { useRetryContext, type RetryContextValue } from '../retake'
 import { oneLine, parseDraft } from './slash-commands'
-import { turnTexts, useSessionCommands } from '../sessions'
+import { turnTexts, useSessionCommands } from './use-session-commands'
 import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
 import '../../styles/commands.css'
 

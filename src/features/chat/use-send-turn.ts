@@ -14,10 +14,10 @@ import type { MessageError, SessionStatus } from '../../api/types'
 import { buildPromptParts, type PendingAttachment, useAttachmentsStore } from '../attachments'
 import { choiceKey, useModelStore } from '../models'
 import { draftKey, useDraftsStore } from './drafts-store'
-import { describeError } from './message-errors'
+import { describeError } from '../../api/message-errors'
 import type { PendingSend } from './pending-send'
 import { usePendingSendStore } from './pending-send-store'
-import { useSessionErrors } from './session-errors-store'
+import { useSessionErrors } from '../sessions'
 import { usePendingSendGuard } from './use-pending-send'
 
 export function useSendTurn(o: {

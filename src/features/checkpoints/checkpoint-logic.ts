@@ -7,7 +7,7 @@
  */
 import type { MessageWithParts } from '../../api/types'
 import type { ChangeItem, RestorePlan, RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
-import { messageText } from '../chat'
+import { messageText } from '../../api/message-text'
 import { displayFilePath } from '../../../shared/display-path'
 
 /** Turns from `messageID` onward (list order) that changed files and are not rolled back already. */

@@ -1,5 +1,5 @@
-// The checkpoints feature as other features see it: what they import of it, and nothing else.
-// (Features reach each other only through this file; .dependency-cruiser.cjs checks it.)
+// Checkpoints in the window: the restore sheet, the Checkpoints panel, undo of a restore, storage settings.
+// This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export type { RestoreDecision } from './RestoreSheet'
 export { TurnChanges } from './TurnChanges'
 export { UndoRestoreBar } from './UndoRestoreBar'

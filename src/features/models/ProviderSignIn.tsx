@@ -7,7 +7,7 @@
  */
 import { getBridge } from '../../bridge'
 import { errorMessage } from '../../../shared/unwrap'
-import { classifyLink } from '../chat'
+import { classifyLink } from '../../ui/markdown/link-policy'
 import { deviceCode, signInErrorMessage } from './provider-auth'
 import { CopyButton } from '../../ui/CopyButton'
 import { useSignInFlow, type SignInFlow, type SignInInputs } from './use-sign-in-flow'

@@ -1,5 +1,5 @@
-// The models feature as other features see it: what they import of it, and nothing else.
-// (Features reach each other only through this file; .dependency-cruiser.cjs checks it.)
+// Models and providers: the model picker and palette, the chosen model per session, provider keys and sign-in.
+// This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { ModelPalette, ModelRow, starShortcut } from './ModelPalette'
 export { ModelPicker } from './ModelPicker'
 export { modelForPrompt, modelKey, modelOptions, resolveModel, serverDefaultModel } from './model-choice'

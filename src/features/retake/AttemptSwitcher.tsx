@@ -11,7 +11,9 @@ import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
 import type { Attempt } from '../../../shared/ipc-contract'
-import { describeError, PartView, typedText } from '../chat'
+import { describeError } from '../../api/message-errors'
+import { PartView } from '../messages'
+import { typedText } from '../../api/message-text'
 import { checkpointKeys } from '../../api/query-keys'
 
 export function AttemptSwitcher({

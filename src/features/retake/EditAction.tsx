@@ -5,7 +5,8 @@
  * were; the old text stays readable in the previous attempt.
  */
 import { useEffect, useState } from 'react'
-import { useEditRequest, typedText } from '../chat'
+import { useEditRequest } from './edit-request-store'
+import { typedText } from '../../api/message-text'
 import type { MessageWithParts } from '../../api/types'
 import { useRetryContext, type RetryContextValue } from './retry-context'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'

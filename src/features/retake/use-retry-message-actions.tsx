@@ -5,7 +5,7 @@
 import { useCallback } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import type { Attempt, SavedRetry, TurnCheckpoint } from '../../../shared/ipc-contract'
-import type { ActionTarget } from '../chat'
+import type { ActionTarget } from '../../ui/MessageActions'
 import { TurnChanges } from '../checkpoints'
 import type { RetryContextValue } from './retry-context'
 import { AttemptSwitcher } from './AttemptSwitcher'

@@ -1,4 +1,4 @@
-// The sessions feature as other features see it: what they import of it, and nothing else.
-// (Features reach each other only through this file; .dependency-cruiser.cjs checks it.)
+// Sessions and projects: the session list, marks and notifications of turns that ended off screen, the project picker.
+// This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { useNotifyStore } from './notify-store'
-export { turnTexts, useSessionCommands } from './use-session-commands'
+export { useSessionErrors } from './session-errors-store'

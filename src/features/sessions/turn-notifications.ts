@@ -4,7 +4,7 @@
  * stream hook shows what it returns.
  */
 import type { OpencodeEvent } from '../../api/types'
-import { describeError } from '../chat'
+import { describeError } from '../../api/message-errors'
 
 export interface TurnNotice {
   title: string

@@ -2,7 +2,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { turnNotice } from './turn-notifications'
 import { useNotifyStore } from './notify-store'
-import { useSessionErrors } from '../chat'
+import { useSessionErrors } from './session-errors-store'
 import { useUiStore } from '../../ui/ui-store'
 import { queryKeys, type Scope } from '../../api/query-keys'
 import type { OpencodeEvent, Session } from '../../api/types'

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { Part } from '../../../src/api/types'
-import { PartView } from '../../../src/features/chat/PartView'
+import { PartView } from '../../../src/features/messages/PartView'
 import { bytesToDataUrl, formatInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
 import { SID } from './fixtures'
 
@@ -91,7 +91,7 @@ describe('the attachment viewer', () => {
     const code = 'const a = 1\r\nconst b = "<b>"\r\n'
     render(<PartView part={inline('a.ts', 'text/x-typescript', code)} role="user" />)
     await userEvent.click(screen.getByTestId('attachment-chip'))
-    // The viewer and the TypeScript grammar are loaded on demand (src/features/lazy.tsx, src/features/chat/highlight.ts).
+    // The viewer and the TypeScript grammar are loaded on demand (src/features/attachments/lazy.tsx, src/ui/markdown/highlight.ts).
     await waitFor(() => expect(screen.getByTestId('viewer-source').querySelector('.hljs-keyword')).not.toBeNull())
     const source = screen.getByTestId('viewer-source')
     expect(source.textContent).toBe(code)

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { ChatView } from '../../../src/features/chat/ChatView'
 import { draftKey, useDraftsStore } from '../../../src/features/chat/drafts-store'
-import { useSessionErrors } from '../../../src/features/chat/session-errors-store'
+import { useSessionErrors } from '../../../src/features/sessions/session-errors-store'
 import { apiError, assistant, localProviders, SID, session, user } from './fixtures'
 
 const providers = localProviders({

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { Composer } from '../../../src/features/chat/Composer'
 import { MessageRow } from '../../../src/features/chat/MessageRow'
-import { MessageActionsProvider } from '../../../src/features/chat/MessageActions'
+import { MessageActionsProvider } from '../../../src/ui/MessageActions'
 import { apiError, assistant, SID, user } from './fixtures'
 
 function ControlledComposer({ onSend, busy = false, onStop = () => {} }: { onSend(text: string): void; busy?: boolean; onStop?(): void }) {
@@ -121,7 +121,7 @@ describe('MessageRow', () => {
     expect(container.querySelector('h1')).toHaveTextContent('Title')
     expect(container.querySelector('[onerror]')).toBeNull()
     expect(container.querySelector('pre code')).toHaveTextContent('const a = 1')
-    // The grammar arrives on demand (src/features/chat/highlight.ts); the block is then highlighted in place.
+    // The grammar arrives on demand (src/ui/markdown/highlight.ts); the block is then highlighted in place.
     await waitFor(() => expect(container.querySelector('.hljs-keyword')).toHaveTextContent('const'))
     expect(container.querySelector('[onerror]')).toBeNull()
     expect(screen.getByTestId('copy-code')).toBeInTheDocument()

@@ -1,7 +1,7 @@
 // highlight.js on demand: a fence's name finds its grammar by alias; code is plain until the
 // grammar has loaded, then highlighted, and subscribers hear that it arrived.
 import { describe, expect, it, vi } from 'vitest'
-import { grammarName, grammarPending, grammarVersion, highlightCode, loadGrammar, subscribeGrammars } from '../../../src/features/chat/highlight'
+import { grammarName, grammarPending, grammarVersion, highlightCode, loadGrammar, subscribeGrammars } from '../../../src/ui/markdown/highlight'
 
 describe('on-demand highlighting', () => {
   it('finds grammars by their aliases, and none for unknown names', () => {

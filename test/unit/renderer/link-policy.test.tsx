@@ -5,10 +5,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { classifyLink } from '../../../src/features/chat/link-policy'
-import { Markdown } from '../../../src/features/chat/Markdown'
+import { classifyLink } from '../../../src/ui/markdown/link-policy'
+import { Markdown } from '../../../src/ui/markdown/Markdown'
 import { ExternalLinkDialog } from '../../../src/features/chat/ExternalLinkDialog'
-import { useLinkPrompt } from '../../../src/features/chat/link-prompt-store'
+import { useLinkPrompt } from '../../../src/ui/markdown/link-prompt-store'
 
 const APP = 'http://127.0.0.1:4173'
 

@@ -2,8 +2,8 @@
 // is parsed, highlighted and sanitized again; finished blocks keep their HTML.
 import { render } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { Markdown } from '../../../src/features/chat/Markdown'
-import { rendered, splitBlocks } from '../../../src/features/chat/markdown'
+import { Markdown } from '../../../src/ui/markdown/Markdown'
+import { rendered, splitBlocks } from '../../../src/ui/markdown/markdown'
 
 const head = '# Plan\n\nFirst we read the file.\n\n```ts\nconst x: number = 1\n```\n\n- one\n- two\n\n'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { visibleMessages } from '../../../src/features/chat/visible-messages'
-import { bannerError, describeError } from '../../../src/features/chat/message-errors'
+import { bannerError, describeError } from '../../../src/api/message-errors'
 import { isBusy, statusLine } from '../../../src/features/chat/status-line'
 import { modelForPrompt, parseModelKey, resolveModel, serverDefaultModel } from '../../../src/features/models/model-choice'
 import { relativeTime } from '../../../src/ui/relative-time'

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import type { Part, ToolPart } from '../../../src/api/types'
 import { ScopeProvider } from '../../../src/api/scope'
 import { MessageRow } from '../../../src/features/chat/MessageRow'
-import { ToolCard, toolCardRenders } from '../../../src/features/chat/tools/ToolCard'
+import { ToolCard, toolCardRenders } from '../../../src/features/messages/tools/ToolCard'
 import { assistant, SID } from './fixtures'
 
 function tool(name: string, state: Partial<ToolPart['state']> & { status: ToolPart['state']['status'] }, id = 'prt_tool'): ToolPart {

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { useEventStream } from '../../../src/app/use-event-stream'
 import { queryKeys, type Scope } from '../../../src/api/query-keys'
 import type { MessageWithParts, TextPart } from '../../../src/api/types'
-import { useSessionErrors } from '../../../src/features/chat/session-errors-store'
+import { useSessionErrors } from '../../../src/features/sessions/session-errors-store'
 import { useUiStore } from '../../../src/ui/ui-store'
 import { assistant, SID, user } from './fixtures'
 

@@ -3,7 +3,7 @@ import { memo, useMemo, useSyncExternalStore, type MouseEvent } from 'react'
 import { renderBlock, splitBlocks } from './markdown'
 import { grammarVersion, subscribeGrammars } from './highlight'
 import { useLinkPrompt } from './link-prompt-store'
-import { copyText } from '../../ui/CopyButton'
+import { copyText } from '../CopyButton'
 
 /** Every link click (left, middle) is the app's: external links ask first, others do nothing. */
 function onLink(e: MouseEvent<HTMLDivElement>): boolean {

@@ -3,8 +3,8 @@
  * plug in through MessageActionsProvider, so the timeline does not need to know about them.
  */
 import { createContext, useContext, type ReactNode } from 'react'
-import type { MessageWithParts } from '../../api/types'
-import { CopyButton } from '../../ui/CopyButton'
+import type { MessageWithParts } from '../api/types'
+import { CopyButton } from './CopyButton'
 
 export type ActionTarget = 'user' | 'assistant' | 'error'
 

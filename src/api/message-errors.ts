@@ -3,7 +3,7 @@
  * and in the session banner only when a `session.error` has no such message (e.g. an unknown model
  * fails before any assistant message exists).
  */
-import type { MessageError, MessageWithParts } from '../../api/types'
+import type { MessageError, MessageWithParts } from './types'
 
 export interface ErrorDisplay {
   name: string

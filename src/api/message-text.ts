@@ -1,6 +1,6 @@
 /** Plain text of a message for the copy button: its visible text parts, in order. */
-import type { MessageWithParts } from '../../api/types'
-import { parseTextPart } from '../../../shared/attachments/inlined-attachment'
+import type { MessageWithParts } from './types'
+import { parseTextPart } from '../../shared/attachments/inlined-attachment'
 
 export function messageText(m: MessageWithParts): string {
   return m.parts

@@ -2,7 +2,7 @@
 import { memo, useState } from 'react'
 import type { Part } from '../../api/types'
 import { shownAttachment, AttachmentChip } from '../attachments'
-import { Markdown } from './Markdown'
+import { Markdown } from '../../ui/markdown/Markdown'
 import { ToolCard } from './tools/ToolCard'
 
 function Reasoning({ text, streaming }: { text: string; streaming: boolean }) {

@@ -1,6 +1,6 @@
 /**
  * Markdown → sanitized HTML for assistant text. marked renders, highlight.js colours code (its
- * grammars load on demand: src/features/chat/highlight.ts), DOMPurify removes anything active (the model's
+ * grammars load on demand: src/ui/markdown/highlight.ts), DOMPurify removes anything active (the model's
  * output is untrusted: it can contain HTML and links).
  * Code blocks get a copy button; its click is handled by delegation in the Markdown component,
  * because the strict CSP forbids inline handlers anyway.

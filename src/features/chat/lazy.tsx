@@ -1,0 +1,7 @@
+// What the chat opens on demand (src/ui/deferred.tsx): the checkpoints panel, provider keys, and
+// the dialog before a link leaves the app.
+import { deferred } from '../../ui/deferred'
+
+export const CheckpointsPanel = deferred(() => import('../checkpoints/CheckpointsPanel').then((m) => m.CheckpointsPanel))
+export const ProviderKeysDialog = deferred(() => import('../models/ProviderKeysDialog').then((m) => m.ProviderKeysDialog))
+export const LinkDialog = deferred(() => import('./LinkDialog').then((m) => m.LinkDialog))
