@@ -53,6 +53,11 @@ export class EmbeddedOpencodeServer extends EventEmitter implements OpencodeConn
     return `Basic ${Buffer.from(`${USERNAME}:${this.password}`).toString('base64')}`
   }
 
+  /** A restart after a crash is waiting for its backoff delay. */
+  get restartPending(): boolean {
+    return this.restartTimer !== null
+  }
+
   get pid(): number | undefined {
     return this.serverPid ?? this.child?.pid
   }

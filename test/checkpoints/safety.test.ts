@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { compareKey, isSafeKey, toKey } from '../../core/checkpoints/paths'
 import { lstatExact } from '../../core/checkpoints/current'
 import { runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
@@ -185,9 +185,9 @@ describe('safety', () => {
 
     // Age cap: everything older than 0 ms goes; byte cap: oldest turns dropped until under.
     await w.store.seal('c/m1')
-    // The turn must be older than the 1 ms age cap below.
-    await new Promise((r) => setTimeout(r, 5))
-    const aged = await w.store.retention({ maxAgeMs: 1 })
+    // The turn must be older than the 1 ms age cap below: the clock is moved on, not waited for.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5 })
+    const aged = await w.store.retention({ maxAgeMs: 1 }).finally(() => vi.useRealTimers())
     expect(aged.turnsDropped).toBe(1)
     for (let i = 0; i < 4; i++) {
       await w.store.capture(`d/m${i}`)

@@ -89,7 +89,9 @@ describe('embedded opencode server', () => {
     const restarting = await waitForStatus((s) => s.state === 'restarting')
     expect(restarting).toMatchObject({ attempt: 1, error: expect.stringContaining('exited unexpectedly') })
     expect(restarting.nextRetryAt).toBeGreaterThan(Date.now() - 1000)
+    expect(server.restartPending).toBe(true)
     await waitForStatus((s) => s.state === 'ready')
+    expect(server.restartPending).toBe(false)
     expect(server.pid).not.toBe(pid)
     expect(server.url).not.toBeNull()
     const res = await fetch(`${server.url}/global/health`, { headers: { authorization: server.authorization() } })
@@ -105,12 +107,11 @@ describe('embedded opencode server', () => {
     await server.restart()
     expect(server.status.state).toBe('ready')
     expect(processAlive(oldPid)).toBe(false)
-    const newPid = server.pid!
-    // Wait past the first backoff step: a wrongly scheduled crash-restart would show up by then.
-    await new Promise((r) => setTimeout(r, 800))
+    // The old process's exit was handled before restart() resolved (kill waits for it): a crash
+    // restart wrongly scheduled by it would be pending now, and would have said 'restarting'.
+    expect(server.restartPending).toBe(false)
     server.off('status', on)
     expect(seen.map((s) => s.state)).toEqual(['starting', 'ready'])
-    expect(server.pid).toBe(newPid)
   })
 
   it('stops the process for good', async () => {
@@ -118,7 +119,7 @@ describe('embedded opencode server', () => {
     await server.stop()
     expect(server.status.state).toBe('stopped')
     expect(processAlive(pid)).toBe(false)
-    await new Promise((r) => setTimeout(r, 500))
-    expect(server.status.state).toBe('stopped')
+    // Nothing will bring it back: no crash restart is waiting.
+    expect(server.restartPending).toBe(false)
   })
 })

@@ -97,11 +97,17 @@ describe('ChatView', () => {
     renderChat({ promptStatus: 204, messages: [user('msg_1'), assistant('msg_2', 'msg_1', { error: err })] })
     await screen.findByTestId('timeline')
     // An absence: the banner waits 1 s for the failed message (use-settled), so only after that can
-    // its not showing be seen.
-    await new Promise((r) => setTimeout(r, 1300))
-    expect(screen.queryByTestId('session-error')).toBeNull()
+    // its not showing be seen. The clock is moved past that second, not waited for.
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      await act(() => vi.advanceTimersByTimeAsync(1100))
+      expect(screen.queryByTestId('session-error')).toBeNull()
 
-    act(() => useSessionErrors.setState({ errors: { [SID]: { name: 'UnknownError', data: { message: 'Model not found: local/nope.' } } } }))
-    expect(await screen.findByTestId('session-error', {}, { timeout: 2500 })).toHaveTextContent('Model not found: local/nope.')
+      act(() => useSessionErrors.setState({ errors: { [SID]: { name: 'UnknownError', data: { message: 'Model not found: local/nope.' } } } }))
+      await act(() => vi.advanceTimersByTimeAsync(1100))
+      expect(await screen.findByTestId('session-error')).toHaveTextContent('Model not found: local/nope.')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
