@@ -170,18 +170,20 @@ export async function captureRows(ws: string, tmp: string, oneFile: string): Pro
     fs.writeFileSync(oneFile, original)
     return { first, second: median(xs), restore: median(restores) }
   }
-  const full = await seal({}, 'r')
-  const watched = await seal({ watch: true }, 'w')
-  return { first: full.first, gitFirst, second: full.second, gitSecond, watched: watched.second, restore: full.restore }
+  const byDefault = await seal({}, 'r') // the change journal on (a local Linux folder)
+  const walked = await seal({ watch: false }, 'w')
+  return { first: byDefault.first, gitFirst, second: byDefault.second, gitSecond, walked: walked.second, restore: byDefault.restore }
 }
 
 /** The figures the issue sets targets for, per workspace. */
 export interface Figures {
   first: number
   gitFirst: number
+  /** Capture after one changed file, the engine's default (the change journal). */
   second: number
   gitSecond: number
-  watched: number
+  /** The same with every capture a full walk (watch: false). */
+  walked: number
   restore: number
   install?: { onDisk: InstallFigures; cached: InstallFigures }
 }
@@ -203,17 +205,12 @@ export function sideBySide(cols: [string, Figures][]): Row[] {
   return [
     ['first capture vs shadow git', cell((x) => `${sec(x.first)} / ${sec(x.gitFirst)} = ${r(x.first, x.gitFirst)}`), '≤0.2×', ok((x) => x.first <= 0.2 * x.gitFirst)],
     [
-      'capture after one changed file (full walk, default)',
+      'capture after one changed file (change journal, default)',
       cell((x) => `${sec(x.second)} / ${sec(x.gitSecond)} = ${r(x.second, x.gitSecond)}`),
       '≤0.25×',
       ok((x) => x.second <= 0.25 * x.gitSecond),
     ],
-    [
-      '  same, watcher mode (opt-in, off by default)',
-      cell((x) => `${sec(x.watched)} / ${sec(x.gitSecond)} = ${r(x.watched, x.gitSecond)}`),
-      '≤0.25×',
-      ok((x) => x.watched <= 0.25 * x.gitSecond),
-    ],
+    ['  same, full walk (watch: false: network file systems)', cell((x) => `${sec(x.walked)} / ${sec(x.gitSecond)} = ${r(x.walked, x.gitSecond)}`), 'shown', ''],
     [
       'restore of an install turn (plan + apply) vs rm -rf, files on disk',
       cell((x) =>

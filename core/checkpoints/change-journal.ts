@@ -17,6 +17,26 @@ export interface ChangeWatcher {
   stop(): Promise<void>
 }
 
+/**
+ * File systems whose every change, made on this machine, goes through this kernel's VFS and so
+ * reaches inotify: ext2/3/4, xfs, btrfs, tmpfs, f2fs, zfs, bcachefs, and overlayfs (a container's
+ * root: its lower layers are read-only image layers). Not listed, so walked in full: NFS, SMB/CIFS,
+ * 9p, FUSE (sshfs, virtiofs, Docker Desktop's shares), whose files another machine or a host can
+ * change without any event here.
+ */
+export const LOCAL_FS = new Map<number, string>([
+  [0xef53, 'ext4'],
+  [0x58465342, 'xfs'],
+  [0x9123683e, 'btrfs'],
+  [0x01021994, 'tmpfs'],
+  [0xf2f52010, 'f2fs'],
+  [0x2fc12fc1, 'zfs'],
+  [0xca451a4e, 'bcachefs'],
+  [0x794c7630, 'overlayfs'],
+])
+
+export const LOCAL_FS_TYPES = [...LOCAL_FS.keys()]
+
 export abstract class JournalState {
   /**
    * A folder was created since the subscription. Measured: @parcel/watcher (inotify) can miss the
@@ -29,8 +49,14 @@ export abstract class JournalState {
   baseline = false
   /** When the current subscription started (folders born after it may lack a watch). */
   subscribedAt = 0
+  /** The devices of the folders the subscription watches: a folder on another one is a mount made since. */
+  protected devices = new Set<number>()
   protected dirty = new Set<string>()
   protected broken = false
+  /** Why the journal last failed (shown in warnings and tests), or null. */
+  failure: string | null = null
+  /** The root cannot be watched faithfully (a network mount inside it, the watch limit): never resubscribed. */
+  gaveUp = false
 
   /** Take the paths with events since the last take (absolute). Null when not trustworthy. */
   take(): Set<string> | null {
@@ -50,6 +76,9 @@ export abstract class JournalState {
    */
   checkFolder(st: fs.Stats): void {
     if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - 100) this.dirCreated = true
+    // A file system mounted inside the root since the subscription (a mount makes no event): walk
+    // and subscribe afresh, which watches it if it is local and gives up if not.
+    if (!this.devices.has(st.dev)) this.dirCreated = true
   }
 
   /** Forget events (a full scan is about to record the truth). */

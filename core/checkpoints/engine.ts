@@ -18,7 +18,7 @@ import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from '.
 import { SnapshotStore } from './snapshots'
 import { ctimeMarginMs, fsTypeOf } from './stat-proof'
 import { toKey } from './paths'
-import { startWatcher } from './watch'
+import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
 import type { PlanRegistry } from './planner'
 import type { PackMark } from './packs'
@@ -264,10 +264,10 @@ export class Engine {
     return out
   }
 
-  async startWatchers(): Promise<void> {
+  async startWatchers(option: WatchOption): Promise<void> {
     for (const root of this.roots) {
       if (root.shared || this.watchers.has(root.id)) continue
-      const w = await startWatcher(root.abs, [this.storeDir])
+      const w = await startWatcher(root.abs, [this.storeDir], option)
       if (w) this.watchers.set(root.id, w)
     }
   }

@@ -64,7 +64,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
   const recoveredRestores: RecoveredRestore[] = []
   try {
     recovered = await recover(e, recoveredRestores)
-    if (opts.watch === true) await e.startWatchers()
+    if (opts.watch !== false) await e.startWatchers(opts.watch ?? 'auto')
   } catch (err) {
     await e.close()
     throw err

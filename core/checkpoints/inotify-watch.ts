@@ -9,10 +9,11 @@
 // drops the rest; a worker thread that does nothing but read them keeps the queue drained while the
 // main thread is busy (a long capture, the window), as parcel's own thread does. A folder that cannot
 // be watched (no permission, the watch limit) makes the watcher unhealthy: full scans only.
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { JournalState, type ChangeWatcher } from './change-journal'
+import { JournalState, LOCAL_FS_TYPES, type ChangeWatcher } from './change-journal'
 
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
@@ -29,18 +30,47 @@ const path = require('node:path')
 const PREFIX = ${JSON.stringify(BARRIER_PREFIX)}
 const skipNames = new Set(['.git', '.hg', '.svn'])
 const skipAbs = new Set(workerData.skip)
+const localFs = new Set(workerData.localFs)
+const rootDev = fs.statSync(workerData.root).dev
+// The kernel keeps at most this many events per inotify instance and drops the rest with one
+// IN_Q_OVERFLOW that libuv discards (its wd is -1): silent. But the events queued when it overflows
+// are all delivered first, and the queue never holds two barriers (the engine waits for one before
+// it makes the next), so an overflow means the two last intervals between barriers delivered at
+// least this many events. Counting half of it leaves room for events that reach no callback.
+let queueLimit = 16384
+try { queueLimit = Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queueLimit } catch {}
 let dirty = new Set()
 let dirCreated = false
 let failed = null
+let permanent = false
+let count = 0
+let prevCount = 0
+// Files with more than one name: a write through a name outside the watched folders (a hard link
+// from elsewhere, e.g. a package manager's store) reaches no watch here, so these are re-read by
+// every watched capture (an lstat each, which sees the ctime move).
+const linked = new Set()
 const waiting = new Set()
 const early = new Set()
 const watches = []
+const devices = new Set([rootDev])
 function reply(name) {
-  parentPort.postMessage({ barrier: name, dirty: [...dirty], dirCreated, failed })
+  if (prevCount + count >= queueLimit / 2) failed = failed || (prevCount + count) + ' events since the capture before last: the kernel may have dropped some (max_queued_events ' + queueLimit + ')'
+  prevCount = count
+  count = 0
+  parentPort.postMessage({ barrier: name, dirty: [...dirty], linked: [...linked], dirCreated, failed, permanent })
   dirty = new Set()
   dirCreated = false
 }
+function giveUp(why) {
+  failed = failed || why
+  permanent = true
+}
+function noteLinks(abs, st) {
+  if (st && !st.isDirectory() && st.nlink > 1) linked.add(abs)
+  else linked.delete(abs)
+}
 function onEvent(dir, type, raw) {
+  count++
   if (!Buffer.isBuffer(raw)) { failed = failed || 'an event without a name'; return }
   // A name that is not UTF-8 has no faithful string here: the engine must walk to see it.
   const name = raw.toString('utf8')
@@ -52,30 +82,41 @@ function onEvent(dir, type, raw) {
   }
   const abs = dir + path.sep + name
   dirty.add(abs)
+  let st = null
+  try { st = fs.lstatSync(abs) } catch {}
+  noteLinks(abs, st)
   // A folder created or moved in has no watch: the engine walks in full and subscribes afresh.
-  if (type === 'rename' && !dirCreated) {
-    try { if (fs.lstatSync(abs).isDirectory()) dirCreated = true } catch {}
-  }
+  if (type === 'rename' && st && st.isDirectory()) dirCreated = true
 }
 function watchTree(dir) {
   try {
+    // A file system mounted inside the root: fine if local, else its changes may never reach us.
+    const st = fs.lstatSync(dir)
+    if (st.dev !== rootDev && !localFs.has(Number(fs.statfsSync(dir).type))) return giveUp(dir + ' is on a file system whose changes inotify may not see')
+    devices.add(st.dev)
     const w = fs.watch(dir, { persistent: true, encoding: 'buffer' }, (type, name) => onEvent(dir, type, name))
     w.on('error', (e) => { failed = failed || 'watch error on ' + dir + ': ' + (e.code || e.message) })
     watches.push(w)
   } catch (e) {
-    failed = failed || 'cannot watch ' + dir + ': ' + (e.code || e.message)
+    if (e.code === 'ENOSPC') giveUp('cannot watch ' + dir + ': the inotify watch limit (fs.inotify.max_user_watches) is reached')
+    else failed = failed || 'cannot watch ' + dir + ': ' + (e.code || e.message)
     return
   }
   let entries
   try { entries = fs.readdirSync(dir, { withFileTypes: true }) } catch (e) { failed = failed || 'cannot list ' + dir; return }
   for (const d of entries) {
-    if (!d.isDirectory() || skipNames.has(d.name)) continue
     const sub = dir + path.sep + d.name
-    if (!skipAbs.has(sub)) watchTree(sub)
+    if (!d.isDirectory()) {
+      if (d.isFile()) try { noteLinks(sub, fs.lstatSync(sub)) } catch {}
+      continue
+    }
+    if (skipNames.has(d.name) || skipAbs.has(sub)) continue
+    watchTree(sub)
+    if (failed) return
   }
 }
 watchTree(workerData.root)
-parentPort.postMessage({ ready: true, failed, watches: watches.length })
+parentPort.postMessage({ ready: true, failed, permanent, watches: watches.length, devices: [...devices] })
 parentPort.on('message', (m) => {
   if (!m || typeof m.barrier !== 'string') return
   if (early.delete(m.barrier)) reply(m.barrier)
@@ -83,16 +124,33 @@ parentPort.on('message', (m) => {
 })
 `
 
+/** This process's mount table (cheap: one small read), compared between subscription and capture. */
+function readMounts(): string {
+  try {
+    return fs.readFileSync('/proc/self/mountinfo', 'utf8')
+  } catch {
+    return ''
+  }
+}
+
 interface BarrierReply {
   barrier: string
   dirty: string[]
+  linked: string[]
   dirCreated: boolean
   failed: string | null
+  permanent: boolean
 }
 
 export class InotifyWatcher extends JournalState implements ChangeWatcher {
   private worker: Worker | null = null
+  private mounts = ''
   private seq = 0
+  /**
+   * Names this journal's barriers: two stores can watch one folder (an extra folder shared by two
+   * projects) in one process, and a barrier taken for another's would hand over events too early.
+   */
+  private readonly tag = `${process.pid}-${randomBytes(6).toString('hex')}`
   private readonly waiting = new Map<string, (m: BarrierReply | null) => void>()
 
   private constructor(
@@ -107,19 +165,21 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       root,
       ignoreAbs.filter((a) => a.startsWith(root + path.sep)),
     )
-    return (await w.subscribe()) ? w : null
+    if (await w.subscribe()) return w
+    await w.stop() // its worker holds an inotify instance (at most 128 per user by default)
+    return null
   }
 
   /** Starts a worker that watches the whole tree; resolves once every folder has its watch. */
   private subscribe(): Promise<boolean> {
     this.subscribedAt = Date.now()
+    this.mounts = readMounts()
     let worker: Worker
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: this.root, skip: this.skip } })
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: this.root, skip: this.skip, localFs: LOCAL_FS_TYPES } })
     } catch {
       return Promise.resolve(false)
     }
-    worker.unref()
     this.worker = worker
     return new Promise<boolean>((resolve) => {
       const lost = (): void => {
@@ -131,15 +191,28 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       worker.on('exit', () => {
         if (this.worker === worker) lost()
       })
-      worker.on('message', (m: { ready?: boolean; failed?: string | null } & Partial<BarrierReply>) => {
+      worker.on('message', (m: { ready?: boolean; failed?: string | null; devices?: number[] } & Partial<BarrierReply>) => {
+        if (m.failed) this.failure = m.failed
+        if (m.permanent) this.gaveUp = true
+        if (m.devices) this.devices = new Set(m.devices)
         if (m.ready) resolve(!m.failed)
         else if (typeof m.barrier === 'string') this.waiting.get(m.barrier)?.(m as BarrierReply)
       })
+    }).then((ok) => {
+      // Once ready, and after the listeners (adding a 'message' listener refs a worker again): an
+      // idle journal must not keep a CLI, a test or a child process alive. Barriers ref it meanwhile.
+      worker.unref()
+      return ok
     })
   }
 
+  /** Starts afresh, unless the root cannot be watched faithfully at all (gaveUp): full walks then. */
   async resubscribe(): Promise<void> {
     await this.stop()
+    if (this.gaveUp) {
+      this.broken = true
+      return
+    }
     this.broken = false
     this.baseline = false
     this.dirCreated = false
@@ -151,7 +224,7 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
   async barrier(): Promise<boolean> {
     const worker = this.worker
     if (this.broken || !worker) return false
-    const name = `${BARRIER_PREFIX}${process.pid}-${++this.seq}.retake-w.tmp`
+    const name = `${BARRIER_PREFIX}${this.tag}-${++this.seq}.retake-w.tmp`
     const file = path.join(this.root, name)
     const seen = new Promise<BarrierReply | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), BARRIER_TIMEOUT_MS)
@@ -160,6 +233,7 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
         resolve(m)
       })
     })
+    worker.ref()
     worker.postMessage({ barrier: name })
     try {
       fs.writeFileSync(file, '')
@@ -168,11 +242,18 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       return false
     }
     const m = await seen
+    worker.unref()
     this.waiting.delete(name)
     fs.rmSync(file, { force: true })
+    // A mount made since the subscription (anywhere: mounts make no event) may cover a folder of the
+    // root with a file system no watch is on: walk and subscribe afresh.
+    if (readMounts() !== this.mounts) this.dirCreated = true
     if (!m || m.failed) this.broken = true
+    if (m?.failed) this.failure = m.failed
+    if (m?.permanent) this.gaveUp = true
     if (m) {
       for (const p of m.dirty) this.dirty.add(p)
+      for (const p of m.linked) this.dirty.add(p)
       if (m.dirCreated) this.dirCreated = true
     }
     return !this.broken

@@ -29,12 +29,13 @@ export interface OpenOptions {
   /** Files larger than this are recorded as "not checkpointed" (default 512 MiB). */
   maxFileBytes?: number
   /**
-   * EXPERIMENTAL, default false. Use an OS file watcher so a capture after a small change reads
-   * only the paths with events. Off by default: under load the test suite saw a watched capture
-   * miss a modification inside a folder created just after the subscription (see watch.ts). The
-   * full scan is the default and the fallback whenever the watcher is in doubt.
+   * The change journal: a capture after a small change re-reads only the paths an OS file watcher
+   * reported instead of walking every folder. Default 'auto': on for roots on a local Linux file
+   * system (ext4, xfs, btrfs, tmpfs, …), off elsewhere; `true` also turns on @parcel/watcher on
+   * other systems; `false`: full walks only. Whenever the journal is in doubt the capture walks in
+   * full (see watch.ts, docs/checkpoints.md "Change journal").
    */
-  watch?: boolean
+  watch?: boolean | 'auto'
   /**
    * Worker threads that lstat files during a full walk of a large root (default: the core count,
    * at most 4; 0 = walk on the calling thread only). Started on the first walk that needs them.

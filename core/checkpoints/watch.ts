@@ -1,25 +1,26 @@
-// Change tracking with an OS file watcher (@parcel/watcher: inotify / FSEvents / ReadDirectoryChangesW,
-// N-API so the same build loads in Node and Electron). A full walk of 21k files costs 120–400 ms in
-// Node; with the watcher a capture after a small change only re-reads the paths that had events.
+// Change tracking with an OS file watcher, so a capture after a small change re-reads only the
+// paths that had events instead of walking the whole tree (a full walk of 21k files costs 45–400 ms
+// in Node). On Linux the engine's own inotify worker (inotify-watch.ts); elsewhere @parcel/watcher
+// (FSEvents, ReadDirectoryChangesW; N-API, so the same build loads in Node and Electron).
 //
-// Events arrive asynchronously (batched ~50 ms), so before trusting the dirty set a capture makes a
-// barrier: it creates a temp file in the root (named like the engine's own temp files, which scans
-// never record) and waits for that file's event; inotify delivers a watch's events in order, so every
-// change made before the barrier has been seen. Any doubt — watcher error, a barrier that times
-// out, a folder created or deleted, a .gitignore change — falls back to the full scan, which stays
-// the verifier.
+// Events arrive asynchronously, so before trusting the dirty set a capture makes a barrier: it
+// creates a temp file in the root (named like the engine's own temp files, which scans never
+// record) and waits for that file's event; a watch delivers its events in order, so every change
+// made before the barrier has been seen. Any doubt — watcher error, a barrier that times out, a
+// folder created or deleted, a .gitignore change, more events than the kernel is sure to have kept —
+// falls back to the full scan, which stays the verifier.
 //
-// STATUS: opt-in (OpenOptions.watch), off by default. Under load a watched capture missed an
-// in-place modification inside a folder created just after the subscription; reproduced directly
-// against @parcel/watcher: after `mkdir -p` of 20 folders under load, changes in 0–11 of them were
-// never reported (see dirCreated). The engine now re-subscribes after any folder creation and
-// trusts no baseline until a scan passes without one, but that fix is younger than the evidence,
-// so full scans stay the default.
+// DEFAULT ('auto'): on for roots on a local Linux file system, where every way inotify can miss a
+// change is either ruled out or checked (see journalDecision and inotify-watch.ts); off elsewhere
+// unless asked for (`watch: true`): network and FUSE file systems can change behind inotify's back,
+// and the parcel backends are not exercised by this project's CI.
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { InotifyWatcher } from './inotify-watch'
-import { JournalState, type ChangeWatcher } from './change-journal'
+import { fsTypeOf } from './stat-proof'
+import { JournalState, LOCAL_FS, type ChangeWatcher } from './change-journal'
 
 type Sub = { unsubscribe(): Promise<void> }
 type ParcelEvent = { path: string; type: 'create' | 'update' | 'delete' }
@@ -46,15 +47,30 @@ const BARRIER_TIMEOUT_MS = 2000
  * tree, where one handle per folder would cost a file descriptor each on macOS).
  * RETAKE_CK_WATCHER=parcel forces parcel (tests compare both).
  */
-export async function startWatcher(root: string, ignoreAbs: string[]): Promise<ChangeWatcher | null> {
-  if (process.platform === 'linux' && process.env.RETAKE_CK_WATCHER !== 'parcel') {
-    return InotifyWatcher.start(root, ignoreAbs)
-  }
-  return RootWatcher.start(root, ignoreAbs)
+export async function startWatcher(root: string, ignoreAbs: string[], option: WatchOption = 'auto'): Promise<ChangeWatcher | null> {
+  const decision = journalDecision(option, process.platform, fsTypeOf(root) ?? null, process.env.RETAKE_CK_WATCHER)
+  if (decision.backend === 'inotify') return InotifyWatcher.start(root, ignoreAbs)
+  if (decision.backend === 'parcel') return RootWatcher.start(root, ignoreAbs)
+  return null
+}
+
+export type WatchOption = boolean | 'auto'
+
+/** Which change journal a root gets, and why (pure: unit-tested). */
+export function journalDecision(option: WatchOption, platform: string, fsType: number | null, forced?: string): { backend: 'inotify' | 'parcel' | null; why: string } {
+  if (option === false) return { backend: null, why: 'off (watch: false)' }
+  const linux = platform === 'linux'
+  if (option === true) return { backend: linux && forced !== 'parcel' ? 'inotify' : 'parcel', why: 'on (watch: true)' }
+  if (!linux) return { backend: null, why: `off: ${platform} has no default journal (watch: true turns on @parcel/watcher)` }
+  const name = fsType === null ? null : LOCAL_FS.get(fsType)
+  if (!name) return { backend: null, why: `off: the folder is not on a local file system (type 0x${(fsType ?? 0).toString(16)}), full walks` }
+  return { backend: forced === 'parcel' ? 'parcel' : 'inotify', why: `on: ${name}` }
 }
 
 export class RootWatcher extends JournalState implements ChangeWatcher {
   private seq = 0
+  /** Unique per journal: two stores may watch one folder in one process (see inotify-watch.ts). */
+  private readonly tag = `${process.pid}-${randomBytes(6).toString('hex')}`
   private readonly waiting = new Map<string, () => void>()
 
   private constructor(
@@ -79,6 +95,7 @@ export class RootWatcher extends JournalState implements ChangeWatcher {
     if (!p) return false
     this.subscribedAt = Date.now()
     try {
+      this.devices = new Set([fs.statSync(this.root).dev])
       this.sub = await p.subscribe(this.root, this.callback, { ignore: this.ignore })
       return true
     } catch {
@@ -125,7 +142,7 @@ export class RootWatcher extends JournalState implements ChangeWatcher {
   /** Wait until every change made before this call has been delivered. */
   async barrier(): Promise<boolean> {
     if (this.broken || !this.sub) return false
-    const file = path.join(this.root, `.retake-barrier-${process.pid}-${++this.seq}.retake-w.tmp`)
+    const file = path.join(this.root, `.retake-barrier-${this.tag}-${++this.seq}.retake-w.tmp`)
     const seen = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS)
       this.waiting.set(file, () => {

@@ -14,8 +14,8 @@ import type { RootConfig } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
-/** RETAKE_CK_WATCH=1 runs every behaviour test with the (opt-in) watcher mode. */
-export const WATCH = process.env.RETAKE_CK_WATCH === '1'
+/** The change journal: the engine's default ('auto': on for a local Linux folder); RETAKE_CK_WATCH=0 walks in full, =1 forces it on. */
+export const WATCH = process.env.RETAKE_CK_WATCH === '0' ? false : process.env.RETAKE_CK_WATCH === '1' ? true : undefined
 /** RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers (see vitest.config.ts). */
 const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0 } : {}
 

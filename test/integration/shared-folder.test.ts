@@ -31,10 +31,13 @@ describe('an extra folder shared by two projects', () => {
     const cookie = `${sessionCookieName(Number(new URL(app.host.origin).port))}=test-token`
     const client2 = createOpencodeClient({ baseUrl: `${app.host.origin}/opencode`, directory: project2, headers: { cookie } })
 
-    // Project 1's turn writes extra/a.txt with its tool, then answers slowly.
+    // Project 1's turn writes extra/a.txt with its tool, then answers until project 2's turn is
+    // done (a gate, not a pace: on a loaded machine project 2's turn outlasted a 5 s answer).
+    let project2Done = (): void => undefined
+    const holdUntil = new Promise<void>((r) => (project2Done = r))
     app.fake.script(
       { kind: 'tool', calls: [{ name: 'write', args: { filePath: join(extra, 'a.txt'), content: 'by project 1\n' } }] },
-      { kind: 'text', text: 'a long answer from project 1', chunks: 20, chunkDelayMs: 250 },
+      { kind: 'text', text: 'a long answer from project 1', chunks: 20, chunkDelayMs: 50, holdUntil },
     )
     const s1 = (await app.client.session.create({})).data!.id
     const turn1 = app.client.session.prompt({ sessionID: s1, parts: [{ type: 'text', text: 'work in the shared folder' }] })
@@ -59,6 +62,7 @@ describe('an extra folder shared by two projects', () => {
     const r2 = await client2.session.prompt({ sessionID: s2, parts: [{ type: 'text', text: `WRITE ${join(extra, 'b-work.txt')} made by project 2` }] })
     answered = true
     await allow
+    project2Done()
     expect((r2.data!.info as { error?: unknown }).error).toBeUndefined()
     expect(readFileSync(join(extra, 'b-work.txt'), 'utf8')).toContain('made by project 2')
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FakeReply } from './types'
 import { chunk } from './plan'
-import { drop, gone, hang, pause, retryHeaders, roughTokens, sendJson, startSse } from './sse'
+import { drop, gone, hang, holdFor, pause, retryHeaders, roughTokens, sendJson, startSse } from './sse'
 
 let counter = 0
 
@@ -104,5 +104,6 @@ export async function writeAnthropic(req: IncomingMessage, res: ServerResponse, 
     send('content_block_stop', { index: index++ })
   }
   await textBlock(reply.text, reply.chunks ?? 4, delay)
+  await holdFor(res, reply.holdUntil)
   finish('end_turn', reply.text)
 }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FakeReply } from './types'
 import { chunk } from './plan'
-import { drop, gone, hang, pause, retryHeaders, roughTokens, sendJson, startSse } from './sse'
+import { drop, gone, hang, holdFor, pause, retryHeaders, roughTokens, sendJson, startSse } from './sse'
 
 let counter = 0
 
@@ -86,7 +86,9 @@ export async function writeOpenAi(req: IncomingMessage, res: ServerResponse, bod
       await pause(res, delay)
     }
   }
-  for (const piece of chunk(reply.text, reply.chunks ?? 4)) {
+  const pieces = chunk(reply.text, reply.chunks ?? 4)
+  for (const [i, piece] of pieces.entries()) {
+    if (i === pieces.length - 1) await holdFor(res, reply.holdUntil)
     if (gone(res)) return
     res.write(frame({ content: piece }))
     await pause(res, delay)

@@ -7,6 +7,19 @@ export function gone(res: ServerResponse): boolean {
 }
 
 /** Waits `ms` (the scripted pace), resolving early if the response is closed. */
+/** Waits for `until` (a test's gate) unless the client goes away first. */
+export function holdFor(res: ServerResponse, until: Promise<unknown> | undefined): Promise<void> {
+  if (!until) return Promise.resolve()
+  return new Promise((done) => {
+    const finish = (): void => {
+      res.off('close', finish)
+      done()
+    }
+    res.on('close', finish)
+    until.then(finish, finish)
+  })
+}
+
 export function pause(res: ServerResponse, ms: number): Promise<void> {
   if (ms <= 0) return Promise.resolve()
   return new Promise((done) => {

@@ -11,8 +11,11 @@ export interface FakeToolCall {
  * queue them directly with `script(...)` or pin them to a model with `modelBehaviour`.
  */
 export type FakeReply =
-  /** Streamed text, optionally preceded by reasoning deltas; `chunkDelayMs` paces the chunks. */
-  | { kind: 'text'; text: string; reasoning?: string; chunks?: number; chunkDelayMs?: number }
+  /**
+   * Streamed text, optionally preceded by reasoning deltas; `chunkDelayMs` paces the chunks.
+   * `holdUntil` (in-process tests only) keeps the turn streaming until it settles, before the last chunk.
+   */
+  | { kind: 'text'; text: string; reasoning?: string; chunks?: number; chunkDelayMs?: number; holdUntil?: Promise<unknown> }
   /** One step with one or more tool calls (finish reason tool_calls / tool_use). */
   | { kind: 'tool'; calls: FakeToolCall[]; text?: string }
   /**

@@ -1,0 +1,140 @@
+// The change journal is on by default for a local Linux folder. These are the ways inotify can miss
+// a change, each one either ruled out or made to fall back to a full walk: a write through a hard
+// link from outside the root, more events than the kernel is sure to have kept, a file system
+// mounted inside the root after the watches were made.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openCheckpointStore } from '../../core/checkpoints/index'
+import { journalDecision } from '../../core/checkpoints/watch'
+import { workspace, type Ws } from './helpers'
+
+const linux = process.platform === 'linux'
+const byDefault = process.env.RETAKE_CK_WATCH === undefined
+
+/** A baseline (a full walk with the journal running), then a turn whose seal the test inspects. */
+async function baseline(w: Ws): Promise<void> {
+  await w.store.capture('s/m0')
+  await w.store.seal('s/m0')
+  await w.store.capture('s/m1')
+}
+
+describe('Which folders get a change journal', () => {
+  it('on by default for a local Linux file system; off for network and FUSE ones, and off the platforms CI does not run', () => {
+    expect(journalDecision('auto', 'linux', 0xef53).backend).toBe('inotify')
+    expect(journalDecision('auto', 'linux', 0x01021994).backend).toBe('inotify') // tmpfs
+    const nfs = journalDecision('auto', 'linux', 0x6969)
+    expect(nfs.backend).toBeNull()
+    expect(nfs.why).toMatch(/not on a local file system \(type 0x6969\)/)
+    expect(journalDecision('auto', 'linux', 0x65735546).backend).toBeNull() // FUSE (sshfs, virtiofs)
+    expect(journalDecision('auto', 'linux', null).backend).toBeNull() // statfs failed: nothing proven
+    expect(journalDecision('auto', 'darwin', 0x1a).backend).toBeNull()
+    expect(journalDecision(true, 'darwin', null).backend).toBe('parcel')
+    expect(journalDecision(false, 'linux', 0xef53).backend).toBeNull()
+  })
+})
+
+describe.runIf(linux && byDefault)('The change journal, on by default', () => {
+  const mounted: string[] = []
+  afterEach(() => {
+    while (mounted.length) spawnSync('umount', ['-l', mounted.pop()!])
+  })
+
+  it('a store opened with no watch option answers a capture after one edit from the journal, and records the edit', async () => {
+    const w = await workspace()
+    for (let i = 0; i < 20; i++) w.write(`src/f${i}.txt`, `v0 ${i}`)
+    await baseline(w)
+    w.write('src/f3.txt', 'v1 3') // same size, same second
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('watched')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['src/f3.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('src/f3.txt')).toBe('v0 3')
+  })
+
+  it('a file written through a hard link from outside the project is seen, and its restore puts the bytes back', async () => {
+    const w = await workspace()
+    const outside = path.join(w.dir, 'store-copy.js')
+    fs.writeFileSync(outside, 'module.exports = 1\n')
+    fs.mkdirSync(w.p('node_modules/pkg'), { recursive: true })
+    fs.linkSync(outside, w.p('node_modules/pkg/index.js')) // as a package manager's store does
+    w.write('a.txt', 'a')
+    await baseline(w)
+    fs.writeFileSync(outside, 'module.exports = 2\n') // no event reaches any watch in the project
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('watched')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['node_modules/pkg/index.js'])
+    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(res.status).toBe('done')
+    expect(w.text('node_modules/pkg/index.js')).toBe('module.exports = 1\n')
+  })
+
+  it('after more events than the kernel is sure to have kept, the capture walks in full and misses nothing', async () => {
+    const w = await workspace()
+    w.write('bulk/keep.txt', 'k')
+    await baseline(w)
+    // 4,200 files in a folder that exists: no folder event, two inotify events each (create,
+    // modify): past half the kernel's queue (16,384), where an overflow could have dropped some.
+    for (let i = 0; i < 4200; i++) fs.writeFileSync(w.p(`bulk/n${i}.txt`), `n${i}`)
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('full')
+    expect((await w.store.changes('s/m1')).length).toBe(4200)
+    // The journal comes back for the next small change.
+    await w.store.capture('s/m2')
+    await w.store.seal('s/m2')
+    await w.store.capture('s/m3')
+    w.write('bulk/keep.txt', 'K')
+    expect((await w.store.seal('s/m3')).mode).toBe('watched')
+    expect((await w.store.changes('s/m3')).map((c) => c.path)).toEqual(['bulk/keep.txt'])
+  })
+
+  it('two stores watching one folder in one process (a shared extra folder) each see every change', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'v0')
+    const other = await openCheckpointStore({ storeDir: path.join(w.dir, 'store-2'), roots: [{ path: w.ws }] })
+    try {
+      // The first store runs ahead: its barrier files appear in the folder the second one watches.
+      for (let i = 0; i < 8; i++) {
+        await w.store.capture(`s/a${i}`)
+        await w.store.seal(`s/a${i}`)
+      }
+      await other.capture('s/b0')
+      await other.seal('s/b0')
+      for (let t = 1; t <= 4; t++) {
+        await other.capture(`s/b${t}`)
+        w.write('f.txt', `v${t}`)
+        const s = await other.seal(`s/b${t}`)
+        expect(
+          (await other.changes(`s/b${t}`)).map((c) => c.path),
+          `turn ${t} (${s.mode})`,
+        ).toEqual(['f.txt'])
+      }
+    } finally {
+      await other.close()
+    }
+  })
+
+  const canMount = linux && spawnSync('mount', ['--version']).status === 0 && process.getuid?.() === 0
+  it.runIf(canMount)('a file system mounted inside the project after the watches were made: the capture walks and sees the files in it', async (ctx) => {
+    const w = await workspace()
+    w.write('a.txt', 'a')
+    fs.mkdirSync(w.p('mnt'))
+    await baseline(w)
+    const m = spawnSync('mount', ['-t', 'tmpfs', 'none', w.p('mnt')])
+    if (m.status !== 0) ctx.skip() // no privilege to mount here
+    mounted.push(w.p('mnt'))
+    fs.writeFileSync(w.p('mnt/inside.txt'), 'made on the new mount')
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('full')
+    // The mount point now shows the new file system's root folder (its mode and inode).
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['mnt', 'mnt/inside.txt'])
+    // A local file system inside the root is watched from then on.
+    await w.store.capture('s/m2')
+    await w.store.seal('s/m2')
+    await w.store.capture('s/m3')
+    fs.writeFileSync(w.p('mnt/inside.txt'), 'edited on the new mount')
+    expect((await w.store.seal('s/m3')).mode).toBe('watched')
+    expect((await w.store.changes('s/m3')).map((c) => c.path)).toEqual(['mnt/inside.txt'])
+  })
+})
