@@ -11,6 +11,11 @@ export interface ChangeWatcher {
   readonly healthy: boolean
   barrier(): Promise<boolean>
   take(): Set<string> | null
+  /** The paths with events since the last take, left in place. */
+  peek(): ReadonlySet<string>
+  /** Stop trusting this journal for good (its check found a change it never reported). */
+  giveUp(why: string): void
+  readonly failure: string | null
   reset(): void
   resubscribe(): Promise<void>
   checkFolder(st: fs.Stats): void
@@ -79,6 +84,16 @@ export abstract class JournalState {
     // A file system mounted inside the root since the subscription (a mount makes no event): walk
     // and subscribe afresh, which watches it if it is local and gives up if not.
     if (!this.devices.has(st.dev)) this.dirCreated = true
+  }
+
+  peek(): ReadonlySet<string> {
+    return this.dirty
+  }
+
+  giveUp(why: string): void {
+    this.gaveUp = true
+    this.broken = true
+    this.failure = why
   }
 
   /** Forget events (a full scan is about to record the truth). */

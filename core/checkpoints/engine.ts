@@ -17,9 +17,9 @@ import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { ctimeMarginMs, fsTypeOf } from './stat-proof'
-import { toKey } from './paths'
 import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
+import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
 import type { PlanRegistry } from './planner'
 import type { PackMark } from './packs'
 import type { State } from './snapshots'
@@ -84,6 +84,9 @@ export class Engine {
   readonly statPool: StatPool | null
   private readonly pooledMin: number
   private readonly ctimeMargins = new Map<string, number>()
+  /** Watched captures since the last full walk, and how many make a checking walk due. */
+  private watchedSinceWalk = 0
+  private readonly journalCheckEvery: number
   private closed = false
 
   constructor(opts: OpenOptions) {
@@ -100,6 +103,7 @@ export class Engine {
       this.roots = resolveRoots(opts.roots, this.storeDir, this.warnings)
       this.rootById = new Map(this.roots.map((r) => [r.id, r]))
       this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+      this.journalCheckEvery = opts.journalCheckEvery ?? JOURNAL_CHECK_EVERY
       this.blobs = new BlobStore(this.storeDir)
       this.snaps = new SnapshotStore(this.storeDir)
       this.records = new Records(this.storeDir)
@@ -167,12 +171,17 @@ export class Engine {
    */
   async captureAll(onProgress?: (p: ProgressEvent) => void): Promise<CaptureOutcome> {
     const head = this.headState()
-    const quick = head ? await this.watchedKeys(head) : null
+    // Every so many watched captures, a full walk checks the journal (journal-check.ts).
+    const checking = head !== null && this.watchedSinceWalk >= this.journalCheckEvery
+    const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head) : null
     if (quick) {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
       const { id, bytes } = await this.captureKeysWith(quick, stats, onProgress)
+      this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched', statWorkers: 0 }
     }
+    this.watchedSinceWalk = 0
+    const reported = checking ? await journalReports(this.roots, this.watchers) : new Map<string, Set<string>>()
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
     for (const w of this.watchers.values()) {
@@ -223,45 +232,8 @@ export class Engine {
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
+    stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
     return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full', statWorkers }
-  }
-
-  /**
-   * The paths to re-read when every non-shared root has a healthy watcher with a baseline, or
-   * null (full scan) on any doubt: a barrier that fails, a folder created or deleted, a changed
-   * .gitignore. Excluded paths are dropped with the same rules a walk applies.
-   */
-  private async watchedKeys(head: State): Promise<Map<string, Set<string>> | null> {
-    const out = new Map<string, Set<string>>()
-    for (const root of this.roots) {
-      if (root.shared) continue
-      const w = this.watchers.get(root.id)
-      if (!w || !w.healthy || !w.baseline) return null
-      if (!(await w.barrier()) || w.dirCreated) return null
-      const dirty = w.take()
-      if (!dirty) return null
-      const rules = root.rules()
-      const prior = head.get(root.id)
-      const keys = new Set<string>()
-      for (const abs of dirty) {
-        const rel = path.relative(root.abs, abs)
-        if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue
-        const key = toKey(rel)
-        if (path.basename(abs) === '.gitignore') return null
-        let st: fs.Stats | null = null
-        try {
-          st = fs.lstatSync(abs)
-        } catch {
-          /* deleted */
-        }
-        const was = prior?.get(key)
-        if (st?.isDirectory() ? was?.type !== 'dir' : was?.type === 'dir') return null
-        if (rules.excludedDeep(key, st?.isDirectory() ?? false)) continue
-        keys.add(key)
-      }
-      out.set(root.id, keys)
-    }
-    return out
   }
 
   async startWatchers(option: WatchOption): Promise<void> {

@@ -37,6 +37,12 @@ export interface OpenOptions {
    */
   watch?: boolean | 'auto'
   /**
+   * Every this many captures answered by the change journal, one walks in full anyway and checks
+   * that the journal reported every change it finds; one it missed turns the journal off for that
+   * root (default 25; see journal-check.ts).
+   */
+  journalCheckEvery?: number
+  /**
    * Worker threads that lstat files during a full walk of a large root (default: the core count,
    * at most 4; 0 = walk on the calling thread only). Started on the first walk that needs them.
    */

@@ -109,6 +109,10 @@ export class RootWatcher extends JournalState implements ChangeWatcher {
    */
   async resubscribe(): Promise<void> {
     await this.stop()
+    if (this.gaveUp) {
+      this.broken = true
+      return
+    }
     this.broken = false
     this.baseline = false
     this.dirCreated = false

@@ -72,7 +72,10 @@ describe('capturing a turn', () => {
     const t = new Date()
     fs.utimesSync(w.p('src/m1/f1.ts'), t, t)
     const again = await w.store.capture('s/m2')
-    expect(again.filesHashed, `mode ${again.mode}`).toBe(1)
+    // The touched file, and at most the one the restore just wrote: its mtime was put back, so
+    // only its ctime, still within the racy margin, tells it from an edit that set its mtime back.
+    expect(again.filesHashed, `mode ${again.mode}`).toBeGreaterThanOrEqual(1)
+    expect(again.filesHashed, `mode ${again.mode}`).toBeLessThanOrEqual(2)
     expect((await w.store.stats()).blobs).toBe(blobsBefore)
   })
 

@@ -140,6 +140,22 @@ describe('change detection that trusts stat (class 4)', () => {
   })
 })
 
+describe('change detection that trusts stat (class 4), an old mtime', () => {
+  it('a file with an old mtime, captured right after it was written, then edited at equal size with the mtime put back: seen', async () => {
+    const w = await workspace()
+    const old = Math.floor(Date.now() / 1000) - 600 // unpacked from an archive, or `touch -d`
+    w.write('a.txt', 'a0')
+    coarse(w.p('a.txt'), old)
+    await w.store.capture('s/m1')
+    fs.writeFileSync(w.p('a.txt'), 'a1') // same size, same inode
+    coarse(w.p('a.txt'), old) // and the same mtime: only the ctime moved
+    await w.store.seal('s/m1')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['a.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('a.txt')).toBe('a0')
+  })
+})
+
 describe('a broken store never plans a delete it cannot prove (class 5)', () => {
   it('a lost snapshot file: the turns after it are not restorable, and nothing that existed is deleted', async () => {
     const w = await workspace()

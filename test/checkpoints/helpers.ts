@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild'
 import { afterEach, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
 import type { InternalStore } from '../../core/checkpoints/index'
+import { FINE_CTIME_MARGIN_MS } from '../../core/checkpoints/stat-proof'
 import type { RootConfig } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
@@ -39,6 +40,7 @@ export interface Ws {
   /**
    * Ages every file's mtime by a minute, as files settled before a turn are: files written just
    * before a capture are "racy" and re-read at the next one (tests that count reads settle first).
+   * Their ctimes cannot be aged: it returns once the clock is past them by two ticks (~40 ms).
    */
   settle(): void
 }
@@ -76,14 +78,24 @@ export async function workspace(
     sha: (rel) => sha(fs.readFileSync(path.join(ws, rel))),
     settle() {
       const t = new Date(Date.now() - 60_000)
+      let lastCtime = 0
       const walk = (d: string): void => {
         for (const e of fs.readdirSync(d, { withFileTypes: true })) {
           const p = path.join(d, e.name)
           if (e.isDirectory()) walk(p)
-          else if (e.isFile()) fs.utimesSync(p, t, t)
+          else if (e.isFile()) {
+            fs.utimesSync(p, t, t)
+            lastCtime = Math.max(lastCtime, fs.lstatSync(p).ctimeMs)
+          }
         }
       }
       walk(ws)
+      // utimes moves each ctime to now, and a ctime is a proof only once the file system's clock
+      // is a few ticks past it (stat-proof.ts): wait on that clock, as a probe file's ctime shows.
+      const probe = path.join(dir, 'settle-probe')
+      do fs.writeFileSync(probe, '')
+      while (fs.lstatSync(probe).ctimeMs < lastCtime + 2 * FINE_CTIME_MARGIN_MS)
+      fs.rmSync(probe)
     },
     async reopen(extra = {}) {
       await w.store.close()

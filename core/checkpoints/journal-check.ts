@@ -1,0 +1,121 @@
+// What a capture asks of the change journals (watchedKeys), and the journals' own check. inotify is blind to a few kinds of writes (through mmap; through a
+// hard link made from outside while the journal ran; see docs/checkpoints.md "Change journal"), and
+// a write it misses is a capture that records an old version. So every JOURNAL_CHECK_EVERY watched
+// captures the engine walks in full anyway and compares: a file the walk found changed that the
+// journal never reported means the journal is blind on that root, which from then on is walked in
+// full (and the capture says so in its warnings).
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ChangeWatcher } from './change-journal'
+import { toKey } from './paths'
+import type { RootRuntime } from './roots'
+import type { RootState, WalkDelta } from './scanner'
+import { sameEntry, type State } from './snapshots'
+
+type Watchers = Map<string, ChangeWatcher>
+
+export const JOURNAL_CHECK_EVERY = 25
+
+/** The keys of a root that a journal's absolute paths name (what it reported). */
+export function reportedKeys(rootAbs: string, absPaths: Iterable<string>): Set<string> {
+  const keys = new Set<string>()
+  for (const abs of absPaths) {
+    const rel = path.relative(rootAbs, abs)
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) keys.add(toKey(rel))
+  }
+  return keys
+}
+
+/**
+ * Files (and links) a full walk found different from the record it started from, with no event
+ * for them. Folders are left out: a folder's mtime follows its entries, whose events name the
+ * entries. A file re-read only because it was racy keeps an equal entry and is not a change.
+ * Deletions always make an event in the parent's watch, so only present paths are judged.
+ */
+export function journalMisses(prior: RootState | undefined, next: RootState, fresh: Iterable<string>, reported: Set<string>): string[] {
+  if (!prior) return []
+  const misses: string[] = []
+  for (const key of fresh) {
+    const now = next.get(key)
+    if (!now || now.type === 'dir' || reported.has(key) || sameEntry(prior.get(key), now)) continue
+    misses.push(key)
+  }
+  return misses
+}
+
+/**
+ * The paths to re-read when every non-shared root has a healthy watcher with a baseline, or
+ * null (full scan) on any doubt: a barrier that fails, a folder created or deleted, a changed
+ * .gitignore. Excluded paths are dropped with the same rules a walk applies.
+ */
+export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head: State): Promise<Map<string, Set<string>> | null> {
+  const out = new Map<string, Set<string>>()
+  for (const root of roots) {
+    if (root.shared) continue
+    const w = watchers.get(root.id)
+    if (!w || !w.healthy || !w.baseline) return null
+    if (!(await w.barrier()) || w.dirCreated) return null
+    const dirty = w.take()
+    if (!dirty) return null
+    const rules = root.rules()
+    const prior = head.get(root.id)
+    const keys = new Set<string>()
+    for (const abs of dirty) {
+      const rel = path.relative(root.abs, abs)
+      if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue
+      const key = toKey(rel)
+      if (path.basename(abs) === '.gitignore') return null
+      let st: fs.Stats | null = null
+      try {
+        st = fs.lstatSync(abs)
+      } catch {
+        /* deleted */
+      }
+      const was = prior?.get(key)
+      if (st?.isDirectory() ? was?.type !== 'dir' : was?.type === 'dir') return null
+      if (rules.excludedDeep(key, st?.isDirectory() ?? false)) continue
+      keys.add(key)
+    }
+    out.set(root.id, keys)
+  }
+  return out
+}
+
+/** Before a checking walk: what each trusted journal reported since the head snapshot, by root. */
+export async function journalReports(roots: RootRuntime[], watchers: Watchers): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>()
+  for (const root of roots) {
+    const w = root.shared ? undefined : watchers.get(root.id)
+    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
+    const dirty = w.take()
+    if (dirty) out.set(root.id, reportedKeys(root.abs, dirty))
+  }
+  return out
+}
+
+/**
+ * After a checking walk (and its baseline barrier): a journal that missed a change the walk found
+ * is given up for good. Returns the capture's warnings.
+ */
+export function judgeJournals(
+  reported: Map<string, Set<string>>,
+  rootById: Map<string, RootRuntime>,
+  watchers: Watchers,
+  head: State | null,
+  next: State,
+  walked: Map<string, WalkDelta>,
+): string[] {
+  const warnings: string[] = []
+  for (const [rootId, seen] of reported) {
+    const w = watchers.get(rootId)!
+    // A folder created meanwhile has no watch: what changed in it says nothing of the journal.
+    if (!w.baseline) continue
+    const root = rootById.get(rootId)!
+    for (const key of reportedKeys(root.abs, w.peek())) seen.add(key)
+    const misses = journalMisses(head?.get(rootId), next.get(rootId)!, walked.get(rootId)!.fresh, seen)
+    if (!misses.length) continue
+    w.giveUp(`it never reported a change to ${misses.slice(0, 3).join(', ')}${misses.length > 3 ? ` and ${misses.length - 3} more` : ''}`)
+    warnings.push(`the change journal of ${root.abs} missed changes (written through mmap, or a hard link made from outside?): every capture of it walks in full from now on`)
+  }
+  return warnings
+}
