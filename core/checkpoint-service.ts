@@ -30,6 +30,8 @@ export interface CheckpointServiceOptions {
   /** The project folders Retake knows (recent projects): their stores may share an extra folder with this one. */
   projects?(): string[]
   onProgress?(info: { directory: string; sessionID: string; messageID: string } & Omit<ProgressEvent, 'phase'> & { phase: ProgressEvent['phase'] | 'done' }): void
+  /** A session's open turns were sealed (their changes are known from now on). */
+  onSealed?(info: { directory: string; sessionID: string }): void
   log?(line: string): void
   /** Restores kept through every clean-up: those the attempts point to (their files). */
   pinnedRestores?: () => Iterable<string>
@@ -40,6 +42,8 @@ const PLAN_TTL_MS = 30 * 60 * 1000
 export class CheckpointService {
   private stores = new Map<string, Promise<InternalStore>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
+  /** Seals running, by directory and session: a plan or a list asked meanwhile waits for them. */
+  private sealing = new Map<string, Promise<number>>()
   /** Files the user keeps through a retake, persisted so a crash mid-retake cannot lose them. */
   readonly kept: KeptFiles
   /** Stores being closed by reset(): a store is owned by one engine at a time, so reopening waits. */
@@ -105,7 +109,21 @@ export class CheckpointService {
   }
 
   /** Seals every open turn of the session (a turn ends when the session goes idle). */
-  async sealSession(directory: string, sessionID: string): Promise<number> {
+  sealSession(directory: string, sessionID: string): Promise<number> {
+    const key = `${directory}\n${sessionID}`
+    const run = this.sealOpen(directory, sessionID).finally(() => {
+      if (this.sealing.get(key) === run) this.sealing.delete(key)
+    })
+    this.sealing.set(key, run)
+    return run
+  }
+
+  /** Waits for a seal of the session that is running (its turns' changes are known after it). */
+  async sealed(directory: string, sessionID: string): Promise<void> {
+    await this.sealing.get(`${directory}\n${sessionID}`)?.catch(() => undefined)
+  }
+
+  private async sealOpen(directory: string, sessionID: string): Promise<number> {
     const store = await this.store(directory)
     let sealed = 0
     for (const t of store.listTurns(sessionID)) {
@@ -113,6 +131,7 @@ export class CheckpointService {
       await store.seal(t.turnKey, { waitMs: 30_000 })
       sealed += 1
     }
+    if (sealed) this.opts.onSealed?.({ directory, sessionID })
     return sealed
   }
 
@@ -193,6 +212,8 @@ export class CheckpointService {
 
   /** Open turns of an idle session ended unseen (a crash, a killed server): seal them now. */
   private async sealUnseenEnds(directory: string, sessionID: string): Promise<number> {
+    // A seal already running (the session just went idle) is not an end unseen: wait for it.
+    await this.sealed(directory, sessionID)
     const store = await this.store(directory)
     if (!store.listTurns(sessionID).some((t) => t.status === 'open')) return 0
     if ((await this.opts.sessionBusy?.(directory, sessionID)) !== false) return 0

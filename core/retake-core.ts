@@ -85,6 +85,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     dataDir: opts.dataDir,
     settings: () => stores.getSettings(),
     onProgress: (p) => events.emit('checkpoint.progress', p),
+    onSealed: (p) => events.emit('checkpoint.sealed', p),
     sessionBusy: (directory, sessionID) => sessionBusy(connection, directory, sessionID),
     projects: () => stores.recentProjects().map((p) => p.path),
     pinnedRestores: () => stores.attemptRestoreIds(),

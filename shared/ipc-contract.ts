@@ -421,6 +421,11 @@ export type ChannelOutput<C extends ChannelName> = z.infer<Channels[C]['output']
 export const events = {
   'server.status': ServerStatusSchema,
   'checkpoint.progress': CheckpointProgressSchema,
+  /**
+   * A session's turns were sealed: what they changed is known now. The renderer may have asked for
+   * the turns while the seal ran (both react to the session going idle) and refetches on this.
+   */
+  'checkpoint.sealed': z.object({ directory: z.string(), sessionID: z.string() }),
   /** The step a running retake is at (shown on the message). */
   'retake.progress': z.object({ sessionID: z.string(), messageID: z.string(), step: RetakeStepSchema }),
 } as const

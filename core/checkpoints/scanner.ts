@@ -163,9 +163,7 @@ export class RootScan {
       // Trusted by its mtime, and its ctime agrees: the recorded one if any, else one older than
       // the trust line too. An edit of equal size with its mtime set back moves the ctime.
       const trusted =
-        old !== undefined &&
-        old.mtimeMs < ctx.trustStatBefore &&
-        (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs === undefined || ctimeMs < ctx.trustStatBefore)
+        old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs === undefined || ctimeMs < ctx.trustStatBefore)
       if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)

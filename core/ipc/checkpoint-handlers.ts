@@ -23,6 +23,8 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
   const summaries = new Map<string, ChangeItem[]>()
   return {
     'checkpoints.list': async ({ directory, sessionID }) => {
+      // Asked as the session goes idle, as the host starts sealing: answer with the seal's result.
+      await service.sealed(directory, sessionID)
       const store = await service.store(directory)
       const turns = store.listTurns(sessionID)
       return Promise.all(

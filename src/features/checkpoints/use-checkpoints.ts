@@ -19,10 +19,17 @@ export function useTurnCheckpoints(sessionID: string | undefined, idleTick: unkn
     queryFn: () => getBridge().invoke('checkpoints.list', { directory, sessionID: sessionID! }),
   })
   const qc = useQueryClient()
-  // A turn is sealed when its session goes idle: then its changes are known.
+  // A turn is sealed when its session goes idle: then its changes are known. The host seals on
+  // its own sight of the idle event, so this refetch can come first: its 'sealed' event refetches.
   useEffect(() => {
     if (sessionID) void qc.invalidateQueries({ queryKey: checkpointKeys.turns(directory, sessionID) })
   }, [idleTick, qc, directory, sessionID])
+  useEffect(() => {
+    if (!sessionID) return
+    return getBridge().on('checkpoint.sealed', (p) => {
+      if (p.directory === directory && p.sessionID === sessionID) void qc.invalidateQueries({ queryKey: checkpointKeys.turns(directory, sessionID) })
+    })
+  }, [qc, directory, sessionID])
   return q
 }
 
