@@ -1,20 +1,19 @@
 // Content-addressed blob store, one blob per distinct content (SHA-256 keyed), all 0600.
 // Files under 1 MiB are appended to pack files (packs.ts); larger ones are loose files at
-// blobs/<2 hex>/<64 hex>, copied into the store while they are hashed (one read of the source)
-// through a fixed 1 MiB buffer so memory stays flat whatever the file size.
+// blobs/<2 hex>/<64 hex>, copied into the store by the kernel and hashed from that copy
+// (large-blobs.ts) through fixed 1 MiB buffers, so memory stays flat whatever the file size.
 import crypto from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
-import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import { fsyncDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
 import type { PackLoc, PackMark } from './packs'
-import { writeToStoreAsync } from './store-space'
+import { CHUNK, copyThenHash, hashBuffers, hashFileAsync } from './large-blobs'
 import { os } from './os-names'
 
 const SMALL = 1 << 20
-const CHUNK = 1 << 20
 
 export interface PutResult {
   hash: string
@@ -33,6 +32,9 @@ export class BlobStore {
   /** Loose blobs and shard folders made since the last mark() (a failed capture removes them). */
   private made: { blobs: string[]; shards: string[] } = { blobs: [], shards: [] }
   private readonly buf = Buffer.allocUnsafe(CHUNK)
+  private readonly bufs = hashBuffers()
+  /** Sizes of the loose blobs, loaded on the first large put (see putLarge). */
+  private sizes: Set<number> | null = null
   readonly packs: PackStore
 
   constructor(storeDir: string) {
@@ -97,44 +99,44 @@ export class BlobStore {
       this.packs.append(hash, data)
       return { hash, size: data.length, written: data.length }
     }
-    return this.putLarge(abs, onBytes)
+    return this.putLarge(abs, size, onBytes)
   }
 
-  private async putLarge(abs: string, onBytes?: (n: number) => void): Promise<PutResult> {
+  private async putLarge(abs: string, size: number, onBytes?: (n: number) => void): Promise<PutResult> {
+    // The size of a large blob already kept: most likely the same content, so hash before copying.
+    if (this.largeSizes().has(size)) {
+      const r = await hashFileAsync(os(abs), this.bufs, onBytes)
+      if (this.has(r.hash)) return { hash: r.hash, size: r.size, written: 0 }
+      onBytes = undefined // counted once; the copy below is hashed again
+    }
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.tmp`)
-    const hasher = crypto.createHash('sha256')
-    const src = await fs.promises.open(os(abs), 'r')
-    const out = await fs.promises.open(tmp, 'wx', FILE_MODE)
-    let size = 0
+    let r: { hash: string; size: number }
     try {
-      for (;;) {
-        const { bytesRead } = await src.read(this.buf, 0, CHUNK, null)
-        if (bytesRead === 0) break
-        const chunk = this.buf.subarray(0, bytesRead)
-        hasher.update(chunk)
-        await writeToStoreAsync(out, chunk, tmp)
-        size += bytesRead
-        onBytes?.(bytesRead)
-      }
+      r = await copyThenHash(abs, tmp, this.bufs, onBytes)
     } catch (err) {
       // A half-copied blob (the disk filled, the source vanished) is worth nothing: not kept.
-      await out.close().catch(() => {})
       fs.rmSync(tmp, { force: true })
       throw err
-    } finally {
-      await src.close()
-      await out.close().catch(() => {})
     }
-    const hash = hasher.digest('hex')
+    const { hash } = r
     const dest = path.join(this.shard(hash), hash)
     if (fs.existsSync(dest)) {
       fs.rmSync(tmp, { force: true })
-      return { hash, size, written: 0 }
+      return { hash, size: r.size, written: 0 }
     }
     fs.renameSync(tmp, dest)
     this.pending.push(dest)
     this.made.blobs.push(dest)
-    return { hash, size, written: size }
+    this.largeSizes().add(r.size)
+    return { hash, size: r.size, written: r.size }
+  }
+
+  /** Sizes of the loose blobs (read from disk once; a size whose blob was swept since only costs a hash). */
+  private largeSizes(): Set<number> {
+    if (this.sizes) return this.sizes
+    this.sizes = new Set()
+    for (const [hash, size] of this.list()) if (!this.packs.has(hash)) this.sizes.add(size)
+    return this.sizes
   }
 
   /** Remember what the store holds now; rollback() removes what was added since. */
