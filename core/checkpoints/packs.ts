@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
 import { FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
-import { writeToStore } from './store-space'
+import { writeToStore, writevToStore } from './store-space'
 
 export interface PackLoc {
   file: string
@@ -16,6 +16,13 @@ export interface PackLoc {
 }
 
 const PACK_LIMIT = 256 * 1024 * 1024
+/**
+ * Appended blobs are written out together once this many bytes (or BATCH_COUNT blobs) wait: one
+ * writev for the contents and one write for their index lines, instead of two writes per blob
+ * (28,000 system calls for a first capture of 14,000 small files).
+ */
+const BATCH_BYTES = 4 << 20
+const BATCH_COUNT = 1024
 
 /** Where the packs stood before a capture (see PackStore.mark / rollback). */
 export interface PackMark {
@@ -30,6 +37,8 @@ export class PackStore {
   private dirty = false
   /** Blobs appended since the last mark(), so a failed capture can take them out of the index. */
   private appended: string[] = []
+  /** Appended to `current` but not yet written (see BATCH_BYTES); `current.size` counts them. */
+  private batch: { data: Uint8Array[]; bytes: number; lines: string } = { data: [], bytes: 0, lines: '' }
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'packs')
@@ -77,9 +86,12 @@ export class PackStore {
     return this.index.has(hash)
   }
 
+  /** Where a blob's bytes are (the waiting batch is written out first, so they are in the file). */
   locate(hash: string): PackLoc | null {
     const e = this.index.get(hash)
-    return e ? { file: this.packFile(e.pack), offset: e.offset, length: e.length } : null
+    if (!e) return null
+    if (this.batch.data.length && e.pack === this.current?.n) this.writeOut()
+    return { file: this.packFile(e.pack), offset: e.offset, length: e.length }
   }
 
   read(hash: string): Buffer | null {
@@ -111,20 +123,34 @@ export class PackStore {
     return this.current
   }
 
-  /** Append one blob (caller checked it is new). */
+  /** Append one blob (caller checked it is new). It is written out with the batch, at the latest by flush(). */
   append(hash: string, data: Uint8Array): void {
     const c = this.open()
     const offset = c.size
     this.dirty = true
-    writeToStore(c.fd, data, this.packFile(c.n))
+    const b = this.batch
+    b.data.push(data)
+    b.bytes += data.length
+    b.lines += `${hash} ${offset} ${data.length}\n`
     c.size += data.length
-    writeToStore(c.idxFd, `${hash} ${offset} ${data.length}\n`, this.idxFile(c.n))
     this.index.set(hash, { pack: c.n, offset, length: data.length })
     this.appended.push(hash)
+    if (b.bytes >= BATCH_BYTES || b.data.length >= BATCH_COUNT) this.writeOut()
+  }
+
+  /** The waiting batch into the current pack: the contents first, then the index lines that point at them. */
+  private writeOut(): void {
+    const b = this.batch
+    const c = this.current
+    if (!c || b.data.length === 0) return
+    this.batch = { data: [], bytes: 0, lines: '' }
+    writevToStore(c.fd, b.data, this.packFile(c.n))
+    writeToStore(c.idxFd, b.lines, this.idxFile(c.n))
   }
 
   /** Remember where the packs end now; rollback() cuts them back to it. */
   mark(): PackMark {
+    this.writeOut()
     this.appended = []
     const nums = this.packNumbers()
     const c = this.current
@@ -138,6 +164,7 @@ export class PackStore {
    * at an offset that holds the torn one's bytes.
    */
   rollback(m: PackMark): void {
+    this.batch = { data: [], bytes: 0, lines: '' }
     for (const h of this.appended) this.index.delete(h)
     this.appended = []
     const c = this.current
@@ -165,6 +192,7 @@ export class PackStore {
   /** Make appended blobs durable: the pack's bytes first, then its index. */
   flush(): void {
     if (!this.dirty || !this.current) return
+    this.writeOut()
     fs.fsyncSync(this.current.fd)
     fs.fsyncSync(this.current.idxFd)
     fsyncDir(this.dir)
