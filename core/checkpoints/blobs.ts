@@ -33,8 +33,8 @@ export class BlobStore {
   private made: { blobs: string[]; shards: string[] } = { blobs: [], shards: [] }
   private readonly buf = Buffer.allocUnsafe(CHUNK)
   private readonly bufs = hashBuffers()
-  /** Sizes of the loose blobs, loaded on the first large put (see putLarge). */
-  private sizes: Set<number> | null = null
+  /** Loose blobs' ids and sizes, loaded on first use (see loose()). */
+  private looseKnown: { ids: Set<string>; sizes: Set<number> } | null = null
   readonly packs: PackStore
 
   constructor(storeDir: string) {
@@ -95,7 +95,9 @@ export class BlobStore {
       const data = fs.readFileSync(os(abs))
       const hash = crypto.createHash('sha256').update(data).digest('hex')
       onBytes?.(data.length)
-      if (this.has(hash)) return { hash, size: data.length, written: 0 }
+      // The loose-blob check asks the disk only for an id known to be loose: a first capture of
+      // 14,000 small files made 14,000 failed access() calls here (~70 ms).
+      if (this.packs.has(hash) || (this.loose().ids.has(hash) && fs.existsSync(this.pathOf(hash)))) return { hash, size: data.length, written: 0 }
       this.packs.append(hash, data)
       return { hash, size: data.length, written: data.length }
     }
@@ -104,7 +106,7 @@ export class BlobStore {
 
   private async putLarge(abs: string, size: number, onBytes?: (n: number) => void): Promise<PutResult> {
     // The size of a large blob already kept: most likely the same content, so hash before copying.
-    if (this.largeSizes().has(size)) {
+    if (this.loose().sizes.has(size)) {
       const r = await hashFileAsync(os(abs), this.bufs, onBytes)
       if (this.has(r.hash)) return { hash: r.hash, size: r.size, written: 0 }
       onBytes = undefined // counted once; the copy below is hashed again
@@ -127,16 +129,32 @@ export class BlobStore {
     fs.renameSync(tmp, dest)
     this.pending.push(dest)
     this.made.blobs.push(dest)
-    this.largeSizes().add(r.size)
+    this.loose().sizes.add(r.size)
+    this.loose().ids.add(hash)
     return { hash, size: r.size, written: r.size }
   }
 
-  /** Sizes of the loose blobs (read from disk once; a size whose blob was swept since only costs a hash). */
-  private largeSizes(): Set<number> {
-    if (this.sizes) return this.sizes
-    this.sizes = new Set()
-    for (const [hash, size] of this.list()) if (!this.packs.has(hash)) this.sizes.add(size)
-    return this.sizes
+  /**
+   * The loose blobs' ids and sizes, read from disk once (this process owns the store, and every blob
+   * it adds is added here). An id or size whose blob was removed since costs a look at the disk or a
+   * hash; a blob missing here is at worst stored a second time in a pack.
+   */
+  private loose(): { ids: Set<string>; sizes: Set<number> } {
+    if (this.looseKnown) return this.looseKnown
+    const known = { ids: new Set<string>(), sizes: new Set<number>() }
+    for (const shard of safeReaddir(this.dir)) {
+      const d = path.join(this.dir, shard)
+      for (const name of safeReaddir(d)) {
+        if (!BLOB_ID_RE.test(name)) continue
+        known.ids.add(name)
+        try {
+          known.sizes.add(fs.statSync(path.join(d, name)).size)
+        } catch {
+          /* raced */
+        }
+      }
+    }
+    return (this.looseKnown = known)
   }
 
   /** Remember what the store holds now; rollback() removes what was added since. */

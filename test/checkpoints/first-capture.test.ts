@@ -2,8 +2,11 @@
 // hashed exactly, blobs private, nothing left in tmp/, content durable before the snapshot.
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { BlobStore } from '../../core/checkpoints/blobs'
 import { runChild, seededBytes, sha, workspace } from './helpers'
+
+afterEach(() => vi.restoreAllMocks())
 
 /** Every file of a tree by its root-relative path → sha256 of its bytes. */
 function contents(root: string): Record<string, string> {
@@ -73,5 +76,64 @@ describe('first capture', () => {
     const res = await w.store.apply(await w.store.plan({ turnKey: 'ses_crash/msg_1' }))
     expect(res.failed).toEqual([])
     expect(contents(w.ws)).toEqual(before)
+  })
+})
+
+describe('hard links in a first capture', () => {
+  /** Two names of one 3 MB inode, old enough that their ctime is a proof (stat-proof.ts). */
+  async function linked(): Promise<Awaited<ReturnType<typeof workspace>>> {
+    const w = await workspace()
+    w.write('a/tool', seededBytes(7, 3 << 20))
+    fs.mkdirSync(w.p('b'))
+    fs.linkSync(w.p('a/tool'), w.p('b/tool'))
+    await new Promise((r) => setTimeout(r, 60))
+    return w
+  }
+
+  it('the second name of an inode just read is not read again', async () => {
+    const w = await linked()
+    const puts = vi.spyOn(BlobStore.prototype, 'putFile')
+    const r = await w.store.capture('s/m1')
+    expect(puts).toHaveBeenCalledTimes(1)
+    expect(r.filesHashed).toBe(2)
+    fs.rmSync(w.p('a'), { recursive: true })
+    fs.rmSync(w.p('b'), { recursive: true })
+    await w.store.seal('s/m1')
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.sha('a/tool')).toBe(sha(seededBytes(7, 3 << 20)))
+    expect(w.sha('b/tool')).toBe(sha(seededBytes(7, 3 << 20)))
+  })
+
+  it('is read again when the inode was written after the first name was read (its ctime moved)', async () => {
+    const w = await linked()
+    const v2 = seededBytes(8, 3 << 20)
+    const names = [w.p('a/tool'), w.p('b/tool')]
+    let first: string | null = null
+    let armed = true
+    const put = BlobStore.prototype.putFile
+    vi.spyOn(BlobStore.prototype, 'putFile').mockImplementation(async function (this: BlobStore, abs, size, onBytes) {
+      const r = await put.call(this, abs, size, onBytes)
+      first ??= abs
+      return r
+    })
+    const lstat = fs.lstatSync
+    vi.spyOn(fs, 'lstatSync').mockImplementation(((p: fs.PathLike, o?: fs.StatSyncOptions) => {
+      // The other name's stat before its read: the user's tool rewrites the file in place first.
+      if (armed && first && p !== first && names.includes(String(p))) {
+        armed = false
+        fs.writeFileSync(String(p), v2)
+      }
+      return lstat(p, o)
+    }) as typeof fs.lstatSync)
+    await w.store.capture('s/m1')
+    vi.restoreAllMocks()
+    expect(armed).toBe(false)
+    fs.rmSync(w.p('a'), { recursive: true })
+    fs.rmSync(w.p('b'), { recursive: true })
+    await w.store.seal('s/m1')
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    // The name read first holds the old version, the other the new one: never the old one twice.
+    const got = [w.sha('a/tool'), w.sha('b/tool')].sort()
+    expect(got).toEqual([sha(seededBytes(7, 3 << 20)), sha(v2)].sort())
   })
 })

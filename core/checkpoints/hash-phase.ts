@@ -1,0 +1,118 @@
+// Hash phase of a capture: the files the walk found new or changed are read once each, their
+// bytes stored (blobs.ts) in the same read that hashes them, each read checked to be one version
+// of the file (a torn read is read again), hard links read once.
+import fs from 'node:fs'
+import { isOutOfSpace } from './store-space'
+import type { PutResult } from './blobs'
+import { os } from './os-names'
+import { trustedCtime } from './stat-proof'
+import type { Pending, ScanContext } from './scanner'
+
+/** Reads a file again when it changed while it was read (a torn read); this many reads at most. */
+const STABLE_READS = 3
+
+/**
+ * Contents read in this pass by inode, for hard links: another name of an inode read a moment ago
+ * is not read again when its lstat equals the stat that read was proven against (size, mtime,
+ * ctime, inode, device, mode) and that ctime is older than the capture (the ctime proof of
+ * stat-proof.ts: any write since would have moved it). A dependency tree can hold the same
+ * 185 MB binary under two names.
+ */
+export type ReadInodes = Map<string, { st: fs.Stats; r: PutResult }>
+
+/**
+ * Store a file's content, making sure it is one version of it: the file's stat after the read
+ * must equal the stat before it (size, mtime, ctime, inode), else the read may mix two writes and
+ * is done again from a fresh stat. Null when the file kept changing.
+ */
+async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => void, inodes: ReadInodes): Promise<PutResult | null> {
+  let before: fs.Stats = fs.lstatSync(os(p.abs))
+  const linked = before.nlink > 1 ? inodes.get(`${before.dev}:${before.ino}`) : undefined
+  if (linked && sameVersion(linked.st, before) && linked.st.mode === before.mode && trustedCtime(before, ctx.ctimeTrustBefore) !== undefined) {
+    record(ctx, p, before)
+    onBytes(linked.r.size)
+    return { ...linked.r, written: 0 }
+  }
+  // The entry's stat came from the walk; the stat just taken is what this read is judged against.
+  for (let i = 0; i < STABLE_READS; i++) {
+    const r = await ctx.blobs.putFile(p.abs, before.size, onBytes)
+    const after = fs.lstatSync(os(p.abs))
+    if (sameVersion(before, after) && r.size === after.size) {
+      record(ctx, p, after)
+      if (after.nlink > 1 && p.entry.ctimeMs !== undefined) inodes.set(`${after.dev}:${after.ino}`, { st: after, r })
+      return r
+    }
+    before = after
+  }
+  return null
+}
+
+/** Record the stat the content belongs to: the next capture compares against it. */
+function record(ctx: ScanContext, p: Pending, st: fs.Stats): void {
+  p.entry.size = st.size
+  p.entry.mtimeMs = st.mtimeMs
+  p.entry.ino = st.ino
+  p.entry.mode = st.mode & 0o7777
+  const ctime = trustedCtime(st, ctx.ctimeTrustBefore)
+  if (ctime !== undefined) p.entry.ctimeMs = ctime
+}
+
+function sameVersion(a: fs.Stats, b: fs.Stats): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
+}
+
+/** Hash phase: read changed files once, storing their bytes while hashing. */
+export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise<void> {
+  let lastEmit = 0
+  const emit = (force = false): void => {
+    if (!ctx.onProgress) return
+    const now = Date.now()
+    if (!force && now - lastEmit < 100) return
+    lastEmit = now
+    ctx.onProgress({ phase: 'hash', ...ctx.progress })
+  }
+  let sinceYield = 0
+  const inodes: ReadInodes = new Map()
+  for (const p of pending) {
+    try {
+      const r = await readStable(
+        ctx,
+        p,
+        (n) => {
+          ctx.progress.bytesDone += n
+          emit()
+        },
+        inodes,
+      )
+      if (r) {
+        p.entry.hash = r.hash
+        ctx.stats.filesHashed++
+        ctx.stats.bytesHashed += r.size
+        ctx.stats.bytesWritten += r.written
+      } else {
+        // Written to all through the capture: what was read is a mix of versions, never a state
+        // to put back. Recorded without content (not restorable, never restored over).
+        p.entry.type = 'oversize'
+        p.entry.mtimeMs = -1
+        ctx.stats.notCheckpointed.push(p.key)
+        ctx.stats.warnings.push(`${p.key} was being written during the checkpoint; its content is not kept`)
+      }
+    } catch (err) {
+      // The store's disk is full: that is no fact about this file, and recording it as "not
+      // checkpointed" would let the capture pass with a torn pack. The whole capture fails.
+      if (isOutOfSpace(err)) throw err
+      // Unreadable (EACCES) or vanished: recorded without content, listed as not restorable.
+      p.entry.type = 'oversize'
+      ctx.stats.notCheckpointed.push(p.key)
+      ctx.stats.warnings.push(`cannot read ${p.key}: ${(err as Error).message}`)
+    }
+    ctx.progress.filesDone++
+    emit()
+    // Let IPC and timers run during a long first capture in the main process.
+    if (++sinceYield >= 256) {
+      sinceYield = 0
+      await new Promise((r) => setImmediate(r))
+    }
+  }
+  emit(true)
+}
