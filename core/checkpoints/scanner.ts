@@ -47,6 +47,8 @@ export interface Pending {
   key: string
   abs: string
   entry: Entry
+  /** The walk's ctime of the file (with the entry's size, mtime and inode: the stat its read is first judged against). */
+  ctimeMs?: number
 }
 
 export interface ScanContext {
@@ -174,7 +176,7 @@ export class RootScan {
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
       if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
-        this.pending.push({ key, abs: dir + name, entry })
+        this.pending.push({ key, abs: dir + name, entry, ctimeMs })
         ctx.progress.bytesTotal += size
       }
       this.keep(key, entry, old)

@@ -53,38 +53,6 @@ export function writeToStore(fd: number, data: string | Uint8Array, file: string
   if (allowed < buf.length) throw enospc(file)
 }
 
-/**
- * Write `bufs` back to back at the fd's position in as few system calls as the kernel allows
- * (writev, up to 1024 buffers a call), or throw ENOSPC after writing what fits.
- */
-export function writevToStore(fd: number, bufs: Uint8Array[], file: string): void {
-  let total = 0
-  for (const b of bufs) total += b.length
-  const allowed = gate ? gate({ file, bytes: total }) : total
-  let left = allowed
-  let i = 0
-  let at = 0 // bytes of bufs[i] already written
-  while (left > 0) {
-    const iov: Uint8Array[] = []
-    let n = 0
-    for (let j = i; j < bufs.length && iov.length < 1024 && n < left; j++) {
-      let b = j === i ? bufs[j]!.subarray(at) : bufs[j]!
-      if (b.length > left - n) b = b.subarray(0, left - n)
-      if (b.length) iov.push(b)
-      n += b.length
-    }
-    let done = fs.writevSync(fd, iov)
-    left -= done
-    while (i < bufs.length && done >= bufs[i]!.length - at) {
-      done -= bufs[i]!.length - at
-      i++
-      at = 0
-    }
-    at += done
-  }
-  if (allowed < total) throw enospc(file)
-}
-
 /** Same for a streamed large blob (async handle). */
 export async function writeToStoreAsync(handle: fs.promises.FileHandle, chunk: Uint8Array, file: string): Promise<void> {
   const allowed = gate ? gate({ file, bytes: chunk.length }) : chunk.length

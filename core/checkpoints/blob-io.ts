@@ -1,4 +1,7 @@
-// How a file of 1 MiB or more gets into the store as a loose blob. Why not read → hash → write
+// How a file's bytes get into the store. A small one is read into one reused buffer and hashed
+// (the pack copies what it keeps, packs.ts), so no buffer is allocated and collected per file.
+//
+// A file of 1 MiB or more becomes a loose blob. Why not read → hash → write
 // through one buffer, as before: on a first capture of a real dependency tree those files are a
 // few dozen of 14,000 but 85% of the bytes, and the copy through JavaScript cost a read and a
 // write system call per MiB, each a round trip through the thread pool while this thread waited
@@ -18,6 +21,26 @@ import fs from 'node:fs'
 import { FILE_MODE } from './fsutil'
 import { os } from './os-names'
 import { spaceLimited, writeToStoreAsync } from './store-space'
+
+/** Hex SHA-256 of a buffer (the one-shot crypto.hash where Node has it: less per call for small files). */
+export const sha256: (data: Uint8Array) => string =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
+
+/** Reads a file from its start into `buf` until its end or until `buf` is full; the bytes read. */
+export function readUpTo(file: string | Buffer, buf: Buffer): number {
+  const fd = fs.openSync(file, 'r')
+  try {
+    let n = 0
+    while (n < buf.length) {
+      const got = fs.readSync(fd, buf, n, buf.length - n, null)
+      if (got === 0) break
+      n += got
+    }
+    return n
+  } finally {
+    fs.closeSync(fd)
+  }
+}
 
 export const CHUNK = 1 << 20
 
