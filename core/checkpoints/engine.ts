@@ -14,6 +14,7 @@ import { hashPending } from './hash-phase'
 import { walkRootPooled } from './pooled-walk'
 import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
 import type { StatPool } from './stat-pool'
+import { acquireHashWorker, releaseHashWorker } from './hash-worker'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -116,6 +117,7 @@ export class Engine {
     }
     const workers = opts.statWorkers ?? defaultPoolSize()
     this.statPool = workers > 0 ? acquireStatPool(workers) : null
+    if (opts.hashWorker ?? defaultPoolSize() > 1) this.blobs.worker = acquireHashWorker()
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
@@ -283,6 +285,7 @@ export class Engine {
     this.closed = true
     await this.stopWatchers()
     if (this.statPool) await releaseStatPool(this.statPool)
+    if (this.blobs.worker) await releaseHashWorker(this.blobs.worker)
     this.blobs.packs.closeCurrent()
     this.lock.release()
     this.owner.release()

@@ -3,6 +3,7 @@
 // of the file (a torn read is read again), hard links read once.
 import fs from 'node:fs'
 import { isOutOfSpace } from './store-space'
+import { LARGE_BLOB_BYTES } from './blobs'
 import type { PutResult } from './blobs'
 import { os } from './os-names'
 import { trustedCtime } from './stat-proof'
@@ -113,7 +114,16 @@ export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise
       }
     }
   }
-  await lane(pending, 256)
+  const large = ctx.blobs.worker?.usable ? pending.filter((p) => p.entry.size >= LARGE_BLOB_BYTES) : []
+  if (large.length === 0) await lane(pending, 256)
+  else
+    await Promise.all([
+      lane(large, 1),
+      lane(
+        pending.filter((p) => p.entry.size < LARGE_BLOB_BYTES),
+        16,
+      ),
+    ])
   if (failed) throw failed.err
   emit(true)
 }
