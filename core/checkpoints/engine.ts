@@ -9,10 +9,12 @@ import { StoreOwner } from './owner'
 import { Records } from './records'
 import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
-import { hashPending, walkRoot } from './scanner'
+import { walkRoot } from './scanner'
+import { hashPending } from './hash-phase'
 import { walkRootPooled } from './pooled-walk'
 import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
 import type { StatPool } from './stat-pool'
+import { acquireHashWorker, releaseHashWorker } from './hash-worker'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -119,6 +121,7 @@ export class Engine {
     }
     const workers = opts.statWorkers ?? defaultPoolSize()
     this.statPool = workers > 0 ? acquireStatPool(workers) : null
+    if (opts.hashWorker ?? defaultPoolSize() > 1) this.blobs.worker = acquireHashWorker()
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
@@ -254,6 +257,7 @@ export class Engine {
     this.closed = true
     await this.stopWatchers()
     if (this.statPool) await releaseStatPool(this.statPool)
+    if (this.blobs.worker) await releaseHashWorker(this.blobs.worker)
     this.blobs.packs.closeCurrent()
     this.lock.release()
     this.owner.release()

@@ -113,8 +113,9 @@ function commitTemp(tmp: string, target: string, opts: AtomicOpts): void {
   fsyncDir(path.dirname(target))
 }
 
-export function writeJsonAtomic(target: string, value: unknown): void {
-  writeAtomicSync(target, JSON.stringify(value), { mode: FILE_MODE, tag: 'j' })
+/** Atomically write `value` as JSON (`text`: its JSON already made, e.g. a snapshot whose size is counted). */
+export function writeJsonAtomic(target: string, value: unknown, text: string = JSON.stringify(value)): void {
+  writeAtomicSync(target, text, { mode: FILE_MODE, tag: 'j' })
 }
 
 export function readJson<T = unknown>(file: string): T | null {

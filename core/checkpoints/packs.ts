@@ -16,6 +16,13 @@ export interface PackLoc {
 }
 
 const PACK_LIMIT = 256 * 1024 * 1024
+/**
+ * Appended blobs are copied into a batch buffer of this size and written out together when it is
+ * full: one write for the contents and one for their index lines, instead of two writes per blob
+ * (28,000 system calls for a first capture of 14,000 small files). The copy lets the caller read
+ * every file into one reused buffer instead of a new one per file.
+ */
+const BATCH_BYTES = 4 << 20
 
 /** Where the packs stood before a capture (see PackStore.mark / rollback). */
 export interface PackMark {
@@ -30,6 +37,8 @@ export class PackStore {
   private dirty = false
   /** Blobs appended since the last mark(), so a failed capture can take them out of the index. */
   private appended: string[] = []
+  /** Appended to `current` but not yet written (see BATCH_BYTES); `current.size` counts them. */
+  private batch: { buf: Buffer | null; bytes: number; lines: string } = { buf: null, bytes: 0, lines: '' }
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'packs')
@@ -77,9 +86,12 @@ export class PackStore {
     return this.index.has(hash)
   }
 
+  /** Where a blob's bytes are (the waiting batch is written out first, so they are in the file). */
   locate(hash: string): PackLoc | null {
     const e = this.index.get(hash)
-    return e ? { file: this.packFile(e.pack), offset: e.offset, length: e.length } : null
+    if (!e) return null
+    if (this.batch.lines && e.pack === this.current?.n) this.writeOut()
+    return { file: this.packFile(e.pack), offset: e.offset, length: e.length }
   }
 
   read(hash: string): Buffer | null {
@@ -111,20 +123,44 @@ export class PackStore {
     return this.current
   }
 
-  /** Append one blob (caller checked it is new). */
+  /**
+   * Append one blob (caller checked it is new). Its bytes are copied (the caller may reuse `data`)
+   * and written out with the batch, at the latest by flush().
+   */
   append(hash: string, data: Uint8Array): void {
     const c = this.open()
+    if (this.batch.bytes + data.length > BATCH_BYTES) this.writeOut()
     const offset = c.size
     this.dirty = true
-    writeToStore(c.fd, data, this.packFile(c.n))
+    const b = this.batch
+    if (data.length > BATCH_BYTES)
+      writeToStore(c.fd, data, this.packFile(c.n)) // no room in any batch: at once
+    else {
+      b.buf ??= Buffer.allocUnsafe(BATCH_BYTES)
+      b.buf.set(data, b.bytes)
+      b.bytes += data.length
+    }
+    b.lines += `${hash} ${offset} ${data.length}\n`
     c.size += data.length
-    writeToStore(c.idxFd, `${hash} ${offset} ${data.length}\n`, this.idxFile(c.n))
     this.index.set(hash, { pack: c.n, offset, length: data.length })
     this.appended.push(hash)
   }
 
+  /** The waiting batch into the current pack: the contents first, then the index lines that point at them. */
+  private writeOut(): void {
+    const b = this.batch
+    const c = this.current
+    if (!c || !b.lines) return
+    const { bytes, lines } = b
+    b.bytes = 0
+    b.lines = ''
+    if (bytes) writeToStore(c.fd, b.buf!.subarray(0, bytes), this.packFile(c.n))
+    writeToStore(c.idxFd, lines, this.idxFile(c.n))
+  }
+
   /** Remember where the packs end now; rollback() cuts them back to it. */
   mark(): PackMark {
+    this.writeOut()
     this.appended = []
     const nums = this.packNumbers()
     const c = this.current
@@ -138,6 +174,8 @@ export class PackStore {
    * at an offset that holds the torn one's bytes.
    */
   rollback(m: PackMark): void {
+    this.batch.bytes = 0
+    this.batch.lines = ''
     for (const h of this.appended) this.index.delete(h)
     this.appended = []
     const c = this.current
@@ -165,6 +203,7 @@ export class PackStore {
   /** Make appended blobs durable: the pack's bytes first, then its index. */
   flush(): void {
     if (!this.dirty || !this.current) return
+    this.writeOut()
     fs.fsyncSync(this.current.fd)
     fs.fsyncSync(this.current.idxFd)
     fsyncDir(this.dir)

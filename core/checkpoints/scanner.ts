@@ -1,19 +1,18 @@
 // Walks a root and records every path: type, mode, size, mtime, inode and, for files, the content
 // hash. Incremental: a file whose (size, mtime, inode) match the previous record keeps its hash
-// and is not read again. Only changed files are read, and their bytes go into the blob store in
-// the same read that hashes them.
+// and is not read again. Only changed files are read (hash-phase.ts), and their bytes go into the
+// blob store in the same read that hashes them.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { LinkProbe } from './link-probe'
-import { isOutOfSpace } from './store-space'
-import type { BlobStore, PutResult } from './blobs'
+import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
 import type { Listing, ListingMemo } from './listing-memo'
 import { hasRawBytes, os, readdirTyped, readLink, toBytes } from './os-names'
-import { provenSame, trustedCtime } from './stat-proof'
+import { provenSame } from './stat-proof'
 
 export type RootState = Map<string, Entry>
 
@@ -48,6 +47,8 @@ export interface Pending {
   key: string
   abs: string
   entry: Entry
+  /** The walk's ctime of the file (with the entry's size, mtime and inode: the stat its read is first judged against). */
+  ctimeMs?: number
 }
 
 export interface ScanContext {
@@ -178,7 +179,7 @@ export class RootScan {
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
       if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
-        this.pending.push({ key, abs: dir + name, entry })
+        this.pending.push({ key, abs: dir + name, entry, ctimeMs })
         ctx.progress.bytesTotal += size
       }
       this.keep(key, entry, old)
@@ -288,87 +289,4 @@ export function walkRoot(ctx: ScanContext): WalkResult {
   }
   ctx.progress.filesTotal += scan.pending.length
   return scan.result()
-}
-
-/** Reads a file again when it changed while it was read (a torn read); this many reads at most. */
-const STABLE_READS = 3
-
-/**
- * Store a file's content, making sure it is one version of it: the file's stat after the read
- * must equal the stat before it (size, mtime, ctime, inode), else the read may mix two writes and
- * is done again from a fresh stat. Null when the file kept changing.
- */
-async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => void): Promise<PutResult | null> {
-  let before: fs.Stats = fs.lstatSync(os(p.abs))
-  // The entry's stat came from the walk; the stat just taken is what this read is judged against.
-  for (let i = 0; i < STABLE_READS; i++) {
-    const r = await ctx.blobs.putFile(p.abs, before.size, onBytes)
-    const after = fs.lstatSync(os(p.abs))
-    if (sameVersion(before, after) && r.size === after.size) {
-      // Record the stat the content belongs to: the next capture compares against it.
-      p.entry.size = after.size
-      p.entry.mtimeMs = after.mtimeMs
-      p.entry.ino = after.ino
-      p.entry.mode = after.mode & 0o7777
-      const ctime = trustedCtime(after, ctx.ctimeTrustBefore)
-      if (ctime !== undefined) p.entry.ctimeMs = ctime
-      return r
-    }
-    before = after
-  }
-  return null
-}
-
-function sameVersion(a: fs.Stats, b: fs.Stats): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
-}
-
-/** Hash phase: read changed files once, storing their bytes while hashing. */
-export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise<void> {
-  let lastEmit = 0
-  const emit = (force = false): void => {
-    if (!ctx.onProgress) return
-    const now = Date.now()
-    if (!force && now - lastEmit < 100) return
-    lastEmit = now
-    ctx.onProgress({ phase: 'hash', ...ctx.progress })
-  }
-  let sinceYield = 0
-  for (const p of pending) {
-    try {
-      const r = await readStable(ctx, p, (n) => {
-        ctx.progress.bytesDone += n
-        emit()
-      })
-      if (r) {
-        p.entry.hash = r.hash
-        ctx.stats.filesHashed++
-        ctx.stats.bytesHashed += r.size
-        ctx.stats.bytesWritten += r.written
-      } else {
-        // Written to all through the capture: what was read is a mix of versions, never a state
-        // to put back. Recorded without content (not restorable, never restored over).
-        p.entry.type = 'oversize'
-        p.entry.mtimeMs = -1
-        ctx.stats.notCheckpointed.push(p.key)
-        ctx.stats.warnings.push(`${p.key} was being written during the checkpoint; its content is not kept`)
-      }
-    } catch (err) {
-      // The store's disk is full: that is no fact about this file, and recording it as "not
-      // checkpointed" would let the capture pass with a torn pack. The whole capture fails.
-      if (isOutOfSpace(err)) throw err
-      // Unreadable (EACCES) or vanished: recorded without content, listed as not restorable.
-      p.entry.type = 'oversize'
-      ctx.stats.notCheckpointed.push(p.key)
-      ctx.stats.warnings.push(`cannot read ${p.key}: ${(err as Error).message}`)
-    }
-    ctx.progress.filesDone++
-    emit()
-    // Let IPC and timers run during a long first capture in the main process.
-    if (++sinceYield >= 256) {
-      sinceYield = 0
-      await new Promise((r) => setImmediate(r))
-    }
-  }
-  emit(true)
 }

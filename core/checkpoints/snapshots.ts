@@ -211,18 +211,19 @@ export class SnapshotStore {
       ...(prev ? {} : { full: true as const }),
     }
     const text = JSON.stringify(snap)
-    writeJsonAtomic(this.file(id), snap)
+    writeJsonAtomic(this.file(id), snap, text)
     this.chain.push(snap)
     this.byId.set(id, snap)
     let full: State
-    if (only || !prev) {
+    if (only) {
       full = prev ? cloneState(prev) : new Map()
       applyDelta(full, snap)
     } else {
       // A full capture is the new state already (no copy of the head): roots it did not walk
-      // (shared ones) keep the head's record, as applying the delta would.
+      // (shared ones) keep the head's record, as applying the delta would. The first one holds
+      // every path of its roots, exactly what applying its delta to nothing gives.
       full = new Map(next)
-      for (const [rid, rs] of prev) if (!full.has(rid)) full.set(rid, rs)
+      if (prev) for (const [rid, rs] of prev) if (!full.has(rid)) full.set(rid, rs)
     }
     this.remember(id, full)
     return { id, bytes: text.length }

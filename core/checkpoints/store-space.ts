@@ -24,6 +24,11 @@ export function setStoreSpaceGate(g: SpaceGate | null): void {
   gate = g
 }
 
+/** Is a test limiting the store's space now? (Writes that bypass writeToStore then go through it.) */
+export function spaceLimited(): boolean {
+  return gate !== null
+}
+
 /** A disk with `bytes` left: every store write spends from it until it is gone. */
 export function spaceLeft(bytes: number): SpaceGate {
   let left = bytes

@@ -48,6 +48,11 @@ export interface OpenOptions {
    */
   statWorkers?: number
   /**
+   * A worker thread that copies and hashes files of 1 MiB or more while the capture reads the
+   * small ones (default: on with 2 cores or more). Started on the first large file.
+   */
+  hashWorker?: boolean
+  /**
    * Roots whose last record has at least this many paths are walked with the stat workers
    * (default 2000: below it, handing paths over costs about what it saves). Tests set 0.
    */

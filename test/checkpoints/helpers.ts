@@ -46,7 +46,7 @@ export interface Ws {
 }
 
 export async function workspace(
-  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {},
+  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number; hashWorker?: boolean } = {},
 ): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
@@ -57,7 +57,15 @@ export async function workspace(
     dir,
     ws,
     storeDir,
-    store: await openCheckpointStore({ storeDir, roots, maxFileBytes: opts.maxFileBytes, watch: opts.watch ?? WATCH, statWorkers: opts.statWorkers, ...POOLED }),
+    store: await openCheckpointStore({
+      storeDir,
+      roots,
+      maxFileBytes: opts.maxFileBytes,
+      watch: opts.watch ?? WATCH,
+      statWorkers: opts.statWorkers,
+      hashWorker: opts.hashWorker,
+      ...POOLED,
+    }),
     p: (rel) => path.join(ws, rel),
     write(rel, data, mode) {
       const f = path.join(ws, rel)
@@ -105,6 +113,7 @@ export async function workspace(
         maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes,
         watch: opts.watch ?? WATCH,
         statWorkers: opts.statWorkers,
+        hashWorker: opts.hashWorker,
         ...POOLED,
       })
       return w.store

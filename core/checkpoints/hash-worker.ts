@@ -1,0 +1,145 @@
+// A worker thread that copies large files into the store and hashes them, so a capture's large
+// files (a few dozen in a dependency tree, but most of its bytes) are done on a second core while
+// this thread reads, hashes and packs the small ones (hash-phase.ts runs the two side by side).
+// The worker runs a few lines of inline source (no file to bundle or ship), holds no state and
+// sees no store: it is given a source path and a temp path, and answers with the hash and size of
+// what it copied; the caller (blobs.ts) decides what becomes of the copy, exactly as when it makes
+// the copy itself (large-blobs.ts). If the worker cannot start or dies, the caller does the job.
+import { Worker } from 'node:worker_threads'
+
+// Progress is posted every 4 MiB hashed, so a long copy reports progress as before.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const CHUNK = 1 << 20
+const buf = Buffer.allocUnsafe(CHUNK)
+const asPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength))
+function hash(id, file) {
+  const h = crypto.createHash('sha256')
+  const fd = fs.openSync(file, 'r')
+  let size = 0
+  let unreported = 0
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, null)
+      if (n === 0) break
+      h.update(buf.subarray(0, n))
+      size += n
+      unreported += n
+      if (unreported >= 4 * CHUNK) {
+        parentPort.postMessage({ id, progress: unreported })
+        unreported = 0
+      }
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
+  if (unreported) parentPort.postMessage({ id, progress: unreported })
+  return { hash: h.digest('hex'), size }
+}
+parentPort.on('message', (m) => {
+  try {
+    if (m.tmp) {
+      fs.copyFileSync(asPath(m.src), m.tmp, fs.constants.COPYFILE_EXCL)
+      fs.chmodSync(m.tmp, 0o600)
+      parentPort.postMessage({ id: m.id, result: hash(m.id, m.tmp) })
+    } else parentPort.postMessage({ id: m.id, result: hash(m.id, asPath(m.src)) })
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, error: { message: err.message, code: err.code, errno: err.errno, syscall: err.syscall } })
+  }
+})
+`
+
+/** The worker itself failed (not the file operation): the caller does the job on its own thread. */
+export class HashWorkerGone extends Error {}
+
+interface Job {
+  resolve: (r: { hash: string; size: number }) => void
+  reject: (err: Error) => void
+  onBytes?: (n: number) => void
+}
+
+export class HashWorker {
+  private worker: Worker | null = null
+  private seq = 0
+  private readonly jobs = new Map<number, Job>()
+  private broken = false
+
+  get usable(): boolean {
+    return !this.broken
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker
+    const w = new Worker(WORKER_SOURCE, { eval: true })
+    w.unref() // an idle worker must not keep a CLI or test process alive
+    w.on('message', (m: { id: number; progress?: number; result?: { hash: string; size: number }; error?: { message: string; code?: string } }) => {
+      const job = this.jobs.get(m.id)
+      if (!job) return
+      if (m.progress !== undefined) return job.onBytes?.(m.progress)
+      this.jobs.delete(m.id)
+      if (this.jobs.size === 0) w.unref()
+      if (m.result) job.resolve(m.result)
+      else job.reject(Object.assign(new Error(m.error?.message ?? 'hash worker failed'), m.error))
+    })
+    const fail = (err: Error): void => {
+      this.broken = true
+      this.worker = null
+      for (const job of this.jobs.values()) job.reject(new HashWorkerGone(err.message))
+      this.jobs.clear()
+    }
+    w.on('error', fail)
+    w.on('exit', (code) => fail(new Error(`hash worker exited with code ${code}`)))
+    this.worker = w
+    return w
+  }
+
+  /**
+   * SHA-256 and size of `src`; with `tmp`, of a copy of it made first at `tmp` (a new file, 0600).
+   * File errors reject with their code (ENOSPC, ENOENT …); a dead worker rejects with HashWorkerGone.
+   */
+  run(src: string | Buffer, tmp: string | null, onBytes?: (n: number) => void): Promise<{ hash: string; size: number }> {
+    let w: Worker
+    try {
+      if (this.broken) throw new Error('hash worker unavailable')
+      w = this.start()
+    } catch (err) {
+      this.broken = true
+      return Promise.reject(new HashWorkerGone((err as Error).message))
+    }
+    const id = ++this.seq
+    // Referenced while a job runs: the capture awaiting it must not see the process exit.
+    w.ref()
+    return new Promise((resolve, reject) => {
+      this.jobs.set(id, { resolve, reject, onBytes })
+      w.postMessage({ id, src, tmp })
+    })
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker
+    this.worker = null
+    this.broken = true
+    if (w) await w.terminate()
+  }
+}
+
+// One worker per process, shared by every open store (a worker holds no state, and only one
+// capture runs its large files at a time per store).
+let shared: { worker: HashWorker; users: number } | null = null
+
+/** The process's hash worker (a fresh one if the last one broke). Pair with releaseHashWorker. */
+export function acquireHashWorker(): HashWorker {
+  if (!shared || !shared.worker.usable) shared = { worker: new HashWorker(), users: 0 }
+  shared.users++
+  return shared.worker
+}
+
+/** A store is done with `worker`; the last user stops it. */
+export async function releaseHashWorker(worker: HashWorker): Promise<void> {
+  if (!shared || shared.worker !== worker) return worker.close() // a broken one that was replaced
+  if (--shared.users > 0) return
+  shared = null
+  await worker.close()
+}
