@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 import { chooseInPalette } from './pick-model'
 
 let app: AppUnderTest
@@ -58,7 +58,7 @@ describe('attempts', () => {
     await app.page.getByTestId('composer').press('Enter')
     await messages('assistant').last().getByText(/done/).waitFor()
     expect(existsSync(join(project, 'edited.txt'))).toBe(true)
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
 
     const user = messages('user').first()
     const userID = await user.getAttribute('data-message-id')
@@ -96,7 +96,7 @@ describe('attempts', () => {
     await page.getByTestId('composer').fill(asked)
     await page.getByTestId('composer').press('Enter')
     await messages('assistant').last().getByText(/done/).waitFor()
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
 
     // Attempt 2: the question edited, the first attempt's file rolled back.
     const user = messages('user').first()
@@ -107,7 +107,7 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('restore-sheet'), 'kept.txt')
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
     await until(() => existsSync(join(project, 'other.txt')) && !existsSync(join(project, 'kept.txt')), 'the second attempt’s files')
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
     const requests = fake.chatRequests().length
 
     // The user edits the second attempt's file before switching back.
@@ -152,7 +152,7 @@ describe('attempts', () => {
     await page.getByTestId('composer').fill('WRITE base.txt from the first answer')
     await page.getByTestId('composer').press('Enter')
     await messages('assistant').last().getByText(/done/).waitFor()
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
     writer('echo-2', 'two.txt')
     writer('echo-noimg', 'three.txt')
     writer('claude-fake', 'four.txt')
@@ -202,7 +202,7 @@ describe('attempts', () => {
       await page.getByTestId('composer').fill(text)
       await page.getByTestId('composer').press('Enter')
       await waitForCount(page.getByText('done: write', { exact: true }), n)
-      await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+      await turnsRecorded(page)
     }
     await write('WRITE one.txt from turn one', 1)
     await write('WRITE two.txt from turn two', 2)

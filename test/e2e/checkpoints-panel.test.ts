@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 
 let app: AppUnderTest
 
@@ -27,7 +27,7 @@ async function sendAndFinish(text: string, turnsSoFar: number) {
   // Each turn ends with the fake's "done: write" (counted: the previous turn's is on screen too).
   await waitForCount(assistantMessages().getByText(/done: write/), turnsSoFar + 1, 30_000)
   await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
-  await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+  await turnsRecorded(page)
 }
 
 describe('checkpoints panel', () => {

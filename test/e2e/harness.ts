@@ -162,6 +162,15 @@ export async function waitForCount(locator: import('playwright-core').Locator, n
   }
 }
 
+/**
+ * Waits until the session is idle and every turn is sealed: what each turn changed on disk is
+ * known to the page (the host seals on its own sight of idle, a moment after the page's).
+ */
+export async function turnsRecorded(page: import('playwright-core').Page): Promise<void> {
+  await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+  await page.locator('[data-turns-sealed="true"]').waitFor()
+}
+
 /** Waits until the locator's text contains `text`. */
 export async function waitForText(locator: import('playwright-core').Locator, text: string | RegExp, timeoutMs = 20_000): Promise<string> {
   await locator.filter({ hasText: text }).first().waitFor({ timeout: timeoutMs })

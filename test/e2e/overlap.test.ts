@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { closeApp, startApp, until, waitForText, type AppUnderTest } from './harness'
+import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForText } from './harness'
 
 let app: AppUnderTest | undefined
 afterEach(async (ctx) => {
@@ -48,7 +48,7 @@ describe('a retake undoes only its own turn', () => {
     // Back to A once its answer is complete, and retake that second turn.
     await page.locator(`[data-testid="session-item"][data-session-id="${a}"]`).click()
     await messages('assistant').last().getByText('a long answer from A').waitFor()
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
     fake.script({ kind: 'text', text: 'retaken A' })
     const second = messages('user').last()
     await second.hover()
@@ -83,7 +83,7 @@ describe('a retake undoes only its own turn', () => {
     await until(async () => existsSync(join(project, 'made-by-a.txt')), 'the agent to write its file')
     writeFileSync(join(project, 'notes.md'), 'my notes, edited during the turn\n')
     await messages('assistant').last().getByText('a slow wrap-up').waitFor()
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
 
     fake.script({ kind: 'text', text: 'retaken' })
     const user = messages('user').last()

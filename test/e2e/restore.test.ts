@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 
 let app: AppUnderTest | undefined
 afterEach(async (ctx) => {
@@ -20,7 +20,7 @@ async function send(text: string, answer: string | RegExp) {
   await app!.page.getByTestId('composer').fill(text)
   await app!.page.getByTestId('composer').press('Enter')
   await messages('assistant').last().getByText(answer).waitFor()
-  await app!.page.getByTestId('status-line').getByText(/idle/i).waitFor()
+  await turnsRecorded(app!.page)
 }
 
 describe('↺ with files', () => {

@@ -3,7 +3,7 @@
  * attempt switcher that keeps the earlier answer readable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeApp, startApp, until, waitForCount, waitForText, type AppUnderTest } from './harness'
+import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 import { pickModel, currentModel, chooseInPalette } from './pick-model'
 
 let app: AppUnderTest
@@ -111,7 +111,7 @@ describe('↺ retry in browser mode', () => {
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
     // The turn over first: rows still moving (the answer's end, the timeline following it) can
     // take the click away from the menu's button on a loaded machine.
-    await page.getByTestId('status-line').getByText(/idle/i).waitFor()
+    await turnsRecorded(page)
     const user = messages('user').first()
     await user.hover()
     await user.getByTestId('retry-with').click()

@@ -18,16 +18,6 @@ export function turnsWithFileChanges(userMessageIDs: readonly string[], messageI
   return turns.filter((t) => later.has(t.messageID) && t.status !== 'restored' && t.changes.length > 0)
 }
 
-/**
- * Whether retaking from `messageID` may roll back files: a turn from there on changed some, or is
- * not sealed yet (its session just went idle and the host is still recording what it changed).
- */
-export function mayRollBackFiles(userMessageIDs: readonly string[], messageID: string, turns: readonly TurnCheckpoint[]): boolean {
-  const from = userMessageIDs.indexOf(messageID)
-  const unsealed = from >= 0 && turns.some((t) => t.status === 'open' && userMessageIDs.indexOf(t.messageID) >= from)
-  return unsealed || turnsWithFileChanges(userMessageIDs, messageID, turns).length > 0
-}
-
 export interface ChangeSummary {
   added: number
   modified: number

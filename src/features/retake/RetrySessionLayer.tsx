@@ -89,7 +89,12 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   return (
     <RetryProvider value={ctx!}>
       <MessageActionsProvider render={extra} below={below}>
-        <div className="retry-layer" onKeyDown={(e) => openSheetOnR(e, ctx, messages)}>
+        <div
+          className="retry-layer"
+          // Ready attribute: every turn's changes are known (sealed), so ↺ knows whether it changed files.
+          data-turns-sealed={session.checkpoints.data && !session.checkpoints.data.some((t) => t.status === 'open') ? 'true' : 'false'}
+          onKeyDown={(e) => openSheetOnR(e, ctx, messages)}
+        >
           <LayerNotes
             startError={startError}
             switchNote={switchNote}

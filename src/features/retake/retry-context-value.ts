@@ -10,7 +10,7 @@ import type { ModelRef, RetakeCompareOutcome, SavedRetry, TurnCheckpoint } from 
 import type { FileChoices } from '../../../shared/retry/retry-flow'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { modelKey, type ModelOption } from '../models'
-import { type RestoreDecision, mayRollBackFiles, type RestoreCounts } from '../checkpoints'
+import { type RestoreDecision, turnsWithFileChanges, type RestoreCounts } from '../checkpoints'
 import { toPending, type PendingAttachment, composerContentOf } from '../attachments'
 import type { RetryContextValue } from './retry-context'
 import type { useCompareModels, useRetake } from './use-retake'
@@ -85,8 +85,7 @@ export function retryContextOf(state: RetrySessionState, calls: RetryCalls, repo
     chooseModel: s.chooseModel,
     changedFiles: (userMessageID) => {
       const userIDs = s.messagesRef.current.filter((m) => m.info.role === 'user').map((m) => m.info.id)
-      // A turn not sealed yet counts: the sheet asks the host, whose plan seals it first.
-      return mayRollBackFiles(userIDs, userMessageID, s.checkpoints ?? [])
+      return turnsWithFileChanges(userIDs, userMessageID, s.checkpoints ?? []).length > 0
     },
     openRestoreSheet(clickedID, model, edit, compare) {
       const target = retryTargetFor(s.messagesRef.current, clickedID)

@@ -17,7 +17,6 @@ import {
   resultHeadline,
   summarizeChanges,
   turnLabel,
-  mayRollBackFiles,
   turnsWithFileChanges,
   undoableRestoreId,
 } from '../../../src/features/checkpoints/checkpoint-logic'
@@ -281,16 +280,6 @@ describe('checkpoint logic', () => {
     expect(turnsWithFileChanges(users, 'msg_one', all).map((t) => t.messageID)).toEqual(['msg_one', 'msg_two'])
     expect(turnsWithFileChanges(users, 'msg_two', [turns[0]!, { ...turns[1]!, status: 'restored' }])).toEqual([])
     expect(turnsWithFileChanges(users, 'msg_gone', all)).toEqual([])
-  })
-
-  it('a turn whose session just went idle, not sealed yet, may have changed files: the retake shows the sheet, which asks the host', () => {
-    const users = ['msg_zero', 'msg_one']
-    const open: TurnCheckpoint = { messageID: 'msg_one', status: 'open', createdAt: 1_000, changes: [] }
-    const zero: TurnCheckpoint = { messageID: 'msg_zero', status: 'sealed', createdAt: 500, sealedAt: 900, changes: [] }
-    expect(mayRollBackFiles(users, 'msg_one', [zero, open])).toBe(true)
-    expect(mayRollBackFiles(users, 'msg_zero', [zero, open])).toBe(true) // a later turn counts too
-    expect(mayRollBackFiles(users, 'msg_one', [zero, { ...open, status: 'sealed', sealedAt: 2_000 }])).toBe(false) // sealed, nothing changed
-    expect(mayRollBackFiles(['msg_zero', 'msg_one', 'msg_two'], 'msg_two', [zero, open])).toBe(false) // an earlier open turn does not
   })
 
   it('sums changes, groups plans, and overwrites only conflicts switched to take', () => {
