@@ -168,7 +168,7 @@ export async function waitForCount(locator: import('playwright-core').Locator, n
  */
 export async function turnsRecorded(page: import('playwright-core').Page): Promise<void> {
   await page.getByTestId('status-line').getByText(/idle/i).waitFor()
-  await page.locator('[data-turns-sealed="true"]').waitFor()
+  await page.locator('[data-turns-sealed="true"]').waitFor({ state: 'attached' })
 }
 
 /** Waits until the locator's text contains `text`. */
