@@ -124,12 +124,37 @@ parentPort.on('message', (m) => {
 })
 `
 
-/** This process's mount table (cheap: one small read), compared between subscription and capture. */
-function readMounts(): string {
+/**
+ * The mounts at or below a folder, from this process's mount table (one small read), compared
+ * between subscription and capture. Mounts elsewhere (a container starting) do not count.
+ */
+export function mountsUnder(realRoot: string, table = readMountTable()): string {
+  // Field 5 is the mount point, with space, tab, newline and backslash written as octal escapes.
+  const unescape = (p: string) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
+  return table
+    .split('\n')
+    .filter((line) => {
+      const point = line.split(' ')[4]
+      if (point === undefined) return false
+      const p = unescape(point)
+      return p === realRoot || p.startsWith(realRoot.endsWith('/') ? realRoot : realRoot + '/')
+    })
+    .join('\n')
+}
+
+function readMountTable(): string {
   try {
     return fs.readFileSync('/proc/self/mountinfo', 'utf8')
   } catch {
     return ''
+  }
+}
+
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return p
   }
 }
 
@@ -173,7 +198,7 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
   /** Starts a worker that watches the whole tree; resolves once every folder has its watch. */
   private subscribe(): Promise<boolean> {
     this.subscribedAt = Date.now()
-    this.mounts = readMounts()
+    this.mounts = mountsUnder(realOr(this.root))
     let worker: Worker
     try {
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: this.root, skip: this.skip, localFs: LOCAL_FS_TYPES } })
@@ -239,6 +264,7 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       fs.writeFileSync(file, '')
     } catch {
       this.waiting.delete(name)
+      worker.unref()
       return false
     }
     const m = await seen
@@ -247,7 +273,7 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
     fs.rmSync(file, { force: true })
     // A mount made since the subscription (anywhere: mounts make no event) may cover a folder of the
     // root with a file system no watch is on: walk and subscribe afresh.
-    if (readMounts() !== this.mounts) this.dirCreated = true
+    if (mountsUnder(realOr(this.root)) !== this.mounts) this.dirCreated = true
     if (!m || m.failed) this.broken = true
     if (m?.failed) this.failure = m.failed
     if (m?.permanent) this.gaveUp = true

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
+import { mountsUnder } from '../../core/checkpoints/inotify-watch'
 import { journalDecision } from '../../core/checkpoints/watch'
 import { workspace, type Ws } from './helpers'
 
@@ -38,6 +39,14 @@ describe('Which folders get a change journal', () => {
     expect(journalDecision('auto', 'darwin', 0x1a).backend).toBeNull()
     expect(journalDecision(true, 'darwin', null).backend).toBe('parcel')
     expect(journalDecision(false, 'linux', 0xef53).backend).toBeNull()
+  })
+})
+
+describe('Which mounts a journal compares', () => {
+  it('only those at or below the project (escaped names read back), so a container starting elsewhere costs no walk', () => {
+    const table = ['36 25 0:32 / /tmp/a\\040b/mnt rw - tmpfs none rw', '37 25 0:33 / /tmp/a\\040bc rw - tmpfs none rw', '38 25 0:34 / /other rw - tmpfs none rw'].join('\n')
+    expect(mountsUnder('/tmp/a b', table)).toBe(table.split('\n')[0])
+    expect(mountsUnder('/elsewhere', table)).toBe('')
   })
 })
 
