@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Worker } from 'node:worker_threads'
 import { BlobStore } from '../../core/checkpoints/blobs'
 import { HashWorker } from '../../core/checkpoints/hash-worker'
-import { runChild, seededBytes, sha, workspace } from './helpers'
+import { clockPast, runChild, seededBytes, sha, workspace } from './helpers'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -121,7 +121,7 @@ describe('hard links in a first capture', () => {
     w.write('a/tool', seededBytes(7, 3 << 20))
     fs.mkdirSync(w.p('b'))
     fs.linkSync(w.p('a/tool'), w.p('b/tool'))
-    await new Promise((r) => setTimeout(r, 60))
+    clockPast(w.dir, fs.lstatSync(w.p('b/tool')).ctimeMs)
     return w
   }
 

@@ -98,12 +98,8 @@ export async function workspace(
         }
       }
       walk(ws)
-      // utimes moves each ctime to now, and a ctime is a proof only once the file system's clock
-      // is a few ticks past it (stat-proof.ts): wait on that clock, as a probe file's ctime shows.
-      const probe = path.join(dir, 'settle-probe')
-      do fs.writeFileSync(probe, '')
-      while (fs.lstatSync(probe).ctimeMs < lastCtime + 2 * FINE_CTIME_MARGIN_MS)
-      fs.rmSync(probe)
+      // utimes moves each ctime to now: wait until those ctimes are proofs.
+      clockPast(dir, lastCtime)
     },
     async reopen(extra = {}) {
       await w.store.close()
@@ -124,6 +120,17 @@ export async function workspace(
     fs.rmSync(dir, { recursive: true, force: true })
   })
   return w
+}
+
+/**
+ * Returns once the file system's clock is two ticks past `ctimeMs`, as a probe file in `dir` shows:
+ * a ctime is a proof only from then on (stat-proof.ts). Waits on that clock, not on a timer.
+ */
+export function clockPast(dir: string, ctimeMs: number): void {
+  const probe = path.join(dir, 'clock-probe')
+  do fs.writeFileSync(probe, '')
+  while (fs.lstatSync(probe).ctimeMs < ctimeMs + 2 * FINE_CTIME_MARGIN_MS)
+  fs.rmSync(probe)
 }
 
 export const sha = (b: Buffer | string): string => crypto.createHash('sha256').update(b).digest('hex')
