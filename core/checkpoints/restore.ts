@@ -152,12 +152,19 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   try {
     // Re-check every path under the lock: the plan may be stale.
     const todo: PlanAction[] = []
+    const guards = new Map<string, Entry>()
     const ctx = new PlanContext(cands.values())
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
       if (keep.has(a.id) && a.kind !== 'nothing') {
         result.skipped.push({ root: a.root, path: a.path, reason: 'kept as it is, as you chose' })
+        continue
+      }
+      if (!known.applied && a.kind === 'delete' && (c.expected?.type === 'file' || c.expected?.type === 'symlink')) {
+        // A file or link the turn made: re-checked in its own step, just before the unlink.
+        guards.set(`${c.root.id}:${c.key}`, c.expected)
+        todo.push(a)
         continue
       }
       const now = classify(e, c, false, ctx)
@@ -180,6 +187,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       }
       return result
     }
+    known.applied = true
     const restoreId = `${Date.now().toString(36)}-${crypto.randomBytes(4).toString('hex')}`
     const touched = new Map<string, Set<string>>()
     for (const a of todo) {
@@ -200,14 +208,17 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       undoOf: plan.target.restoreId,
     }
     const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-    const env = stepEnv(e, restoreId, hooks)
+    const env = stepEnv(e, restoreId, hooks, guards)
     const r = await runSteps(e, env, journal, intent, new Set(), hooks)
-    for (const a of todo) if (!r.failedKeys.has(`${e.rootIdOf(a.root)}:${a.path}`)) result.applied.push({ root: a.root, path: a.path, kind: a.kind })
+    for (const a of todo) {
+      const k = `${e.rootIdOf(a.root)}:${a.path}`
+      if (!r.failedKeys.has(k) && !r.untouched.has(k)) result.applied.push({ root: a.root, path: a.path, kind: a.kind })
+    }
     result.failed.push(...r.failed)
     result.skipped.push(...r.kept)
     hooks.onBytesWritten?.(env.bytesWritten.n)
     // Only failures keep the turns unrestored; skips are the user's choice or known-unrestorable.
-    const done = await commitRestore(e, journal, intent, r.failed.length === 0)
+    const done = await commitRestore(e, journal, intent, r.failed.length === 0, r.untouched)
     result.restoreId = restoreId
     result.status = r.failed.length ? 'partial' : 'done'
     result.turnsMarkedRestored = done && intent.kind !== 'undo'
@@ -217,19 +228,26 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   }
 }
 
-function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks): StepEnv {
+function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {
   const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
-  return { roots: e.rootById, probes, blobs: e.blobs, tag: `r${restoreId.replace(/[^a-z0-9]/g, '')}`, bytesWritten: { n: 0 }, hooks, dirty: new Set(), parents: new Map() }
+  const tag = `r${restoreId.replace(/[^a-z0-9]/g, '')}`
+  return { roots: e.rootById, probes, blobs: e.blobs, tag, bytesWritten: { n: 0 }, hooks, dirty: new Set(), parents: new Map(), guards, maxFileBytes: e.maxFileBytes, vanished: new Set() }
 }
 
 interface StepRun {
   failed: ApplyResult['failed']
   kept: ApplyResult['skipped']
   failedKeys: Set<string>
+  /**
+   * `root:key` of paths every step of which left them as they were (kept as the user left them, or
+   * gone already): not part of what this restore touched, so its undo never writes them.
+   */
+  untouched: Set<string>
 }
 
 async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Intent, done: Set<number>, hooks: ApplyHooks, recovering = false): Promise<StepRun> {
-  const out: StepRun = { failed: [], kept: [], failedKeys: new Set() }
+  const out: StepRun = { failed: [], kept: [], failedKeys: new Set(), untouched: new Set() }
+  const changed = new Set<string>()
   const preState = recovering ? e.snaps.state(intent.pre) : null
   // Paths some step writes, makes or changes: an unlink of any other path (a plain delete) is the
   // only step at its path, so redoing it after a crash finds the path gone and does nothing; its
@@ -238,25 +256,30 @@ async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Inten
   for (let i = 0; i < intent.steps.length; i++) {
     if (done.has(i)) continue
     const s = intent.steps[i]!
+    const k = `${s.root}:${s.key}`
     const root = e.rootById.get(s.root)
     const where = { root: root?.abs ?? s.root, path: s.key }
     hooks.onStep?.(i, s)
     try {
       if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
       await runStep(env, s)
-      journal.done(i, s.op === 'unlink' && !rewritten.has(`${s.root}:${s.key}`))
+      journal.done(i, s.op === 'unlink' && !rewritten.has(k))
+      if (!env.vanished.has(k)) changed.add(k)
     } catch (err) {
       if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })
+        out.untouched.add(k)
         journal.kept(i, err.message)
         continue
       }
       const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
       out.failed.push({ ...where, error: msg })
-      out.failedKeys.add(`${s.root}:${s.key}`)
+      out.failedKeys.add(k)
       journal.failed(i, msg)
     }
   }
+  for (const k of env.vanished) out.untouched.add(k)
+  for (const k of changed) out.untouched.delete(k)
   // Every change durable before the caller commits (restore record, turns marked, journal gone).
   flushFolders(env)
   return out
@@ -275,8 +298,8 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
 }
 
 /** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
-async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean): Promise<boolean> {
-  const touched = new Map(Object.entries(intent.touched).map(([k, v]) => [k, new Set(v)]))
+async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
+  const touched = new Map(Object.entries(intent.touched).map(([rid, keys]) => [rid, new Set(keys.filter((k) => !untouched.has(`${rid}:${k}`)))]))
   const post = await e.captureKeys(touched)
   const rec: RestoreRecord = {
     format: 'retake-checkpoint-restore',
@@ -286,7 +309,7 @@ async function commitRestore(e: Engine, journal: Journal, intent: Intent, comple
     turns: intent.turns,
     pre: intent.pre,
     post,
-    touched: intent.touched,
+    touched: Object.fromEntries([...touched].map(([rid, keys]) => [rid, [...keys]])),
     status: complete ? 'done' : 'partial',
     createdAt: Date.now(),
     undoOf: intent.undoOf,
@@ -324,7 +347,11 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       const env = stepEnv(e, st.intent.restoreId, {})
       cleanTemps(env, st.intent.steps)
       const r = await runSteps(e, env, journal, st.intent, st.done, {}, true)
-      await commitRestore(e, journal, st.intent, r.failed.length === 0)
+      // Paths kept before the crash (their steps are not redone), unless another of their steps ran.
+      const keyOf = (i: number) => `${st.intent.steps[i]!.root}:${st.intent.steps[i]!.key}`
+      const ranBefore = new Set([...st.done].filter((i) => !st.kept.has(i)).map(keyOf))
+      for (const i of st.kept.keys()) if (!ranBefore.has(keyOf(i))) r.untouched.add(keyOf(i))
+      await commitRestore(e, journal, st.intent, r.failed.length === 0, r.untouched)
       // Paths kept as the user left them before the crash are reported as the apply would have.
       const keptBefore = [...st.kept].map(([i, reason]) => {
         const s = st.intent.steps[i]!

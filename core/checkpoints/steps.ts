@@ -10,7 +10,8 @@ import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
 import { assertParentInside, keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
-import type { PlanAction } from './types'
+import type { Entry, PlanAction } from './types'
+import { currentEntry, matches } from './current'
 import { os, readdirNames } from './os-names'
 
 /**
@@ -103,6 +104,16 @@ export interface StepEnv {
   dirty: Set<string>
   /** Real paths of the folders the steps write in (assertParentInside), forgotten when removed. */
   parents: Map<string, string>
+  /**
+   * Deletes checked in their own step (by `root:key`): what the file must still hold to be removed.
+   * Why there and not in apply's re-check: the check is then a microsecond before the unlink, not a
+   * whole install's deletes before it (an edit in between was deleted), and an install's restore
+   * makes one pass over its files instead of two.
+   */
+  guards: Map<string, Entry>
+  maxFileBytes: number
+  /** Guarded deletes whose file was gone already: the restore did not touch them. */
+  vanished: Set<string>
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */
@@ -132,9 +143,16 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
 }
 
 export async function runStep(env: StepEnv, s: Step): Promise<void> {
-  const { abs } = stepTarget(env, s)
+  const { root, abs } = stepTarget(env, s)
   switch (s.op) {
-    case 'unlink':
+    case 'unlink': {
+      const guard = env.guards.get(`${s.root}:${s.key}`)
+      if (guard) {
+        // The content guard (by ctime proof, else by hash: current.ts), as the re-check would judge.
+        const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
+        if (!now) return void env.vanished.add(`${s.root}:${s.key}`)
+        if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
+      }
       // No lstat first: unlink never removes a folder (EISDIR on Linux, EPERM on macOS), and only
       // then is it looked at. One system call per file of an install's restore.
       try {
@@ -148,6 +166,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         throw err
       }
       return
+    }
     case 'rmdir':
       try {
         fs.rmdirSync(os(abs))

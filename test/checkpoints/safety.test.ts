@@ -149,6 +149,31 @@ describe('safety', () => {
     expect(w.text('f1.txt')).toBe('user edit after the plan')
   })
 
+  it('a file the turn made, edited while its restore runs (after the re-check, before its delete), is kept, and the undo leaves it as the user wrote it', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    for (const n of ['a', 'b', 'c']) w.write(`gen/${n}.txt`, `made by the turn ${n}`)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.filter((a) => a.kind === 'delete').map((a) => a.path)).toEqual(['gen', 'gen/a.txt', 'gen/b.txt', 'gen/c.txt'])
+    const r = await w.store.apply(plan, {}, { onStep: (i) => void (i === 0 && w.write('gen/c.txt', 'edited by the user')) })
+    expect(w.text('gen/c.txt')).toBe('edited by the user')
+    expect(w.exists('gen/a.txt') || w.exists('gen/b.txt')).toBe(false)
+    expect(r.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'gen/c.txt', reason: 'changed since the plan was made; kept as it is' }),
+        expect.objectContaining({ path: 'gen' }),
+      ]),
+    )
+    expect(r.applied.map((a) => a.path).sort()).toEqual(['gen/a.txt', 'gen/b.txt'])
+    // The undo puts back what the restore removed, and never the turn's version over the edit.
+    const u = await w.store.undo(r.restoreId!)
+    expect(u.status).toBe('done')
+    expect(w.text('gen/a.txt')).toBe('made by the turn a')
+    expect(w.text('gen/b.txt')).toBe('made by the turn b')
+    expect(w.text('gen/c.txt')).toBe('edited by the user')
+  })
+
   it('B26: retention and GC — deleting a session frees its checkpoints, age/size caps apply, unreferenced blobs are swept, a fork shares blobs', async () => {
     const w = await workspace()
     w.write('base.bin', seededBytes(1, 1 << 20))
