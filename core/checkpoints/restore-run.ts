@@ -1,0 +1,165 @@
+// Running a restore's steps, committing it (the post-capture, the restore record, the turns marked,
+// the journal committed last), and finishing at open the restores a crash interrupted.
+import fs from 'node:fs'
+import type { Engine } from './engine'
+import { currentEntry, matches } from './current'
+import { LinkProbe } from './link-probe'
+import { Journal, pendingJournals, readJournal } from './journal'
+import type { Intent, Step } from './journal'
+import { keyToAbs } from './paths'
+import type { RestoreRecord } from './records'
+import { cleanTemps, flushFolders, KeptInPlace, runStep } from './steps'
+import type { StepEnv } from './steps'
+import { markTurns, markUndone } from './turn-status'
+import type { ApplyResult, Entry } from './types'
+
+/** Test and benchmark hooks of a restore. */
+export interface ApplyHooks {
+  /** Called before step i runs (crash tests kill the process here). */
+  onStep?: (i: number, step: Step) => void
+  beforeRename?: (tmp: string, target: string) => void
+  /** Receives the bytes written to the workspace (benchmark). */
+  onBytesWritten?: (n: number) => void
+}
+
+export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {
+  const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
+  const tag = `r${restoreId.replace(/[^a-z0-9]/g, '')}`
+  return { roots: e.rootById, probes, blobs: e.blobs, tag, bytesWritten: { n: 0 }, hooks, dirty: new Set(), parents: new Map(), guards, maxFileBytes: e.maxFileBytes, vanished: new Set() }
+}
+
+export interface StepRun {
+  failed: ApplyResult['failed']
+  kept: ApplyResult['skipped']
+  failedKeys: Set<string>
+  /**
+   * `root:key` of paths every step of which left them as they were (kept as the user left them, or
+   * gone already): not part of what this restore touched, so its undo never writes them.
+   */
+  untouched: Set<string>
+}
+
+export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent: Intent, done: Set<number>, hooks: ApplyHooks, recovering = false): Promise<StepRun> {
+  const out: StepRun = { failed: [], kept: [], failedKeys: new Set(), untouched: new Set() }
+  const changed = new Set<string>()
+  const preState = recovering ? e.snaps.state(intent.pre) : null
+  // Paths some step writes, makes or changes: an unlink of any other path (a plain delete) is the
+  // only step at its path, so redoing it after a crash finds the path gone and does nothing; its
+  // `done` mark may wait for the next batch (Journal.done).
+  const rewritten = new Set(intent.steps.filter((s) => s.op !== 'unlink').map((s) => `${s.root}:${s.key}`))
+  for (let i = 0; i < intent.steps.length; i++) {
+    if (done.has(i)) continue
+    const s = intent.steps[i]!
+    const k = `${s.root}:${s.key}`
+    const root = e.rootById.get(s.root)
+    const where = { root: root?.abs ?? s.root, path: s.key }
+    hooks.onStep?.(i, s)
+    try {
+      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+      await runStep(env, s)
+      journal.done(i, s.op === 'unlink' && !rewritten.has(k))
+      if (!env.vanished.has(k)) changed.add(k)
+    } catch (err) {
+      if (err instanceof KeptInPlace) {
+        out.kept.push({ ...where, reason: err.message })
+        out.untouched.add(k)
+        journal.kept(i, err.message)
+        continue
+      }
+      const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
+      out.failed.push({ ...where, error: msg })
+      out.failedKeys.add(k)
+      journal.failed(i, msg)
+    }
+  }
+  for (const k of env.vanished) out.untouched.add(k)
+  for (const k of changed) out.untouched.delete(k)
+  // Every change durable before the caller commits (restore record, turns marked, journal gone).
+  flushFolders(env)
+  return out
+}
+
+/** During recovery a step is redone only if the path still holds the pre-restore or target state. */
+function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
+  const root = e.rootById.get(s.root)
+  if (!root) return false
+  const abs = keyToAbs(root.abs, s.key)
+  const cur = currentEntry(abs, root.caseInsensitive, e.blobs, e.maxFileBytes)
+  if (!cur || matches(cur, pre)) return true
+  if (s.op === 'write') return matches(cur, s.entry)
+  if (s.op === 'symlink') return cur.type === 'symlink' && cur.link === s.link
+  return s.op === 'mkdir' || s.op === 'chmod' || s.op === 'rmdir'
+}
+
+/** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
+export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
+  const touched = new Map(Object.entries(intent.touched).map(([rid, keys]) => [rid, new Set(keys.filter((k) => !untouched.has(`${rid}:${k}`)))]))
+  const post = await e.captureKeys(touched)
+  const rec: RestoreRecord = {
+    format: 'retake-checkpoint-restore',
+    version: 1,
+    restoreId: intent.restoreId,
+    kind: intent.kind,
+    turns: intent.turns,
+    pre: intent.pre,
+    post,
+    touched: Object.fromEntries([...touched].map(([rid, keys]) => [rid, [...keys]])),
+    status: complete ? 'done' : 'partial',
+    createdAt: Date.now(),
+    undoOf: intent.undoOf,
+  }
+  e.records.saveRestore(rec)
+  if (complete) {
+    if (intent.kind === 'undo' && intent.undoOf) {
+      markUndone(e, intent.undoOf)
+    } else markTurns(e, intent.turns, 'restored', intent.restoreId)
+  }
+  journal.commit()
+  return complete
+}
+
+/** A restore completed at open: what it left as it was (before or after the crash) and what failed. */
+export interface RecoveredRestore {
+  restoreId: string
+  skipped: ApplyResult['skipped']
+  failed: ApplyResult['failed']
+}
+
+/** On open: finish every restore a crash interrupted (forward: the intent was durable). */
+export async function recover(e: Engine, details: RecoveredRestore[] = []): Promise<string[]> {
+  const messages: string[] = []
+  for (const file of pendingJournals(e.storeDir)) {
+    const st = readJournal(file)
+    if (!st || st.committed) {
+      // No durable intent: nothing was touched. Committed: only the removal was lost.
+      fs.rmSync(file, { force: true })
+      continue
+    }
+    await e.lock.acquire('recovery', 5000)
+    try {
+      const journal = Journal.resume(file)
+      const env = stepEnv(e, st.intent.restoreId, {})
+      cleanTemps(env, st.intent.steps)
+      const r = await runSteps(e, env, journal, st.intent, st.done, {}, true)
+      // Paths kept before the crash (their steps are not redone), unless another of their steps ran.
+      const keyOf = (i: number) => `${st.intent.steps[i]!.root}:${st.intent.steps[i]!.key}`
+      const ranBefore = new Set([...st.done].filter((i) => !st.kept.has(i)).map(keyOf))
+      for (const i of st.kept.keys()) if (!ranBefore.has(keyOf(i))) r.untouched.add(keyOf(i))
+      await commitRestore(e, journal, st.intent, r.failed.length === 0, r.untouched)
+      // Paths kept as the user left them before the crash are reported as the apply would have.
+      const keptBefore = [...st.kept].map(([i, reason]) => {
+        const s = st.intent.steps[i]!
+        return { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key, reason }
+      })
+      const skipped = [...keptBefore, ...r.kept]
+      details.push({ restoreId: st.intent.restoreId, skipped, failed: r.failed })
+      const kept = skipped.length ? `, ${skipped.length} kept as they are: ${skipped.map((k) => JSON.stringify(k.path)).join(', ')}` : ''
+      messages.push(
+        `completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`,
+      )
+    } finally {
+      e.lock.release()
+    }
+  }
+  return messages
+}
