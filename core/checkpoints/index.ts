@@ -14,7 +14,7 @@ import type { RootCoverage } from './coverage'
 import { Engine } from './engine'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
-import { applyPlan, makePlan, planTurns, makeUndoPlan } from './restore'
+import { applyPlan, journalForPlan, makePlan, planTurns, makeUndoPlan } from './restore'
 import { recover } from './restore-run'
 import type { ApplyHooks, RecoveredRestore } from './restore-run'
 import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './retention'
@@ -148,7 +148,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
       const turns = opts?.toolUse ? [...planTurns(e, target), ...(opts.foreign ?? []).map((f) => f.turn)] : []
       const tools = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
-      return completeDiffs(e, makePlan(e, target, { tools, foreign: opts?.foreign }))
+      return completeDiffs(e, makePlan(e, target, { tools, foreign: opts?.foreign }, await journalForPlan(e)))
     },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
     planUndo: async (restoreId) => completeDiffs(e, makeUndoPlan(e, restoreId)),

@@ -119,3 +119,27 @@ export function judgeJournals(
   }
   return warnings
 }
+
+/**
+ * For a plan's preview: by root, the keys with an event since the head snapshot, for the roots
+ * whose journal is trusted now (the others are absent: their paths are looked at). A key is unchanged
+ * since the head snapshot when neither it nor a folder above it is in its root's set. The caller
+ * holds the lock, so this barrier never runs beside a capture's.
+ */
+export async function journalSinceHead(roots: RootRuntime[], watchers: Watchers): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>()
+  for (const root of roots) {
+    const w = root.shared ? undefined : watchers.get(root.id)
+    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated || !w.healthy) continue
+    // peek, not take: the next capture still needs these events.
+    out.set(root.id, reportedKeys(root.abs, w.peek()))
+  }
+  return out
+}
+
+/** Neither `key` nor a folder above it had an event (see journalSinceHead). */
+export function quietSince(dirty: Set<string>, key: string): boolean {
+  if (dirty.has(key)) return false
+  for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (dirty.has(key.slice(0, at))) return false
+  return true
+}

@@ -8,6 +8,7 @@ import { markOwners, type PlanEvidence } from './ownership'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
+import { quietSince } from './journal-check'
 import { LinkProbe } from './link-probe'
 import { assertParentInside, keyToAbs } from './paths'
 import type { TurnRecord } from './records'
@@ -117,6 +118,14 @@ function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {
  */
 export class PlanContext {
   private readonly probes = new Map<string, LinkProbe>()
+  /**
+   * A plan's preview only (never apply's re-check): the head snapshot and, by root, the keys its
+   * trusted change journal reported since (journal-check.ts journalSinceHead). A path with no
+   * event, itself or above, and recorded in the head snapshot is what that snapshot says, with no
+   * `lstat`: an install's plan is then cost ∝ changes. Safe because apply looks again before it
+   * acts (its re-check, and each delete's own check in its step).
+   */
+  private readonly sinceHead: { head: State; dirty: Map<string, Set<string>> } | null
   private readonly folders = new Set<string>()
   /** Real paths of parent folders, resolved once per plan (see assertParentInside). */
   readonly parents = new Map<string, string>()
@@ -127,7 +136,8 @@ export class PlanContext {
    */
   readonly bulkDeletes: boolean
 
-  constructor(cands: Iterable<Candidate>) {
+  constructor(cands: Iterable<Candidate>, sinceHead: { head: State | null; dirty: Map<string, Set<string>> } | null = null) {
+    this.sinceHead = sinceHead?.head && sinceHead.dirty.size ? { head: sinceHead.head, dirty: sinceHead.dirty } : null
     let deletes = 0
     for (const c of cands) {
       if (c.target?.type === 'dir') this.folders.add(`${c.root.id}:${c.key}`)
@@ -140,6 +150,14 @@ export class PlanContext {
     let p = this.probes.get(root.id)
     if (!p) this.probes.set(root.id, (p = new LinkProbe(root.abs)))
     return p
+  }
+
+  /** The head snapshot's entry of a path no event touched since (see sinceHead), or null. */
+  unchangedSinceHead(c: Candidate): Entry | null {
+    const dirty = this.sinceHead?.dirty.get(c.root.id)
+    // An absence proves nothing: the head snapshot does not record what its rules exclude.
+    const recorded = dirty ? this.sinceHead!.head.get(c.root.id)?.get(c.key) : undefined
+    return recorded && quietSince(dirty!, c.key) ? { ...recorded } : null
   }
 
   becomesFolder(root: RootRuntime, key: string): boolean {
@@ -176,7 +194,7 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
     if (link !== null) return refuse(c, `the folder ${link} above it is a link now; nothing is read or written through it`)
   }
   // Below a link that the plan turns back into a folder, nothing exists yet.
-  const actual = link === null ? currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, c.expected) : undefined
+  const actual = link === null ? (ctx.unchangedSinceHead(c) ?? currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, c.expected)) : undefined
   const base: PlanAction = { id: `${c.root.id}:${c.key}`, root: c.root.abs, path: c.key, kind: 'nothing', target: c.target, expected: c.expected, actual }
   if (matches(actual, c.target) && !notKept(c.target)) return base
   if (notKept(c.target) || (!c.target && notKept(c.expected))) {

@@ -21,9 +21,29 @@ import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
+import { journalSinceHead } from './journal-check'
 
-export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan {
-  return registered(e, buildPlan(e, target, evidence))
+/** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
+export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
+  return registered(e, buildPlan(e, target, evidence, sinceHead))
+}
+
+/**
+ * The change journals' events since the head snapshot, for a plan's preview (planner.ts
+ * PlanContext). Under the lock, briefly, so its barrier never runs beside a capture's; when the
+ * lock is busy the plan looks at every path itself.
+ */
+export async function journalForPlan(e: Engine): Promise<Map<string, Set<string>> | undefined> {
+  try {
+    await e.lock.acquire('plan')
+  } catch {
+    return undefined
+  }
+  try {
+    return await journalSinceHead(e.roots, e.watchers)
+  } finally {
+    e.lock.release()
+  }
 }
 
 /** The turns a plan of `target` would weigh (its own and overlapping ones), for attribution. */
@@ -58,7 +78,7 @@ function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
   }
 }
 
-function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan {
+function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
   e.assertOpen()
   const warnings: string[] = []
   const backTo = 'backTo' in target
@@ -75,7 +95,7 @@ function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence): Plan
   const plan = emptyPlan(backTo ? 'backTo' : 'turn', warnings, key)
   plan.turns = turns.map(toKey)
   if (!cands) return plan
-  finishPlan(e, plan, cands)
+  finishPlan(e, plan, cands, sinceHead)
   if (plan.actions.some((a) => a.kind === 'conflict' && a.reason?.startsWith('changed by a later turn'))) plan.suggestion = { backTo: key }
   return plan
 }
@@ -100,9 +120,9 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
   return plan
 }
 
-function finishPlan(e: Engine, plan: Plan, cands: Candidate[]): void {
+function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
-  const ctx = new PlanContext(cands)
+  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null)
   // Diffs share a budget of main-thread time; those past it are made by completeDiffs, off-thread.
   withDiffBudget(PLAN_DIFF_BUDGET_MS, () => {
     for (const c of cands) {
