@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { openCheckpointStore } from '../core/checkpoints/index'
-import type { OpenOptions } from '../core/checkpoints/index'
+import type { CheckpointStore, OpenOptions } from '../core/checkpoints/index'
 
 export type Row = [string, string, string, string]
 
@@ -61,21 +61,34 @@ export interface InstallFigures {
  *    install takes longer than that, so by then deleting a file frees blocks on disk. The target.
  *  - still in the page cache (no `sync`): a retake within seconds of the install. `rm -rf` of a copy
  *    made a moment before then deletes files whose blocks were never allocated (delayed allocation),
- *    ~17 µs each, and the restore's own per-file work (its plan and its re-check, one `lstat` each:
- *    the content guard) weighs more against that. Printed beside it, never hidden.
+ *    ~17 µs each, and the restore's own per-file work (one `lstat` each, the content guard in each
+ *    delete's step; the plan previews from the change journal) weighs more against that.
  */
 export async function installRows(label: string, ws: string, tmp: string, turn: () => string): Promise<{ onDisk: InstallFigures; cached: InstallFigures }> {
-  const cached = await installRestore(`${label}-cached`, ws, tmp, turn, false)
-  const onDisk = await installRestore(`${label}-disk`, ws, tmp, turn, true)
+  // Three install turns each in one store (as in the app: the store lives on), the median ratio
+  // kept: a single round swung 1.6–2.1× with the shared disk.
+  const rounds = async (state: string, onDisk: boolean) => {
+    const store = await openCheckpointStore({ storeDir: path.join(tmp, `install-store-${label}-${state}`), roots: [{ path: ws }], maxFileBytes: 1 << 30 })
+    const runs: InstallFigures[] = []
+    for (let i = 0; i < 3; i++) runs.push(await installRestore(store, `${label}-${state}${i}`, tmp, turn, onDisk))
+    await store.close()
+    return runs.sort((a, b) => a.ms / a.rmMs - b.ms / b.rmMs)[1]!
+  }
+  const cached = await rounds('cached', false)
+  const onDisk = await rounds('disk', true)
   return { onDisk, cached }
 }
 
-async function installRestore(label: string, ws: string, tmp: string, turn: () => string, onDisk: boolean): Promise<InstallFigures> {
-  const store = await openCheckpointStore({ storeDir: path.join(tmp, `install-store-${label}`), roots: [{ path: ws }], maxFileBytes: 1 << 30 })
-  await store.capture('bench/i1')
+async function installRestore(store: CheckpointStore, label: string, tmp: string, turn: () => string, onDisk: boolean): Promise<InstallFigures> {
+  const key = `bench/${label}`
+  await store.capture(key)
   const made = turn()
   const files = countFiles(made)
-  await store.seal('bench/i1')
+  // A turn ends after the model has answered what the install printed, not in the instant of its
+  // last write: the seal comes a moment later, as in the app (the change journal does not trust a
+  // folder born within 100 ms of its subscription, so a seal at once would leave the plan to lstat).
+  await new Promise((r) => setTimeout(r, 500))
+  await store.seal(key)
   const copy = path.join(tmp, `rm-copy-${label}`)
   sh('cp', ['-a', made, copy])
   if (onDisk) sh('sync', [])
@@ -85,10 +98,9 @@ async function installRestore(label: string, ws: string, tmp: string, turn: () =
   // What rm -rf left for the disk to do is not charged to the restore.
   if (onDisk) sh('sync', [])
   t = process.hrtime.bigint()
-  const res = await store.apply(await store.plan({ turnKey: 'bench/i1' }))
+  const res = await store.apply(await store.plan({ turnKey: key }))
   const rtMs = ms(t)
   if (res.status !== 'done' || fs.existsSync(made)) throw new Error(`install restore did not remove ${made}: ${res.status}`)
-  await store.close()
   return { ms: rtMs, rmMs, files }
 }
 
@@ -212,7 +224,7 @@ export function sideBySide(cols: [string, Figures][]): Row[] {
     ],
     ['  same, full walk (watch: false: network file systems)', cell((x) => `${sec(x.walked)} / ${sec(x.gitSecond)} = ${r(x.walked, x.gitSecond)}`), 'shown', ''],
     [
-      'restore of an install turn (plan + apply) vs rm -rf, files on disk',
+      'restore of an install turn (plan + apply) vs rm -rf, files on disk (median of 3)',
       cell((x) =>
         x.install ? `${x.install.onDisk.files} files: ${sec(x.install.onDisk.ms)} / ${sec(x.install.onDisk.rmMs)} = ${r(x.install.onDisk.ms, x.install.onDisk.rmMs)}` : '–',
       ),
@@ -222,8 +234,8 @@ export function sideBySide(cols: [string, Figures][]): Row[] {
     [
       '  same, files still in the page cache (retaken within seconds)',
       cell((x) => (x.install ? `${sec(x.install.cached.ms)} / ${sec(x.install.cached.rmMs)} = ${r(x.install.cached.ms, x.install.cached.rmMs)}` : '–')),
-      'shown',
-      '',
+      '≤2×',
+      ok((x) => !!x.install && x.install.cached.ms <= 2 * x.install.cached.rmMs),
     ],
     ['one-file restore (plan + apply, median of 5)', cell((x) => sec(x.restore)), '≤20 ms', ok((x) => x.restore <= 20)],
   ]

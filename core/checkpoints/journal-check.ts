@@ -130,7 +130,7 @@ export async function journalSinceHead(roots: RootRuntime[], watchers: Watchers)
   const out = new Map<string, Set<string>>()
   for (const root of roots) {
     const w = root.shared ? undefined : watchers.get(root.id)
-    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated || !w.healthy) continue
+    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
     // peek, not take: the next capture still needs these events.
     out.set(root.id, reportedKeys(root.abs, w.peek()))
   }

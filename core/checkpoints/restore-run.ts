@@ -25,7 +25,19 @@ export interface ApplyHooks {
 export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {
   const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
   const tag = `r${restoreId.replace(/[^a-z0-9]/g, '')}`
-  return { roots: e.rootById, probes, blobs: e.blobs, tag, bytesWritten: { n: 0 }, hooks, dirty: new Set(), parents: new Map(), guards, maxFileBytes: e.maxFileBytes, vanished: new Set() }
+  return {
+    roots: e.rootById,
+    probes,
+    blobs: e.blobs,
+    tag,
+    bytesWritten: { n: 0 },
+    hooks,
+    dirty: new Set(),
+    parents: new Map(),
+    guards,
+    maxFileBytes: e.maxFileBytes,
+    vanished: new Set(),
+  }
 }
 
 export interface StepRun {

@@ -177,30 +177,33 @@ describe.runIf(linux && byDefault)('The change journal, on by default', () => {
     expect((await w.store.changes('s/m9')).map((c) => c.path)).toEqual(['other.txt'])
   })
 
-  it.runIf(python)('an install’s plan previews from the journal (no lstat per file), and a write it never reported (mmap) is still never deleted: each delete checks its file first', async () => {
-    const w = await workspace()
-    w.write('keep.txt', 'k')
-    await baseline(w)
-    for (let i = 0; i < 40; i++) w.write(`vendor/pkg/f${i}.bin`, `AAAAAAAA${i}`)
-    await w.store.seal('s/m1')
-    await baseline(w, 's/m2', 'idle') // until the journal answers again (the new folders are watched)
-    await w.store.seal('s/m2')
-    const py = 'import mmap,sys\nf=open(sys.argv[1],"r+b")\nm=mmap.mmap(f.fileno(),0)\nm[0:4]=b"BBBB"\nm.flush()\nm.close()'
-    expect(spawnSync('python3', ['-c', py, w.p('vendor/pkg/f3.bin')]).status).toBe(0)
-    w.write('vendor/pkg/f5.bin', 'edited by the user')
-    const lstat = vi.spyOn(fs, 'lstatSync')
-    const plan = await w.store.plan({ turnKey: 's/m1' })
-    const looked = lstat.mock.calls.filter(([p]) => String(p).endsWith('.bin')).length
-    lstat.mockRestore()
-    expect(looked).toBeLessThan(5) // the files the journal reported (f5), not all forty
-    expect(plan.actions.find((a) => a.path === 'vendor/pkg/f5.bin')).toMatchObject({ kind: 'conflict', reason: 'edited since the turn' })
-    const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
-    expect(w.text('vendor/pkg/f3.bin')).toBe('BBBBAAAA3')
-    expect(w.text('vendor/pkg/f5.bin')).toBe('edited by the user')
-    expect(r.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'vendor/pkg/f3.bin', reason: 'changed since the plan was made; kept as it is' })]))
-    expect(fs.readdirSync(w.p('vendor/pkg')).sort()).toEqual(['f3.bin', 'f5.bin'])
-    expect(w.text('keep.txt')).toBe('k')
-  })
+  it.runIf(python)(
+    'an install’s plan previews from the journal (no lstat per file), and a write it never reported (mmap) is still never deleted: each delete checks its file first',
+    async () => {
+      const w = await workspace()
+      w.write('keep.txt', 'k')
+      await baseline(w)
+      for (let i = 0; i < 40; i++) w.write(`vendor/pkg/f${i}.bin`, `AAAAAAAA${i}`)
+      await w.store.seal('s/m1')
+      await baseline(w, 's/m2', 'idle') // until the journal answers again (the new folders are watched)
+      await w.store.seal('s/m2')
+      const py = 'import mmap,sys\nf=open(sys.argv[1],"r+b")\nm=mmap.mmap(f.fileno(),0)\nm[0:4]=b"BBBB"\nm.flush()\nm.close()'
+      expect(spawnSync('python3', ['-c', py, w.p('vendor/pkg/f3.bin')]).status).toBe(0)
+      w.write('vendor/pkg/f5.bin', 'edited by the user')
+      const lstat = vi.spyOn(fs, 'lstatSync')
+      const plan = await w.store.plan({ turnKey: 's/m1' })
+      const looked = lstat.mock.calls.filter(([p]) => String(p).endsWith('.bin')).length
+      lstat.mockRestore()
+      expect(looked).toBeLessThan(5) // the files the journal reported (f5), not all forty
+      expect(plan.actions.find((a) => a.path === 'vendor/pkg/f5.bin')).toMatchObject({ kind: 'conflict', reason: 'edited since the turn' })
+      const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
+      expect(w.text('vendor/pkg/f3.bin')).toBe('BBBBAAAA3')
+      expect(w.text('vendor/pkg/f5.bin')).toBe('edited by the user')
+      expect(r.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'vendor/pkg/f3.bin', reason: 'changed since the plan was made; kept as it is' })]))
+      expect(fs.readdirSync(w.p('vendor/pkg')).sort()).toEqual(['f3.bin', 'f5.bin'])
+      expect(w.text('keep.txt')).toBe('k')
+    },
+  )
 
   const canMount = linux && spawnSync('mount', ['--version']).status === 0 && process.getuid?.() === 0
   it.runIf(canMount)('a file system mounted inside the project after the watches were made: the capture walks and sees the files in it', async (ctx) => {

@@ -160,10 +160,7 @@ describe('safety', () => {
     expect(w.text('gen/c.txt')).toBe('edited by the user')
     expect(w.exists('gen/a.txt') || w.exists('gen/b.txt')).toBe(false)
     expect(r.skipped).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ path: 'gen/c.txt', reason: 'changed since the plan was made; kept as it is' }),
-        expect.objectContaining({ path: 'gen' }),
-      ]),
+      expect.arrayContaining([expect.objectContaining({ path: 'gen/c.txt', reason: 'changed since the plan was made; kept as it is' }), expect.objectContaining({ path: 'gen' })]),
     )
     expect(r.applied.map((a) => a.path).sort()).toEqual(['gen/a.txt', 'gen/b.txt'])
     // The undo puts back what the restore removed, and never the turn's version over the edit.
