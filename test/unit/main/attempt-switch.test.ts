@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { planSwitch, replayEvents, type StoredMessage } from '../../../core/retake/attempt-switch'
+import { misplacedAfterReplay, planSwitch, replayEvents, type StoredMessage } from '../../../core/retake/attempt-switch'
 import type { Attempt } from '../../../shared/ipc-contract'
 
 const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage => ({
@@ -74,5 +74,32 @@ describe('replayEvents', () => {
     ])
     expect(new Set(ev.map((e) => e.id)).size).toBe(5)
     expect(ev[1]!.data).toEqual({ sessionID: 's', part: { id: 'u2_p0' }, time: 1000 })
+  })
+})
+
+describe('misplacedAfterReplay', () => {
+  const at = (m: StoredMessage, created: number): StoredMessage => ({ ...m, info: { ...m.info, time: { created } } })
+  const before = [at(msg('m1u1', 'user'), 1), at(msg('m2a1', 'assistant'), 2)]
+  // The attempt's question (asked at 3) and its answer; the branch being left asked it again at 9.
+  const replay = [at(msg('m3u2', 'user'), 3), at(msg('m4a2old', 'assistant'), 4)]
+  const removed = ['m6a3', 'm5u3', 'm4a2new', 'm3u2']
+
+  it('nothing when the session ends with the replayed messages, in order, as replayed', () => {
+    expect(misplacedAfterReplay([...before, ...replay], replay, removed)).toEqual([])
+    // Someone else's message after them is not the switch's business.
+    expect(misplacedAfterReplay([...before, ...replay, at(msg('m9u9', 'user'), 20)], replay, removed)).toEqual([])
+  })
+
+  it('the question listed after its answers (brought back by a late write with its own time): everything of the switch goes again, newest first', () => {
+    expect(misplacedAfterReplay([...before, replay[1]!, replay[0]!], replay, removed)).toEqual(['m3u2', 'm4a2old'])
+  })
+
+  it('a deleted message of the branch left that came back, or a replayed one rewritten since', () => {
+    expect(misplacedAfterReplay([...before, ...replay, at(msg('m5u3', 'user'), 10)], replay, removed)).toEqual(['m5u3', 'm4a2old', 'm3u2'])
+    expect(misplacedAfterReplay([...before, at(msg('m3u2', 'user'), 9), replay[1]!], replay, removed)).toEqual(['m4a2old', 'm3u2'])
+  })
+
+  it('a replayed message missing', () => {
+    expect(misplacedAfterReplay([...before, replay[0]!], replay, removed)).toEqual(['m3u2'])
   })
 })
