@@ -43,8 +43,8 @@ interface Deps {
   checkpoints: CheckpointService
   stores: AppStores
   now(): number
-  /** Tests: called after each conversation delete (a throw stands for a crash at that point). */
-  afterDelete?(messageID: string): void
+  /** Tests: called (and awaited) after each conversation delete (a throw stands for a crash at that point). */
+  afterDelete?(messageID: string): void | Promise<void>
 }
 
 export async function continueFromAttempt(d: Deps, input: ContinueInput): Promise<AttemptContinueOutcome> {
@@ -84,7 +84,7 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
   d.stores.markSwitching(sessionID, messageID, attempt.at)
   for (const id of plan.remove) {
     unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
-    d.afterDelete?.(id)
+    await d.afterDelete?.(id)
   }
   await replayMessages(d, directory, sessionID, plan.replay)
   // Read back: a late write of opencode's own to a message just deleted (the summary it computes
