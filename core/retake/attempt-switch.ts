@@ -46,7 +46,7 @@ export function planSwitch(a: {
       rollBack: false,
       bringBack: null,
       remove: [...(question ? [question.info.id] : []), ...leftOver],
-      replay: [user, ...(attempt.messages as StoredMessage[])],
+      replay: timesInOrder([user, ...(attempt.messages as StoredMessage[])]),
     }
   }
   if (!question) return { error: 'The retaken message is not in this session any more' }
@@ -70,8 +70,27 @@ export function planSwitch(a: {
       .map((m) => m.info.id)
       .concat(current.info.id),
     // An attempt recorded before its question was kept falls back to the question as it is now.
-    replay: [(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])],
+    replay: timesInOrder([(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])]),
   }
+}
+
+/**
+ * The messages with creation times that ascend in their order, the key opencode lists them by (then
+ * the id). A time moves only when it is later than the next message's, to just before it: opencode's
+ * after-turn summary writes the whole question back, and landing after a switch replayed an
+ * attempt, it leaves that question holding the other branch's (later) time. The listing stays right
+ * (a rewrite keeps the time the row was stored with), but the branch kept at the next switch records
+ * that time, and replayed as it is, the question would list after its answers.
+ */
+export function timesInOrder(messages: StoredMessage[]): StoredMessage[] {
+  const out = [...messages]
+  for (let i = out.length - 2; i >= 0; i--) {
+    const m = out[i]!
+    const own = m.info.time?.created
+    const next = out[i + 1]!.info.time?.created
+    if (own !== undefined && next !== undefined && own > next) out[i] = { ...m, info: { ...m.info, time: { ...m.info.time, created: next - 1 } } }
+  }
+  return out
 }
 
 export interface SyncEvent {

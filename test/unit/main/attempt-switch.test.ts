@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { misplacedAfterReplay, planSwitch, replayEvents, type StoredMessage } from '../../../core/retake/attempt-switch'
+import { misplacedAfterReplay, planSwitch, replayEvents, timesInOrder, type StoredMessage } from '../../../core/retake/attempt-switch'
 import type { Attempt } from '../../../shared/ipc-contract'
 
 const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage => ({
@@ -101,5 +101,31 @@ describe('misplacedAfterReplay', () => {
 
   it('a replayed message missing', () => {
     expect(misplacedAfterReplay([...before, replay[0]!], replay, removed)).toEqual(['m3u2'])
+  })
+})
+
+describe('timesInOrder', () => {
+  const at = (m: StoredMessage, created?: number): StoredMessage => ({ ...m, info: { ...m.info, ...(created === undefined ? {} : { time: { created } }) } })
+  const created = (list: StoredMessage[]) => list.map((m) => m.info.time?.created)
+
+  it('leaves times that already ascend (ties included: opencode orders those by id) and messages without one', () => {
+    const list = [at(msg('u', 'user'), 3), at(msg('a1', 'assistant'), 4), at(msg('a2', 'assistant'), 4), at(msg('u2', 'user'))]
+    expect(timesInOrder(list)).toEqual(list)
+  })
+
+  it('moves a question holding a later time (the other branch’s, written back by opencode’s summary) to just before its first answer, and nothing else', () => {
+    const answer = { ...at(msg('a1', 'assistant'), 4), info: { ...at(msg('a1', 'assistant'), 4).info, time: { created: 4, completed: 6 } } }
+    const list = [at(msg('u', 'user'), 9), answer, at(msg('u2', 'user'), 7)]
+    const out = timesInOrder(list)
+    expect(created(out)).toEqual([3, 4, 7])
+    expect(out[1]).toBe(answer)
+    // The stored attempt is not changed.
+    expect(created(list)).toEqual([9, 4, 7])
+  })
+
+  it('is what a switch replays', () => {
+    const late = { ...attempt, user: at(msg('m3u2', 'user'), 9), messages: [at(msg('m4a2old', 'assistant', 1, 'old'), 4)] }
+    const p = planSwitch({ attempt: late, messages: session, now: 200, hasFilePlan: false, leaveFiles: false })
+    expect('replay' in p && created(p.replay)).toEqual([3, 4])
   })
 })
