@@ -48,8 +48,8 @@ export interface CoreOptions {
   log?: (line: string) => void
   /** Test seam: called after each journaled phase of a retake (the crash tests kill the process there). */
   afterRetakePhase?: (phase: RetakePhase) => void
-  /** Test seam: called after each message a switch to an attempt deletes. */
-  afterSwitchDelete?: (messageID: string) => void
+  /** Test seam: called (and awaited) after each message a switch to an attempt deletes. */
+  afterSwitchDelete?: (messageID: string) => void | Promise<void>
 }
 
 export interface RetakeCore {

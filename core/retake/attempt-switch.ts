@@ -5,7 +5,7 @@
  */
 import type { Attempt } from '../../shared/ipc-contract'
 
-export type StoredMessage = { info: { id: string; role: string; providerID?: string; modelID?: string }; parts: { id: string }[] }
+export type StoredMessage = { info: { id: string; role: string; providerID?: string; modelID?: string; time?: { created?: number } }; parts: { id: string }[] }
 
 export interface SwitchPlan {
   /** The current branch, recorded as an attempt before anything changes (null: there is none). */
@@ -46,7 +46,7 @@ export function planSwitch(a: {
       rollBack: false,
       bringBack: null,
       remove: [...(question ? [question.info.id] : []), ...leftOver],
-      replay: [user, ...(attempt.messages as StoredMessage[])],
+      replay: timesInOrder([user, ...(attempt.messages as StoredMessage[])]),
     }
   }
   if (!question) return { error: 'The retaken message is not in this session any more' }
@@ -70,8 +70,27 @@ export function planSwitch(a: {
       .map((m) => m.info.id)
       .concat(current.info.id),
     // An attempt recorded before its question was kept falls back to the question as it is now.
-    replay: [(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])],
+    replay: timesInOrder([(attempt.user ?? current) as StoredMessage, ...(attempt.messages as StoredMessage[])]),
   }
+}
+
+/**
+ * The messages with creation times that ascend in their order, the key opencode lists them by (then
+ * the id). A time moves only when it is later than the next message's, to just before it: opencode's
+ * after-turn summary writes the whole question back, and landing after a switch replayed an
+ * attempt, it leaves that question holding the other branch's (later) time. The listing stays right
+ * (a rewrite keeps the time the row was stored with), but the branch kept at the next switch records
+ * that time, and replayed as it is, the question would list after its answers.
+ */
+export function timesInOrder(messages: StoredMessage[]): StoredMessage[] {
+  const out = [...messages]
+  for (let i = out.length - 2; i >= 0; i--) {
+    const m = out[i]!
+    const own = m.info.time?.created
+    const next = out[i + 1]!.info.time?.created
+    if (own !== undefined && next !== undefined && own > next) out[i] = { ...m, info: { ...m.info, time: { ...m.info.time, created: next - 1 } } }
+  }
+  return out
 }
 
 export interface SyncEvent {
@@ -94,4 +113,23 @@ export function replayEvents(sessionID: string, messages: StoredMessage[], after
     for (const part of m.parts) events.push({ id: id(), aggregateID: sessionID, seq: ++seq, type: 'message.part.updated.1', data: { sessionID, part, time: now } })
   }
   return events
+}
+
+/**
+ * What a replay left out of place, seen in the session read back after it: the ids to delete
+ * (newest first) before replaying again, or none when the switch's messages (those it removed or
+ * replayed) are exactly the replayed ones, in order, each as replayed.
+ *
+ * opencode lists messages by the creation time stored with the row (then id), and a rewrite of a
+ * message that exists keeps that time. After a turn opencode computes its summary on its own
+ * (forked, not awaited) and writes the whole question back with it: landing after the switch
+ * deleted the question, that write brings it back as it was (same id, its own time), and the
+ * replay's rewrite of it keeps that time, so the attempt's question lists after its answers.
+ * Deleted and replayed again, it is stored with the replayed time.
+ */
+export function misplacedAfterReplay(list: StoredMessage[], replay: StoredMessage[], removed: string[]): string[] {
+  const ours = new Set([...removed, ...replay.map((m) => m.info.id)])
+  const seen = list.filter((m) => ours.has(m.info.id))
+  const inPlace = seen.length === replay.length && seen.every((m, i) => m.info.id === replay[i]!.info.id && m.info.time?.created === replay[i]!.info.time?.created)
+  return inPlace ? [] : seen.map((m) => m.info.id).reverse()
 }

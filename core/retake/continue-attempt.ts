@@ -20,7 +20,7 @@ import { unwrap } from '../../shared/unwrap'
 import type { CheckpointService } from '../checkpoint-service'
 import type { AppStores } from '../store/app-stores'
 import { messagesBackTo } from './session-pages'
-import { planSwitch, replayEvents, type StoredMessage } from './attempt-switch'
+import { misplacedAfterReplay, planSwitch, replayEvents, type StoredMessage } from './attempt-switch'
 
 export interface ContinueInput {
   directory: string
@@ -43,8 +43,8 @@ interface Deps {
   checkpoints: CheckpointService
   stores: AppStores
   now(): number
-  /** Tests: called after each conversation delete (a throw stands for a crash at that point). */
-  afterDelete?(messageID: string): void
+  /** Tests: called (and awaited) after each conversation delete (a throw stands for a crash at that point). */
+  afterDelete?(messageID: string): void | Promise<void>
 }
 
 export async function continueFromAttempt(d: Deps, input: ContinueInput): Promise<AttemptContinueOutcome> {
@@ -84,9 +84,20 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
   d.stores.markSwitching(sessionID, messageID, attempt.at)
   for (const id of plan.remove) {
     unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
-    d.afterDelete?.(id)
+    await d.afterDelete?.(id)
   }
   await replayMessages(d, directory, sessionID, plan.replay)
+  // Read back: a late write of opencode's own to a message just deleted (the summary it computes
+  // after a turn) can put the question back with its old time, after its answers
+  // (misplacedAfterReplay). What is out of place is deleted and the attempt replayed again.
+  for (let round = 0; ; round++) {
+    const back = (await messagesBackTo(d.client, sessionID, messageID)) as StoredMessage[]
+    const misplaced = misplacedAfterReplay(back, plan.replay, plan.remove)
+    if (misplaced.length === 0) break
+    if (round >= 2) throw new Error('opencode kept rewriting the attempt’s messages while they were put back: continue from the attempt again')
+    for (const id of misplaced) unwrap('session.deleteMessage', await d.client.session.deleteMessage({ sessionID, messageID: id }))
+    await replayMessages(d, directory, sessionID, plan.replay)
+  }
 
   // 4. The attempt is current now: it leaves the history (the branch left behind took its place).
   d.stores.forgetAttempt(sessionID, messageID, attempt.at)

@@ -34,7 +34,7 @@ export interface RetakeHostOptions {
   /** Test seam: called after each phase is journaled, before the step acts (crash tests kill here). */
   afterPhase?(phase: RetakePhase): void
   /** Test seam: called after each message a switch to an attempt deletes (a throw = a crash there). */
-  afterSwitchDelete?(messageID: string): void
+  afterSwitchDelete?(messageID: string): void | Promise<void>
 }
 
 type Message = StoredMessage & { info: StoredMessage['info'] & { parentID?: string; providerID?: string; modelID?: string } }

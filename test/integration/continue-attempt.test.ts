@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PROXY_BASE, proxyFetch } from '../../core/retake/proxy-fetch'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined
@@ -45,6 +46,24 @@ async function continueFrom(sessionID: string, messageID: string, at: number, fi
     plan,
     out: await app!.call('attempts.continue', { directory: app!.project, sessionID, messageID, at, files: { planId: plan.planId, overwrite: files.overwrite ?? [], keep: [] } }),
   }
+}
+
+/** A POST of the host's own to opencode (a host-only route), as the switch makes them. */
+async function hostPost(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const r = await proxyFetch(app!.core.proxy)(`${PROXY_BASE}${path}?directory=${encodeURIComponent(app!.project)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: r.status, json: (await r.json()) as unknown }
+}
+
+/** A message written back the way opencode's after-turn summary does it: message.updated, after the session's last event. */
+async function lateWrite(sessionID: string, info: unknown): Promise<void> {
+  const events = (await hostPost('/sync/history', { [sessionID]: 0 })).json as { seq: number }[]
+  const seq = Math.max(...events.map((e) => e.seq)) + 1
+  const write = { id: `evt_${Date.now().toString(16)}late00000000`, aggregateID: sessionID, seq, type: 'message.updated.1', data: { sessionID, info } }
+  expect((await hostPost('/sync/replay', { directory: app!.project, events: [write] })).status).toBe(200)
 }
 
 /** Two turns, then turn 1 retaken with another text and model: attempt A (both turns) is kept. */
@@ -105,6 +124,56 @@ describe('continue from an attempt', () => {
       await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, edit: { text: 'just talk' } }),
     ).toMatchObject({ status: 'done' })
     expect(tree(app.project)).toEqual(initial)
+  })
+
+  it('a late write of opencode’s own to the question between the switch’s delete and its replay still leaves the question first', async () => {
+    // opencode computes a turn's summary after the turn (forked, not awaited) and writes the whole
+    // question back with it: landing after the switch deleted the question, it brings the question
+    // back as it was, with its own time, and the replay's rewrite keeps that time.
+    let late: (() => Promise<void>) | undefined
+    let target = ''
+    app = await startCoreApp({
+      git: true,
+      files: FILES,
+      core: {
+        afterSwitchDelete: async (id) => {
+          if (id === target) await late?.()
+        },
+      },
+    })
+    const { sessionID, userID, a } = await retakenSession()
+    target = userID
+    const question = (await app.client.session.message({ sessionID, messageID: userID })).data!.info
+    late = async () => {
+      late = undefined
+      await lateWrite(sessionID, question)
+    }
+    const [kept] = await app.call('attempts.list', { sessionID })
+    const first = await continueFrom(sessionID, userID, kept!.at)
+    expect(first.out, JSON.stringify(first.out)).toMatchObject({ status: 'done' })
+    expect(late).toBeUndefined()
+    expect(await conversation(sessionID)).toEqual(a.talk)
+    expect(tree(app.project)).toEqual(a.files)
+  })
+
+  it('a late write of opencode’s own to the question after the switch’s replay does not put the question after its answers in a later switch', async () => {
+    app = await startCoreApp({ git: true, files: FILES })
+    const { sessionID, userID, a, c } = await retakenSession()
+    const question = (await app.client.session.message({ sessionID, messageID: userID })).data!.info
+    const [kept] = await app.call('attempts.list', { sessionID })
+    expect((await continueFrom(sessionID, userID, kept!.at)).out).toMatchObject({ status: 'done' })
+    // The retaken turn's summary lands after the switch: the row keeps its place (a rewrite keeps
+    // the stored time) but holds the retaken question's time, and the branch kept next records it.
+    await lateWrite(sessionID, question)
+    expect(await conversation(sessionID)).toEqual(a.talk)
+    const left = (await app.call('attempts.list', { sessionID }))[0]!
+    expect((await continueFrom(sessionID, userID, left.at)).out).toMatchObject({ status: 'done' })
+    expect(await conversation(sessionID)).toEqual(c.talk)
+    const again = (await app.call('attempts.list', { sessionID }))[0]!
+    const out = (await continueFrom(sessionID, userID, again.at)).out
+    expect(out, JSON.stringify(out)).toMatchObject({ status: 'done' })
+    expect(await conversation(sessionID)).toEqual(a.talk)
+    expect(tree(app.project)).toEqual(a.files)
   })
 
   it('offers a file the user edited since as a conflict and keeps the user’s version unless told otherwise', async () => {

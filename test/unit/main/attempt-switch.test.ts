@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { planSwitch, replayEvents, type StoredMessage } from '../../../core/retake/attempt-switch'
+import { misplacedAfterReplay, planSwitch, replayEvents, timesInOrder, type StoredMessage } from '../../../core/retake/attempt-switch'
 import type { Attempt } from '../../../shared/ipc-contract'
 
 const msg = (id: string, role: string, parts = 1, model?: string): StoredMessage => ({
@@ -74,5 +74,58 @@ describe('replayEvents', () => {
     ])
     expect(new Set(ev.map((e) => e.id)).size).toBe(5)
     expect(ev[1]!.data).toEqual({ sessionID: 's', part: { id: 'u2_p0' }, time: 1000 })
+  })
+})
+
+describe('misplacedAfterReplay', () => {
+  const at = (m: StoredMessage, created: number): StoredMessage => ({ ...m, info: { ...m.info, time: { created } } })
+  const before = [at(msg('m1u1', 'user'), 1), at(msg('m2a1', 'assistant'), 2)]
+  // The attempt's question (asked at 3) and its answer; the branch being left asked it again at 9.
+  const replay = [at(msg('m3u2', 'user'), 3), at(msg('m4a2old', 'assistant'), 4)]
+  const removed = ['m6a3', 'm5u3', 'm4a2new', 'm3u2']
+
+  it('nothing when the session ends with the replayed messages, in order, as replayed', () => {
+    expect(misplacedAfterReplay([...before, ...replay], replay, removed)).toEqual([])
+    // Someone else's message after them is not the switch's business.
+    expect(misplacedAfterReplay([...before, ...replay, at(msg('m9u9', 'user'), 20)], replay, removed)).toEqual([])
+  })
+
+  it('the question listed after its answers (brought back by a late write with its own time): everything of the switch goes again, newest first', () => {
+    expect(misplacedAfterReplay([...before, replay[1]!, replay[0]!], replay, removed)).toEqual(['m3u2', 'm4a2old'])
+  })
+
+  it('a deleted message of the branch left that came back, or a replayed one rewritten since', () => {
+    expect(misplacedAfterReplay([...before, ...replay, at(msg('m5u3', 'user'), 10)], replay, removed)).toEqual(['m5u3', 'm4a2old', 'm3u2'])
+    expect(misplacedAfterReplay([...before, at(msg('m3u2', 'user'), 9), replay[1]!], replay, removed)).toEqual(['m4a2old', 'm3u2'])
+  })
+
+  it('a replayed message missing', () => {
+    expect(misplacedAfterReplay([...before, replay[0]!], replay, removed)).toEqual(['m3u2'])
+  })
+})
+
+describe('timesInOrder', () => {
+  const at = (m: StoredMessage, created?: number): StoredMessage => ({ ...m, info: { ...m.info, ...(created === undefined ? {} : { time: { created } }) } })
+  const created = (list: StoredMessage[]) => list.map((m) => m.info.time?.created)
+
+  it('leaves times that already ascend (ties included: opencode orders those by id) and messages without one', () => {
+    const list = [at(msg('u', 'user'), 3), at(msg('a1', 'assistant'), 4), at(msg('a2', 'assistant'), 4), at(msg('u2', 'user'))]
+    expect(timesInOrder(list)).toEqual(list)
+  })
+
+  it('moves a question holding a later time (the other branch’s, written back by opencode’s summary) to just before its first answer, and nothing else', () => {
+    const answer = { ...at(msg('a1', 'assistant'), 4), info: { ...at(msg('a1', 'assistant'), 4).info, time: { created: 4, completed: 6 } } }
+    const list = [at(msg('u', 'user'), 9), answer, at(msg('u2', 'user'), 7)]
+    const out = timesInOrder(list)
+    expect(created(out)).toEqual([3, 4, 7])
+    expect(out[1]).toBe(answer)
+    // The stored attempt is not changed.
+    expect(created(list)).toEqual([9, 4, 7])
+  })
+
+  it('is what a switch replays', () => {
+    const late = { ...attempt, user: at(msg('m3u2', 'user'), 9), messages: [at(msg('m4a2old', 'assistant', 1, 'old'), 4)] }
+    const p = planSwitch({ attempt: late, messages: session, now: 200, hasFilePlan: false, leaveFiles: false })
+    expect('replay' in p && created(p.replay)).toEqual([3, 4])
   })
 })
