@@ -153,8 +153,8 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
         if (!now) return void env.vanished.add(`${s.root}:${s.key}`)
         if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
       }
-      // No lstat first: unlink never removes a folder (EISDIR on Linux, EPERM on macOS), and only
-      // then is it looked at. One system call per file of an install's restore.
+      // Unlink never removes a folder (EISDIR on Linux, EPERM on macOS): only then is the path
+      // looked at again. Its content was checked just above when the turn made it (a guard).
       try {
         fs.unlinkSync(os(abs))
         touchedFolder(env, abs)
