@@ -10,6 +10,8 @@ export interface ChangeWatcher {
   baseline: boolean
   readonly healthy: boolean
   barrier(): Promise<boolean>
+  /** Stop watching these folders (a restore is about to remove them); see restore-watch.ts. */
+  unwatch?(dirs: string[]): Promise<boolean>
   take(): Set<string> | null
   /** The paths with events since the last take, left in place. */
   peek(): ReadonlySet<string>

@@ -51,7 +51,7 @@ let prevCount = 0
 const linked = new Set()
 const waiting = new Set()
 const early = new Set()
-const watches = []
+const watches = new Map()
 const devices = new Set([rootDev])
 function reply(name) {
   if (prevCount + count >= queueLimit / 2) failed = failed || (prevCount + count) + ' events since the capture before last: the kernel may have dropped some (max_queued_events ' + queueLimit + ')'
@@ -96,7 +96,7 @@ function watchTree(dir) {
     devices.add(st.dev)
     const w = fs.watch(dir, { persistent: true, encoding: 'buffer' }, (type, name) => onEvent(dir, type, name))
     w.on('error', (e) => { failed = failed || 'watch error on ' + dir + ': ' + (e.code || e.message) })
-    watches.push(w)
+    watches.set(dir, w)
   } catch (e) {
     if (e.code === 'ENOSPC') giveUp('cannot watch ' + dir + ': the inotify watch limit (fs.inotify.max_user_watches) is reached')
     else failed = failed || 'cannot watch ' + dir + ': ' + (e.code || e.message)
@@ -116,8 +116,13 @@ function watchTree(dir) {
   }
 }
 watchTree(workerData.root)
-parentPort.postMessage({ ready: true, failed, permanent, watches: watches.length, devices: [...devices] })
+parentPort.postMessage({ ready: true, failed, permanent, watches: watches.size, devices: [...devices] })
 parentPort.on('message', (m) => {
+  if (m && Array.isArray(m.unwatch)) {
+    for (const dir of m.unwatch) { const w = watches.get(dir); if (w) { w.close(); watches.delete(dir) } }
+    parentPort.postMessage({ unwatched: m.unwatchId })
+    return
+  }
   if (!m || typeof m.barrier !== 'string') return
   if (early.delete(m.barrier)) reply(m.barrier)
   else waiting.add(m.barrier)
@@ -216,12 +221,13 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       worker.on('exit', () => {
         if (this.worker === worker) lost()
       })
-      worker.on('message', (m: { ready?: boolean; failed?: string | null; devices?: number[] } & Partial<BarrierReply>) => {
+      worker.on('message', (m: { ready?: boolean; failed?: string | null; devices?: number[]; unwatched?: string } & Partial<BarrierReply>) => {
         if (m.failed) this.failure = m.failed
         if (m.permanent) this.gaveUp = true
         if (m.devices) this.devices = new Set(m.devices)
         if (m.ready) resolve(!m.failed)
         else if (typeof m.barrier === 'string') this.waiting.get(m.barrier)?.(m as BarrierReply)
+        else if (typeof m.unwatched === 'string') this.waiting.get(m.unwatched)?.(m as BarrierReply)
       })
     }).then((ok) => {
       // Once ready, and after the listeners (adding a 'message' listener refs a worker again): an
@@ -283,6 +289,32 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
       if (m.dirCreated) this.dirCreated = true
     }
     return !this.broken
+  }
+
+  /**
+   * Stop watching folders a restore is about to remove (absolute paths as the worker names them).
+   * Why: every delete in a watched folder queues an event the worker must wake for, and removing a
+   * watched folder costs more again; an install's restore spent ~10–15 ms of its ~90 ms of deletes
+   * on them. Its deletes are recorded by the restore's own capture instead (restore-watch.ts).
+   * Resolves once the worker has closed those watches; false when it could not be asked.
+   */
+  async unwatch(dirs: string[]): Promise<boolean> {
+    const worker = this.worker
+    if (this.broken || !worker || !dirs.length) return false
+    const id = `unwatch-${++this.seq}`
+    const done = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS)
+      this.waiting.set(id, (m) => {
+        clearTimeout(timer)
+        resolve(m !== null)
+      })
+    })
+    worker.ref()
+    worker.postMessage({ unwatch: dirs, unwatchId: id })
+    const ok = await done
+    worker.unref()
+    this.waiting.delete(id)
+    return ok
   }
 
   get healthy(): boolean {

@@ -22,6 +22,12 @@ export interface Intent {
   turns: TurnKey[]
   /** Snapshot of the pre-restore state (the undo target), committed before the intent. */
   pre: string
+  /**
+   * Paths the restore touches besides its steps' own (folders a write creates on its way): every
+   * step's path is touched too (intentTouched). Why not listed: in an install's restore they were
+   * half of the intent, written and fsynced before the first delete. Journals written before this
+   * listed every path; the union is the same.
+   */
   touched: Record<string, string[]>
   steps: Step[]
   undoOf?: string
@@ -99,6 +105,19 @@ export class Journal {
     // is simply removed on the next open.
     fs.rmSync(this.file, { force: true })
   }
+}
+
+/** Every path an intent's restore touches, by root id: its steps' paths and `touched`. */
+export function intentTouched(intent: Intent): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  const add = (rid: string, key: string) => {
+    let keys = out.get(rid)
+    if (!keys) out.set(rid, (keys = new Set()))
+    keys.add(key)
+  }
+  for (const s of intent.steps) add(s.root, s.key)
+  for (const [rid, keys] of Object.entries(intent.touched)) for (const k of keys) add(rid, k)
+  return out
 }
 
 export function journalDir(storeDir: string): string {

@@ -1,10 +1,11 @@
 // Path keys and the checks that keep every restore inside its root. Manifests are data read back
 // from disk, so nothing in them is trusted: a key with `..`, an absolute path or a backslash is
 // rejected, and at restore time the real path of each target's parent must stay inside the root.
+import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from './types'
 import type { TurnKey, TurnKeyInput } from './types'
-import { realpathOf } from './os-names'
+import { os, realpathOf } from './os-names'
 
 const ID_RE = /^[A-Za-z0-9_.:-]{1,200}$/
 
@@ -100,7 +101,7 @@ export function assertParentInside(rootReal: string, abs: string, known?: Map<st
     if (known?.has(dir)) return // resolved inside the root earlier in this plan or restore
     let real: string | null = null
     try {
-      real = realpathOf(dir)
+      real = realBelowKnown(dir, known) ?? realpathOf(dir)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err
     }
@@ -113,6 +114,19 @@ export function assertParentInside(rootReal: string, abs: string, known?: Map<st
     if (up === dir) throw new CheckpointError('EBAD_PATH', `no existing parent for ${abs}`)
     dir = up
   }
+}
+
+/**
+ * The real path of `dir` when its parent's is known and `dir` is a folder, not a link: the parent's
+ * plus its name, found with one lstat. Why: realpath walks every segment from `/` (an lstat each),
+ * and a restore asks it for each of an install's few hundred folders, each below one resolved
+ * already (about 10 ms of an install's restore). Undefined (so realpath decides) in any other case.
+ */
+function realBelowKnown(dir: string, known?: Map<string, string>): string | undefined {
+  const up = known?.get(path.dirname(dir))
+  if (up === undefined) return undefined
+  const st = fs.lstatSync(os(dir))
+  return st.isDirectory() ? path.join(up, path.basename(dir)) : undefined
 }
 
 /** Absolute root path in the form used for its identity. */

@@ -4,12 +4,13 @@ import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
 import { LinkProbe } from './link-probe'
-import { Journal, pendingJournals, readJournal } from './journal'
+import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
 import { keyToAbs } from './paths'
 import type { RestoreRecord } from './records'
-import { cleanTemps, flushFolders, KeptInPlace, runStep } from './steps'
-import type { StepEnv } from './steps'
+import { cleanTemps, flushFolders, runStep } from './steps'
+import { KeptInPlace } from './step-env'
+import type { StepEnv } from './step-env'
 import { markTurns, markUndone } from './turn-status'
 import type { ApplyResult, Entry } from './types'
 
@@ -63,15 +64,16 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
     if (done.has(i)) continue
     const s = intent.steps[i]!
     const k = `${s.root}:${s.key}`
-    const root = e.rootById.get(s.root)
-    const where = { root: root?.abs ?? s.root, path: s.key }
     hooks.onStep?.(i, s)
     try {
       if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
-      await runStep(env, s)
+      // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
+      const writing = runStep(env, s)
+      if (writing) await writing
       journal.done(i, s.op === 'unlink' && !rewritten.has(k))
       if (!env.vanished.has(k)) changed.add(k)
     } catch (err) {
+      const where = { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key }
       if (err instanceof KeptInPlace) {
         out.kept.push({ ...where, reason: err.message })
         out.untouched.add(k)
@@ -105,7 +107,7 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
 
 /** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
 export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
-  const touched = new Map(Object.entries(intent.touched).map(([rid, keys]) => [rid, new Set(keys.filter((k) => !untouched.has(`${rid}:${k}`)))]))
+  const touched = new Map([...intentTouched(intent)].map(([rid, keys]) => [rid, new Set([...keys].filter((k) => !untouched.has(`${rid}:${k}`)))]))
   const post = await e.captureKeys(touched)
   const rec: RestoreRecord = {
     format: 'retake-checkpoint-restore',

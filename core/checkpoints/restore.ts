@@ -9,7 +9,7 @@ import type { Engine } from './engine'
 import { withDiffBudget } from './diff'
 import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir } from './journal'
-import type { Intent } from './journal'
+import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
 import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
@@ -22,6 +22,7 @@ import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
+import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
@@ -136,6 +137,17 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
   remember(e, plan, byId)
 }
 
+/** The touched paths no step names (journal.ts intentTouched puts the two back together). */
+function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<string, string[]> {
+  const named = new Set(steps.map((s) => `${s.root}:${s.key}`))
+  const out: Record<string, string[]> = {}
+  for (const [rid, keys] of touched) {
+    const rest = [...keys].filter((k) => !named.has(`${rid}:${k}`))
+    if (rest.length) out[rid] = rest
+  }
+  return out
+}
+
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
 const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
@@ -207,19 +219,26 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     }
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
+    const steps = buildSteps(todo, e.rootIdOf)
     const intent: Intent = {
       type: 'intent',
       restoreId,
       kind: plan.target.kind,
       turns: plan.turns,
       pre,
-      touched: Object.fromEntries([...touched].map(([k, v]) => [k, [...v]])),
-      steps: buildSteps(todo, e.rootIdOf),
+      touched: besidesSteps(touched, steps),
+      steps,
       undoOf: plan.target.restoreId,
     }
     const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
     const env = stepEnv(e, restoreId, hooks, guards)
-    const r = await runSteps(e, env, journal, intent, new Set(), hooks)
+    const unwatched = await unwatchRemovedFolders(e, steps)
+    let r: Awaited<ReturnType<typeof runSteps>>
+    try {
+      r = await runSteps(e, env, journal, intent, new Set(), hooks)
+    } finally {
+      rewatchKept(unwatched)
+    }
     for (const a of todo) {
       const k = `${e.rootIdOf(a.root)}:${a.path}`
       if (!r.failedKeys.has(k) && !r.untouched.has(k)) result.applied.push({ root: a.root, path: a.path, kind: a.kind })

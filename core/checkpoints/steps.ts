@@ -4,22 +4,18 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { BlobStore } from './blobs'
-import type { LinkProbe } from './link-probe'
 import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
 import { assertParentInside, keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
-import type { Entry, PlanAction } from './types'
-import { currentEntry, matches } from './current'
+import type { PlanAction } from './types'
+import { KeptInPlace, touchedFolder } from './step-env'
+import type { StepEnv } from './step-env'
+import { checkUnlink, unlinkFailed } from './unlinks'
 import { os, readdirNames } from './os-names'
 
-/**
- * A step that would have to destroy something the restore must keep: a folder still holding files
- * the turn did not create (or the user kept), or a file the user kept where a folder must return.
- * The path is left as it is and reported as kept, never as a failure half-way.
- */
-export class KeptInPlace extends Error {}
+export { KeptInPlace } from './step-env'
+export type { StepEnv } from './step-env'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
@@ -84,41 +80,6 @@ export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => str
   return [...unlinks, ...rmdirs, ...mkdirs, ...writes, ...modes]
 }
 
-export interface StepEnv {
-  roots: Map<string, RootRuntime>
-  /** Per root: which folders above a step's path are links now (see link-probe.ts). */
-  probes: Map<string, LinkProbe>
-  blobs: BlobStore
-  /** Temp-file tag of this restore, so recovery can find its leftovers. */
-  tag: string
-  /** Bytes written to the workspace (reported by the benchmark). */
-  bytesWritten: { n: number }
-  /** Test hooks (crash tests kill the process at chosen points). */
-  hooks?: { beforeRename?: (tmp: string, target: string) => void }
-  /**
-   * Folders whose entries changed and still need an fsync (flushFolders). Why batched: an install
-   * turn's restore removes thousands of files from a few hundred folders, and one folder fsync per
-   * file was two thirds of its time. Nothing is committed before the flush, and a step whose
-   * effect a power cut lost is redone by recovery (the journal is not committed yet).
-   */
-  dirty: Set<string>
-  /** Real paths of the folders the steps write in (assertParentInside), forgotten when removed. */
-  parents: Map<string, string>
-  /**
-   * Deletes checked in their own step (by `root:key`): what the file must still hold to be removed.
-   * Why there and not in apply's re-check: the check is then a microsecond before the unlink, not a
-   * whole install's deletes before it (an edit in between was deleted), and an install's restore
-   * makes one pass over its files instead of two.
-   */
-  guards: Map<string, Entry>
-  maxFileBytes: number
-  /** Guarded deletes whose file was gone already: the restore did not touch them. */
-  vanished: Set<string>
-}
-
-/** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */
-const touchedFolder = (env: StepEnv, abs: string): void => void env.dirty.add(path.dirname(abs))
-
 /** fsync every folder the steps changed (a folder removed since needs none: its parent is here). */
 export function flushFolders(env: StepEnv): void {
   for (const d of env.dirty) {
@@ -136,43 +97,38 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   if (!root) throw new Error(`unknown root ${s.root}`)
   if (root.shared) throw new Error('shared folders are never rolled back')
   const abs = keyToAbs(root.abs, s.key)
+  // The folder above was judged for an earlier step, and no step has removed a folder since.
+  const slash = s.key.lastIndexOf('/')
+  const parent = slash === -1 ? undefined : `${s.root}:${s.key.slice(0, slash)}`
+  if (parent !== undefined && env.judged?.has(parent)) return { root, abs }
   assertParentInside(root.real, abs, env.parents)
   const link = env.probes.get(s.root)?.linkedAncestor(s.key)
   if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
+  // Only a folder that is there (resolved into `parents`): a missing one may yet appear as a link.
+  if (parent !== undefined && env.parents.has(path.dirname(abs))) (env.judged ??= new Set()).add(parent)
   return { root, abs }
 }
 
-export async function runStep(env: StepEnv, s: Step): Promise<void> {
+/** A step; only a write waits (on nothing but its own file), so the others return no promise. */
+export function runStep(env: StepEnv, s: Step): Promise<void> | void {
   const { root, abs } = stepTarget(env, s)
   switch (s.op) {
-    case 'unlink': {
-      const guard = env.guards.get(`${s.root}:${s.key}`)
-      if (guard) {
-        // The content guard (by ctime proof, else by hash: current.ts), as the re-check would judge.
-        const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
-        if (!now) return void env.vanished.add(`${s.root}:${s.key}`)
-        if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
-      }
-      // Unlink never removes a folder (EISDIR on Linux, EPERM on macOS): only then is the path
-      // looked at again. Its content was checked just above when the turn made it (a guard).
+    case 'unlink':
+      if (!checkUnlink(env, s, root, abs)) return
       try {
         fs.unlinkSync(os(abs))
-        touchedFolder(env, abs)
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code
-        // Gone already, or a folder above it is a file now (so it cannot be there).
-        if (code === 'ENOENT' || code === 'ENOTDIR') return
-        if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
-        throw err
+        return unlinkFailed(abs, err as NodeJS.ErrnoException)
       }
+      touchedFolder(env, abs)
       return
-    }
     case 'rmdir':
       try {
         fs.rmdirSync(os(abs))
         touchedFolder(env, abs)
         env.probes.get(s.root)?.forget(s.key)
         env.parents.delete(abs)
+        env.judged?.clear()
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
         if (code === 'ENOENT') return
@@ -206,8 +162,7 @@ export async function runStep(env: StepEnv, s: Step): Promise<void> {
     }
     case 'write':
       assertNotFolder(abs, 'file')
-      await restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
-      return
+      return restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
   }
 }
 

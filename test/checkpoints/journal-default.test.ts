@@ -205,6 +205,29 @@ describe.runIf(linux && byDefault)('The change journal, on by default', () => {
     },
   )
 
+  it('a folder its restore stopped watching but had to keep (it holds a file the user made) is watched again: a later edit in it is recorded', async () => {
+    const w = await workspace()
+    w.write('keep.txt', 'k')
+    await baseline(w)
+    for (let i = 0; i < 5; i++) w.write(`gen/f${i}.txt`, `made by the turn ${i}`)
+    await w.store.seal('s/m1')
+    await baseline(w, 's/m2', 'idle') // the new folder is watched
+    await w.store.seal('s/m2')
+    w.write('gen/mine.txt', 'the user’s v1')
+    // The restore removes the turn's files and would remove gen/, which it stops watching first.
+    const r = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(r.skipped).toEqual([expect.objectContaining({ path: 'gen', reason: expect.stringMatching(/not empty/) })])
+    expect(fs.readdirSync(w.p('gen'))).toEqual(['mine.txt'])
+    // The user edits their file; then a turn edits it too, and is retaken.
+    w.write('gen/mine.txt', 'the user’s v2')
+    await w.store.capture('s/m3')
+    w.write('gen/mine.txt', 'the agent’s version')
+    await w.store.seal('s/m3')
+    expect((await w.store.changes('s/m3')).map((c) => c.path)).toEqual(['gen/mine.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m3' }))
+    expect(w.text('gen/mine.txt')).toBe('the user’s v2')
+  })
+
   const canMount = linux && spawnSync('mount', ['--version']).status === 0 && process.getuid?.() === 0
   it.runIf(canMount)('a file system mounted inside the project after the watches were made: the capture walks and sees the files in it', async (ctx) => {
     const w = await workspace()

@@ -1,0 +1,44 @@
+// A restore's deletes: each file the turn made is checked a moment before its unlink (the content
+// guard), and what a failed unlink means. Why the check is in the step and not only in apply's
+// re-check: an install's restore is thousands of deletes, and an edit made between the re-check
+// and a late file's unlink was deleted (safety.test.ts).
+import fs from 'node:fs'
+import { currentEntry, matches } from './current'
+import type { Step } from './journal'
+import { os } from './os-names'
+import type { RootRuntime } from './roots'
+import { provenSame } from './stat-proof'
+import { KeptInPlace } from './step-env'
+import type { StepEnv } from './step-env'
+
+/**
+ * An unlink's check, a moment before the unlink: a file the turn made must still hold what the plan
+ * saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
+ * False when the file is gone already (the restore does not touch it); throws KeptInPlace when it
+ * changed since the plan.
+ */
+export function checkUnlink(env: StepEnv, s: Step, root: RootRuntime, abs: string): boolean {
+  const guard = env.guards.get(`${s.root}:${s.key}`)
+  if (!guard) return true
+  // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
+  const st = root.caseInsensitive ? undefined : fs.lstatSync(os(abs), { throwIfNoEntry: false })
+  if (!root.caseInsensitive && !st) return (void env.vanished.add(`${s.root}:${s.key}`), false)
+  if (!st || !provenSame(st, guard)) {
+    const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
+    if (!now) return (void env.vanished.add(`${s.root}:${s.key}`), false)
+    if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
+  }
+  return true
+}
+
+/**
+ * What a failed unlink means. Unlink never removes a folder (EISDIR on Linux, EPERM on macOS): only
+ * then is the path looked at again. Gone already, or a folder above it is a file now (so it cannot
+ * be there): nothing to do. Anything else is the step's failure.
+ */
+export function unlinkFailed(abs: string, err: NodeJS.ErrnoException): void {
+  const code = err.code
+  if (code === 'ENOENT' || code === 'ENOTDIR') return
+  if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
+  throw err
+}
