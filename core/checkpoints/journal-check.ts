@@ -136,10 +136,3 @@ export async function journalSinceHead(roots: RootRuntime[], watchers: Watchers)
   }
   return out
 }
-
-/** Neither `key` nor a folder above it had an event (see journalSinceHead). */
-export function quietSince(dirty: Set<string>, key: string): boolean {
-  if (dirty.has(key)) return false
-  for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (dirty.has(key.slice(0, at))) return false
-  return true
-}

@@ -11,6 +11,12 @@ type DirState = 'dir' | 'link' | 'none'
 export class LinkProbe {
   /** Per folder key: what it is now. Only folders proven real are kept across calls. */
   private readonly seen = new Map<string, DirState>()
+  /**
+   * Folders that are real folders, and every folder above them too (as `seen` holds them): the
+   * paths of one folder ask once, not once per path and per folder above it (an install's plan
+   * asked ~20,000 times, each a new string to hash).
+   */
+  private readonly real = new Set<string>()
 
   /**
    * `still`: nothing is created while this probe is used (one targeted capture), so a missing
@@ -34,6 +40,10 @@ export class LinkProbe {
 
   /** The key of the topmost folder above `key` that is a symlink now, or null. */
   linkedAncestor(key: string): string | null {
+    const last = key.lastIndexOf('/')
+    if (last === -1) return null
+    const folder = key.slice(0, last)
+    if (this.real.has(folder)) return null
     let at = key.indexOf('/')
     while (at !== -1) {
       const dir = key.slice(0, at)
@@ -42,12 +52,14 @@ export class LinkProbe {
       if (state === 'none') return null // nothing below exists: writes create real folders
       at = key.indexOf('/', at + 1)
     }
+    this.real.add(folder)
     return null
   }
 
   /** A folder was removed (or replaced): forget what it was. */
   forget(key: string): void {
     this.seen.delete(key)
+    this.real.clear()
   }
 
   private state(dir: string): DirState {

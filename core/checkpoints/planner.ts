@@ -8,7 +8,6 @@ import { markOwners, type PlanEvidence } from './ownership'
 import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
-import { quietSince } from './journal-check'
 import { LinkProbe } from './link-probe'
 import { assertParentInside, keyToAbs } from './paths'
 import type { TurnRecord } from './records'
@@ -54,6 +53,22 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
     }
     return coverage.get(root.id)?.covers(key, isDir) ?? false
   }
+  // Folders the capture covered and did not hold, by root, and those inside them. Why: an
+  // install's thousands of new files sit in a few dozen new folders, and matching each file against
+  // the capture's rules (twice: as a file and as a folder) was half of its plan.
+  const absentDirs = new Map<string, Map<string, boolean>>()
+  const absentDir = (root: RootRuntime, dir: string): boolean => {
+    if (dir === '') return false
+    let memo = absentDirs.get(root.id)
+    if (!memo) absentDirs.set(root.id, (memo = new Map()))
+    let absent = memo.get(dir)
+    if (absent === undefined) {
+      absent = !pre.get(root.id)?.has(dir) && (covered(root, dir, true) || absentDir(root, parentKey(dir)))
+      memo.set(dir, absent)
+    }
+    return absent
+  }
+  const absentAbove = (root: RootRuntime, key: string): boolean => absentDir(root, parentKey(key))
   for (const t of turns) {
     const before = p.snaps.state(t.pre)
     const after = t.post ? p.snaps.state(t.post) : null
@@ -74,8 +89,9 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
         const target = pre.get(root.id)?.get(key)
         const expected = a.get(key)
         // What stood there at the capture is unknown (an excluded folder is not recorded): a path
-        // counts as covered only if it would have been recorded as a file and as a folder alike.
-        const uncovered = !target && !(covered(root, key, false) && covered(root, key, true))
+        // counts as covered only if it would have been recorded as a file and as a folder alike,
+        // or if a folder above it is known to have been absent (nothing below it was there).
+        const uncovered = !target && !absentAbove(root, key) && !(covered(root, key, false) && covered(root, key, true))
         byPath.set(id, { root, key, target, expected, uncovered })
       }
     }
@@ -105,6 +121,12 @@ export function undoCandidates(p: EngineParts, pre: State, post: State, touched:
   return out
 }
 
+/** The key of the folder holding `key` ('' for the root). */
+export function parentKey(key: string): string {
+  const at = key.lastIndexOf('/')
+  return at < 0 ? '' : key.slice(0, at)
+}
+
 function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {
   const s = new Set(a.keys())
   for (const k of b.keys()) s.add(k)
@@ -127,6 +149,7 @@ export class PlanContext {
    */
   private readonly sinceHead: { head: State; dirty: Map<string, Set<string>> } | null
   private readonly folders = new Set<string>()
+  private readonly quiet = new Map<string, Map<string, boolean>>()
   /** Real paths of parent folders, resolved once per plan (see assertParentInside). */
   readonly parents = new Map<string, string>()
   /**
@@ -157,7 +180,17 @@ export class PlanContext {
     const dirty = this.sinceHead?.dirty.get(c.root.id)
     // An absence proves nothing: the head snapshot does not record what its rules exclude.
     const recorded = dirty ? this.sinceHead!.head.get(c.root.id)?.get(c.key) : undefined
-    return recorded && quietSince(dirty!, c.key) ? { ...recorded } : null
+    return recorded && !dirty!.has(c.key) && this.quietFolder(c.root.id, dirty!, parentKey(c.key)) ? { ...recorded } : null
+  }
+
+  /** No event for `folder` nor a folder above it (see sinceHead), kept per folder. */
+  private quietFolder(rootId: string, dirty: Set<string>, folder: string): boolean {
+    if (folder === '') return true
+    let memo = this.quiet.get(rootId)
+    if (!memo) this.quiet.set(rootId, (memo = new Map()))
+    let quiet = memo.get(folder)
+    if (quiet === undefined) memo.set(folder, (quiet = !dirty.has(folder) && this.quietFolder(rootId, dirty, parentKey(folder))))
+    return quiet
   }
 
   becomesFolder(root: RootRuntime, key: string): boolean {

@@ -49,6 +49,26 @@ describe('coverage changes mid-turn (class 1)', () => {
     expect(w.exists('pkg/turn.log')).toBe(true)
   })
 
+  it('a folder the capture covered and did not hold proves everything in it new: the turn’s files there go, even ones the rules then excluded', async () => {
+    const w = await workspace()
+    w.write('.gitignore', '*.log\n')
+    w.write('old/debug.log', 'the user’s log, never checkpointed')
+    await w.store.capture('s/m1')
+    // The turn stops ignoring logs and makes a folder with a log in it, next to the user's.
+    w.write('.gitignore', '')
+    w.write('fresh/deep/run.log', 'written by the turn')
+    w.write('old/turn.log', 'written by the turn where the user’s log is')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const kinds = Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))
+    expect(kinds).toMatchObject({ fresh: 'delete', 'fresh/deep': 'delete', 'fresh/deep/run.log': 'delete', 'old/turn.log': 'not-checkpointed', 'old/debug.log': 'not-checkpointed' })
+    const res = await w.store.apply(plan)
+    expect(res.failed).toEqual([])
+    expect(w.exists('fresh')).toBe(false)
+    expect(w.text('old/debug.log')).toBe('the user’s log, never checkpointed')
+    expect(w.exists('old/turn.log')).toBe(true) // it may have been there before the turn: left as is
+  })
+
   it('exclude rules the user changes during a turn do not make untracked files look created', async () => {
     const w = await workspace({ roots: (ws) => [{ path: ws, excludes: ['data/'] }] })
     w.write('data/big.csv', 'user data')
