@@ -48,6 +48,8 @@ export async function diffPlanRows(tmp: string): Promise<Row[]> {
 /** The restore of one install turn against `rm -rf` of an identical copy. */
 export interface InstallFigures {
   ms: number
+  /** The apply alone: what the user waits for once the restore sheet (the plan) is confirmed. */
+  applyMs: number
   rmMs: number
   files: number
 }
@@ -98,10 +100,13 @@ async function installRestore(store: CheckpointStore, label: string, tmp: string
   // What rm -rf left for the disk to do is not charged to the restore.
   if (onDisk) sh('sync', [])
   t = process.hrtime.bigint()
-  const res = await store.apply(await store.plan({ turnKey: key }))
-  const rtMs = ms(t)
+  const plan = await store.plan({ turnKey: key })
+  const planMs = ms(t)
+  t = process.hrtime.bigint()
+  const res = await store.apply(plan)
+  const applyMs = ms(t)
   if (res.status !== 'done' || fs.existsSync(made)) throw new Error(`install restore did not remove ${made}: ${res.status}`)
-  return { ms: rtMs, rmMs, files }
+  return { ms: planMs + applyMs, applyMs, rmMs, files }
 }
 
 /** A small project with a copy of this repository's own node_modules in it (kept across runs). */
@@ -236,6 +241,12 @@ export function sideBySide(cols: [string, Figures][]): Row[] {
       cell((x) => (x.install ? `${sec(x.install.cached.ms)} / ${sec(x.install.cached.rmMs)} = ${r(x.install.cached.ms, x.install.cached.rmMs)}` : '–')),
       '≤2×',
       ok((x) => !!x.install && x.install.cached.ms <= 2 * x.install.cached.rmMs),
+    ],
+    [
+      '    its apply alone (the wait once the restore sheet is confirmed)',
+      cell((x) => (x.install ? `${sec(x.install.cached.applyMs)} / ${sec(x.install.cached.rmMs)} = ${r(x.install.cached.applyMs, x.install.cached.rmMs)}` : '–')),
+      'shown',
+      '',
     ],
     ['one-file restore (plan + apply, median of 5)', cell((x) => sec(x.restore)), '≤20 ms', ok((x) => x.restore <= 20)],
   ]
