@@ -61,7 +61,13 @@ describe('coverage changes mid-turn (class 1)', () => {
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     const kinds = Object.fromEntries(plan.actions.map((a) => [a.path, a.kind]))
-    expect(kinds).toMatchObject({ fresh: 'delete', 'fresh/deep': 'delete', 'fresh/deep/run.log': 'delete', 'old/turn.log': 'not-checkpointed', 'old/debug.log': 'not-checkpointed' })
+    expect(kinds).toMatchObject({
+      fresh: 'delete',
+      'fresh/deep': 'delete',
+      'fresh/deep/run.log': 'delete',
+      'old/turn.log': 'not-checkpointed',
+      'old/debug.log': 'not-checkpointed',
+    })
     const res = await w.store.apply(plan)
     expect(res.failed).toEqual([])
     expect(w.exists('fresh')).toBe(false)
