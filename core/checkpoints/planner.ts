@@ -58,7 +58,9 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
   // the capture's rules (twice: as a file and as a folder) was half of its plan.
   const absentDirs = new Map<string, Map<string, boolean>>()
   const absentDir = (root: RootRuntime, dir: string): boolean => {
-    if (dir === '') return false
+    // On a case-insensitive root "Foo" missing from the pre-image proves nothing when "foo" is in
+    // it (a case-only rename): such roots match each file against the rules, as before.
+    if (dir === '' || root.caseInsensitive) return false
     let memo = absentDirs.get(root.id)
     if (!memo) absentDirs.set(root.id, (memo = new Map()))
     let absent = memo.get(dir)

@@ -75,6 +75,20 @@ describe('coverage changes mid-turn (class 1)', () => {
     expect(w.exists('old/turn.log')).toBe(true) // it may have been there before the turn: left as is
   })
 
+  it('on a case-insensitive root a folder missing only in its case proves nothing: "Foo/x.log" may be the user’s "foo/x.log", and is left', async () => {
+    const w = await workspace({ roots: (ws) => [{ path: ws, caseInsensitive: true }] })
+    w.write('.gitignore', '*.log\n')
+    w.write('foo/keep.txt', 'k')
+    await w.store.capture('s/m1')
+    w.write('.gitignore', '')
+    w.write('Foo/x.log', 'seen first by the seal')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.find((a) => a.path === 'Foo/x.log')?.kind).toBe('not-checkpointed')
+    await w.store.apply(plan)
+    expect(w.text('Foo/x.log')).toBe('seen first by the seal')
+  })
+
   it('exclude rules the user changes during a turn do not make untracked files look created', async () => {
     const w = await workspace({ roots: (ws) => [{ path: ws, excludes: ['data/'] }] })
     w.write('data/big.csv', 'user data')
