@@ -34,7 +34,10 @@ export async function unwatchRemovedFolders(e: Engine, steps: Step[]): Promise<U
   const out: Unwatched[] = []
   for (const [rid, dirs] of byRoot) {
     const w = e.watchers.get(rid)
-    if (w?.unwatch && w.healthy && (await w.unwatch(dirs))) out.push({ watcher: w, dirs })
+    if (!w?.unwatch || !w.healthy) continue
+    // Kept even when no answer came in time: the worker may close those watches later still.
+    await w.unwatch(dirs)
+    out.push({ watcher: w, dirs })
   }
   return out
 }
