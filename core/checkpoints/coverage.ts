@@ -8,6 +8,7 @@ import ignore from 'ignore'
 import type { Ignore } from 'ignore'
 import type { BlobStore } from './blobs'
 import { BUILTIN_EXCLUDES, BUILTIN_MATCHER, excludedByLevels } from './excludes'
+import { parentKey } from './paths'
 import type { RootState } from './scanner'
 
 /** The rules of one root at a capture (stored on the turn record). */
@@ -37,8 +38,7 @@ export class CaptureCoverage {
 
   /** True when the capture would have recorded `key` had it existed (no rule excluded it or a parent). */
   covers(key: string, isDir: boolean): boolean {
-    const at = key.lastIndexOf('/')
-    const levels = this.inside(at < 0 ? '' : key.slice(0, at))
+    const levels = this.inside(parentKey(key))
     return levels !== null && !excludedByLevels(levels, key, isDir)
   }
 
@@ -55,8 +55,7 @@ export class CaptureCoverage {
       const root = this.gitignoreLevel('')
       levels = root ? [this.base, root] : [this.base]
     } else {
-      const at = dir.lastIndexOf('/')
-      const up = this.inside(at < 0 ? '' : dir.slice(0, at))
+      const up = this.inside(parentKey(dir))
       if (up === null || excludedByLevels(up, dir, true)) levels = null
       else {
         const own = this.gitignoreLevel(dir)

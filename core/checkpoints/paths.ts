@@ -56,6 +56,12 @@ export function isSafeKey(key: string, platform: string = process.platform): boo
   return !BAD_SEGMENT_RE.test(key)
 }
 
+/** The key of the folder holding `key` ('' for the root). */
+export function parentKey(key: string): string {
+  const at = key.lastIndexOf('/')
+  return at < 0 ? '' : key.slice(0, at)
+}
+
 /** Convert a key to an absolute OS path under root; throws on any traversal. */
 export function keyToAbs(root: string, key: string): string {
   if (!isSafeKey(key)) throw new CheckpointError('EBAD_PATH', `unsafe path in manifest: ${JSON.stringify(key)}`)

@@ -9,7 +9,7 @@ import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
 import { LinkProbe } from './link-probe'
-import { assertParentInside, keyToAbs } from './paths'
+import { assertParentInside, keyToAbs, parentKey } from './paths'
 import type { TurnRecord } from './records'
 import type { RootRuntime } from './roots'
 import type { State } from './snapshots'
@@ -121,12 +121,6 @@ export function undoCandidates(p: EngineParts, pre: State, post: State, touched:
     for (const key of touched[root.id] ?? []) out.push({ root, key, target: pre.get(root.id)?.get(key), expected: post.get(root.id)?.get(key) })
   }
   return out
-}
-
-/** The key of the folder holding `key` ('' for the root). */
-export function parentKey(key: string): string {
-  const at = key.lastIndexOf('/')
-  return at < 0 ? '' : key.slice(0, at)
 }
 
 function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {

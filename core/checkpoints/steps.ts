@@ -14,9 +14,6 @@ import type { StepEnv } from './step-env'
 import { checkUnlink, unlinkFailed } from './unlinks'
 import { os, readdirNames } from './os-names'
 
-export { KeptInPlace } from './step-env'
-export type { StepEnv } from './step-env'
-
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
   let st: fs.Stats

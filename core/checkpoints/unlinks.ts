@@ -18,17 +18,25 @@ import type { StepEnv } from './step-env'
  * changed since the plan.
  */
 export function checkUnlink(env: StepEnv, s: Step, root: RootRuntime, abs: string): boolean {
-  const guard = env.guards.get(`${s.root}:${s.key}`)
+  const k = `${s.root}:${s.key}`
+  const guard = env.guards.get(k)
   if (!guard) return true
-  // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
-  const st = root.caseInsensitive ? undefined : fs.lstatSync(os(abs), { throwIfNoEntry: false })
-  if (!root.caseInsensitive && !st) return (void env.vanished.add(`${s.root}:${s.key}`), false)
-  if (!st || !provenSame(st, guard)) {
-    const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
-    if (!now) return (void env.vanished.add(`${s.root}:${s.key}`), false)
-    if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
+  if (!root.caseInsensitive) {
+    // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
+    const st = fs.lstatSync(os(abs), { throwIfNoEntry: false })
+    if (st && provenSame(st, guard)) return true
+    if (!st) return gone(env, k)
   }
+  const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
+  if (!now) return gone(env, k)
+  if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
   return true
+}
+
+/** The file was gone already: the restore did not touch it. */
+function gone(env: StepEnv, k: string): false {
+  env.vanished.add(k)
+  return false
 }
 
 /**
