@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
+import { FolderLane } from './folder-lane'
 import { LinkProbe } from './link-probe'
 import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
@@ -38,6 +39,7 @@ export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards 
     guards,
     maxFileBytes: e.maxFileBytes,
     vanished: new Set(),
+    lane: new FolderLane(),
   }
 }
 
@@ -60,31 +62,39 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
   // only step at its path, so redoing it after a crash finds the path gone and does nothing; its
   // `done` mark may wait for the next batch (Journal.done).
   const rewritten = new Set(intent.steps.filter((s) => s.op !== 'unlink').map((s) => `${s.root}:${s.key}`))
-  for (let i = 0; i < intent.steps.length; i++) {
-    if (done.has(i)) continue
-    const s = intent.steps[i]!
-    const k = `${s.root}:${s.key}`
-    hooks.onStep?.(i, s)
-    try {
-      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
-      // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
-      const writing = runStep(env, s)
-      if (writing) await writing
-      journal.done(i, s.op === 'unlink' && !rewritten.has(k))
-      if (!env.vanished.has(k)) changed.add(k)
-    } catch (err) {
-      const where = { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key }
-      if (err instanceof KeptInPlace) {
-        out.kept.push({ ...where, reason: err.message })
-        out.untouched.add(k)
-        journal.kept(i, err.message)
-        continue
+  try {
+    for (let i = 0; i < intent.steps.length; i++) {
+      if (done.has(i)) continue
+      const s = intent.steps[i]!
+      const k = `${s.root}:${s.key}`
+      // The folder lane (folder-lane.ts) is held by deletes only, which never wait.
+      if (s.op !== 'unlink') env.lane?.leave()
+      hooks.onStep?.(i, s)
+      try {
+        if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+        // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
+        const writing = runStep(env, s, k)
+        if (writing) await writing
+        const plainDelete = s.op === 'unlink' && !rewritten.has(k)
+        journal.done(i, plainDelete)
+        // A plain delete is the only step at its path: no other step can have kept it untouched.
+        if (!plainDelete && !env.vanished.has(k)) changed.add(k)
+      } catch (err) {
+        const where = { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key }
+        if (err instanceof KeptInPlace) {
+          out.kept.push({ ...where, reason: err.message })
+          out.untouched.add(k)
+          journal.kept(i, err.message)
+          continue
+        }
+        const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
+        out.failed.push({ ...where, error: msg })
+        out.failedKeys.add(k)
+        journal.failed(i, msg)
       }
-      const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
-      out.failed.push({ ...where, error: msg })
-      out.failedKeys.add(k)
-      journal.failed(i, msg)
     }
+  } finally {
+    env.lane?.leave()
   }
   for (const k of env.vanished) out.untouched.add(k)
   for (const k of changed) out.untouched.delete(k)

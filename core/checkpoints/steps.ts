@@ -107,18 +107,21 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */
-export function runStep(env: StepEnv, s: Step): Promise<void> | void {
+export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promise<void> | void {
   const { root, abs } = stepTarget(env, s)
   switch (s.op) {
-    case 'unlink':
-      if (!checkUnlink(env, s, root, abs)) return
+    case 'unlink': {
+      // Its name inside its folder when the lane is there (folder-lane.ts), else the whole path.
+      const at = env.lane ? env.lane.at(abs, env.parents) : abs
+      if (!checkUnlink(env, k, root, abs, at)) return
       try {
-        fs.unlinkSync(os(abs))
+        fs.unlinkSync(os(at))
       } catch (err) {
         return unlinkFailed(abs, err as NodeJS.ErrnoException)
       }
       touchedFolder(env, abs)
       return
+    }
     case 'rmdir':
       try {
         fs.rmdirSync(os(abs))

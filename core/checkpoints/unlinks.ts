@@ -4,7 +4,6 @@
 // and a late file's unlink was deleted (safety.test.ts).
 import fs from 'node:fs'
 import { currentEntry, matches } from './current'
-import type { Step } from './journal'
 import { os } from './os-names'
 import type { RootRuntime } from './roots'
 import { provenSame } from './stat-proof'
@@ -12,18 +11,17 @@ import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
 /**
- * An unlink's check, a moment before the unlink: a file the turn made must still hold what the plan
- * saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
+ * An unlink's check, a moment before the unlink (`k`: its `root:key`; `at`: the path to look at,
+ * relative inside the folder lane): a file the turn made must still hold what the plan saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
  * False when the file is gone already (the restore does not touch it); throws KeptInPlace when it
  * changed since the plan.
  */
-export function checkUnlink(env: StepEnv, s: Step, root: RootRuntime, abs: string): boolean {
-  const k = `${s.root}:${s.key}`
+export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at = abs): boolean {
   const guard = env.guards.get(k)
   if (!guard) return true
   if (!root.caseInsensitive) {
     // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
-    const st = fs.lstatSync(os(abs), { throwIfNoEntry: false })
+    const st = fs.lstatSync(os(at), { throwIfNoEntry: false })
     if (st && provenSame(st, guard)) return true
     if (!st) return gone(env, k)
   }
