@@ -153,9 +153,9 @@ export class Engine {
   }
 
   rootIdOf = (abs: string): string => {
-    const r = this.roots.find((x) => x.abs === abs)
-    if (!r) throw new CheckpointError('EBAD_PATH', `unknown root ${abs}`)
-    return r.id
+    // A loop, not find(): asked several times per path of a restore (no closure made per call).
+    for (const r of this.roots) if (r.abs === abs) return r.id
+    throw new CheckpointError('EBAD_PATH', `unknown root ${abs}`)
   }
 
   headState(): State | null {

@@ -17,6 +17,8 @@ export class LinkProbe {
    * asked ~20,000 times, each a new string to hash).
    */
   private readonly real = new Set<string>()
+  /** reachable()'s answers by folder (a `still` probe only). */
+  private readonly reach = new Map<string, boolean>()
 
   /**
    * `still`: nothing is created while this probe is used (one targeted capture), so a missing
@@ -28,14 +30,21 @@ export class LinkProbe {
     private readonly still = false,
   ) {}
 
-  /** Can `key` exist as it was recorded? False when a folder above it is a link now or missing. */
+  /**
+   * Can `key` exist as it was recorded? False when a folder above it is a link now or missing.
+   * Kept per folder when `still` (nothing changes meanwhile): a restore's post-capture asks for each
+   * of an install's thousands of paths, a few hundred folders.
+   */
   reachable(key: string): boolean {
-    let at = key.indexOf('/')
-    while (at !== -1) {
-      if (this.state(key.slice(0, at)) !== 'dir') return false
-      at = key.indexOf('/', at + 1)
+    const last = key.lastIndexOf('/')
+    if (last === -1) return true
+    const folder = key.slice(0, last)
+    let ok = this.still ? this.reach.get(folder) : undefined
+    if (ok === undefined) {
+      ok = this.state(folder) === 'dir' && this.reachable(folder)
+      if (this.still) this.reach.set(folder, ok)
     }
-    return true
+    return ok
   }
 
   /** The key of the topmost folder above `key` that is a symlink now, or null. */

@@ -248,25 +248,28 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
     // The other session's tools wrote it and this turn's could not have: its work, never touched.
     return { ...base, kind: 'not-this-turn', reason: `written by session ${c.ownedBy.sessionID}'s turn, not this one: left as it is` }
   }
-  if (matches(actual, c.expected) && c.outside) {
+  // Asked once: an install's plan classifies thousands of deletes.
+  const asRecorded = matches(actual, c.expected)
+  if (asRecorded && c.outside) {
     // None of this turn's tools wrote it: the user's editor, a build watcher. Kept unless chosen.
     const reason = 'changed outside the agent during this turn (none of its tools wrote it): kept unless you roll it back'
     const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
     return withDiff ? addDiff(p, abs, conflict) : conflict
   }
-  if (matches(actual, c.expected) && c.otherTurn) {
+  if (asRecorded && c.otherTurn) {
     // Maybe the other session's work: never rolled back unless the user says so for this file.
     const reason = `changed while session ${c.otherTurn.sessionID} was running: kept unless you roll it back`
     const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
     return withDiff ? addDiff(p, abs, conflict) : conflict
   }
-  if (matches(actual, c.expected)) {
+  if (asRecorded) {
     const kind = !c.target ? 'delete' : !actual ? 'recreate' : 'restore'
     if (kind !== 'delete' && c.target?.type === 'file' && !p.blobs.has(c.target.hash ?? '')) {
       // A damaged store: say so before anything is touched, instead of failing half-way.
       return { ...base, kind: 'not-checkpointed', reason: 'cannot restore: the checkpoint’s copy of this file is missing from the store' }
     }
-    return withDiff && !(kind === 'delete' && ctx.bulkDeletes) ? addDiff(p, abs, { ...base, kind }) : { ...base, kind }
+    base.kind = kind // this call's own object: no copy of it per path
+    return withDiff && !(kind === 'delete' && ctx.bulkDeletes) ? addDiff(p, abs, base) : base
   }
   const reason = c.laterTurn ? `changed by a later turn (${c.laterTurn.messageID})` : describeMismatch(actual, c.expected)
   const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }

@@ -117,7 +117,8 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
 
 /** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
 export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
-  const touched = new Map([...intentTouched(intent)].map(([rid, keys]) => [rid, new Set([...keys].filter((k) => !untouched.has(`${rid}:${k}`)))]))
+  const touched = intentTouched(intent)
+  if (untouched.size) for (const [rid, keys] of touched) for (const k of keys) if (untouched.has(`${rid}:${k}`)) keys.delete(k)
   const post = await e.captureKeys(touched)
   const rec: RestoreRecord = {
     format: 'retake-checkpoint-restore',

@@ -139,10 +139,17 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
 
 /** The touched paths no step names (journal.ts intentTouched puts the two back together). */
 function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<string, string[]> {
-  const named = new Set(steps.map((s) => `${s.root}:${s.key}`))
+  // By root, keys as they are (no joined string per path of an install).
+  const named = new Map<string, Set<string>>()
+  for (const s of steps) {
+    let keys = named.get(s.root)
+    if (!keys) named.set(s.root, (keys = new Set()))
+    keys.add(s.key)
+  }
   const out: Record<string, string[]> = {}
   for (const [rid, keys] of touched) {
-    const rest = [...keys].filter((k) => !named.has(`${rid}:${k}`))
+    const mine = named.get(rid)
+    const rest = mine ? [...keys].filter((k) => !mine.has(k)) : [...keys]
     if (rest.length) out[rid] = rest
   }
   return out
@@ -239,9 +246,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     } finally {
       rewatchKept(unwatched)
     }
+    const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0
     for (const a of todo) {
-      const k = `${e.rootIdOf(a.root)}:${a.path}`
-      if (!r.failedKeys.has(k) && !r.untouched.has(k)) result.applied.push({ root: a.root, path: a.path, kind: a.kind })
+      const k = someLeft ? `${e.rootIdOf(a.root)}:${a.path}` : ''
+      if (!someLeft || (!r.failedKeys.has(k) && !r.untouched.has(k))) result.applied.push({ root: a.root, path: a.path, kind: a.kind })
     }
     result.failed.push(...r.failed)
     result.skipped.push(...r.kept)

@@ -112,10 +112,10 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
   switch (s.op) {
     case 'unlink': {
       // Its name inside its folder when the lane is there (folder-lane.ts), else the whole path.
-      const at = env.lane ? env.lane.at(abs, env.parents) : abs
+      const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
       if (!checkUnlink(env, k, root, abs, at)) return
       try {
-        fs.unlinkSync(os(at))
+        fs.unlinkSync(at)
       } catch (err) {
         return unlinkFailed(abs, err as NodeJS.ErrnoException)
       }
@@ -125,6 +125,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
     case 'rmdir':
       try {
         fs.rmdirSync(os(abs))
+        env.dirty.delete(abs) // gone: nothing in it to make durable (its parent is, below)
         touchedFolder(env, abs)
         env.probes.get(s.root)?.forget(s.key)
         env.parents.delete(abs)

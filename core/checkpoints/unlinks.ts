@@ -10,18 +10,20 @@ import { provenSame } from './stat-proof'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
+const MAYBE = { throwIfNoEntry: false } as const
+
 /**
  * An unlink's check, a moment before the unlink (`k`: its `root:key`; `at`: the path to look at,
  * relative inside the folder lane): a file the turn made must still hold what the plan saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
  * False when the file is gone already (the restore does not touch it); throws KeptInPlace when it
  * changed since the plan.
  */
-export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at = abs): boolean {
+export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at: string | Buffer = os(abs)): boolean {
   const guard = env.guards.get(k)
   if (!guard) return true
   if (!root.caseInsensitive) {
     // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
-    const st = fs.lstatSync(os(at), { throwIfNoEntry: false })
+    const st = fs.lstatSync(at, MAYBE)
     if (st && provenSame(st, guard)) return true
     if (!st) return gone(env, k)
   }
