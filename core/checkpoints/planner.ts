@@ -176,7 +176,8 @@ export class PlanContext {
     const dirty = this.sinceHead?.dirty.get(c.root.id)
     // An absence proves nothing: the head snapshot does not record what its rules exclude.
     const recorded = dirty ? this.sinceHead!.head.get(c.root.id)?.get(c.key) : undefined
-    return recorded && !dirty!.has(c.key) && this.quietFolder(c.root.id, dirty!, parentKey(c.key)) ? { ...recorded } : null
+    // The snapshot's own object, as a plan's target and expected are: nothing writes to a plan's entries.
+    return recorded && !dirty!.has(c.key) && this.quietFolder(c.root.id, dirty!, parentKey(c.key)) ? recorded : null
   }
 
   /** No event for `folder` nor a folder above it (see sinceHead), kept per folder. */
