@@ -41,7 +41,8 @@ export class LinkProbe {
     const folder = key.slice(0, last)
     let ok = this.still ? this.reach.get(folder) : undefined
     if (ok === undefined) {
-      ok = this.state(folder) === 'dir' && this.reachable(folder)
+      // From the top down, as a path resolves: below a missing folder nothing is looked at.
+      ok = this.reachable(folder) && this.state(folder) === 'dir'
       if (this.still) this.reach.set(folder, ok)
     }
     return ok
