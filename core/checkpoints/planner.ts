@@ -85,11 +85,12 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
       const b = before.get(root.id) ?? new Map()
       const a = after.get(root.id) ?? new Map()
       const keys = changed ? (changed.get(root.id) ?? new Set<string>()) : unionKeys(b, a)
+      const preRoot = pre.get(root.id)
       for (const key of keys) {
-        if (!contentChanged(b.get(key), a.get(key))) continue
-        const id = `${root.id}:${key}`
-        const target = pre.get(root.id)?.get(key)
         const expected = a.get(key)
+        if (!contentChanged(b.get(key), expected)) continue
+        const id = `${root.id}:${key}`
+        const target = preRoot?.get(key)
         // What stood there at the capture is unknown (an excluded folder is not recorded): a path
         // counts as covered only if it would have been recorded as a file and as a folder alike,
         // or if a folder above it is known to have been absent (nothing below it was there).
