@@ -267,9 +267,14 @@ export class Engine {
    * The few paths a restore touches, read before and after it acts: always by content (never by
    * stat), so the undo of a restore that overwrote a file puts back what was really there.
    */
-  async captureKeys(keys: Map<string, Set<string>>): Promise<string> {
+  /**
+   * `inPlace`: the head's cached state becomes the new head's instead of a copy (a restore's
+   * post-capture: a copy of the whole tree's 20,000+ entries and their garbage was ~5% of an
+   * install's restore). The state before is rebuilt from the snapshots if asked for again (an undo).
+   */
+  async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-    return (await this.captureKeysWith(keys, stats, undefined, -Infinity)).id
+    return (await this.captureKeysWith(keys, stats, undefined, -Infinity, inPlace)).id
   }
 
   /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
@@ -290,6 +295,7 @@ export class Engine {
     stats: ScanStats,
     onProgress?: (p: ProgressEvent) => void,
     trustStatBefore = this.racyLine(),
+    inPlace = false,
   ): Promise<{ id: string; bytes: number }> {
     const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
@@ -317,7 +323,7 @@ export class Engine {
       next.set(root.id, state)
     }
     this.blobs.flush()
-    return this.snaps.commit(next, this.rootPaths(), keys)
+    return this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace)
   }
 
   private memoFor(abs: string, rootId: string): ListingMemo | undefined {

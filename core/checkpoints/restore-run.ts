@@ -119,7 +119,8 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
 export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
   const touched = intentTouched(intent)
   if (untouched.size) for (const [rid, keys] of touched) for (const k of keys) if (untouched.has(`${rid}:${k}`)) keys.delete(k)
-  const post = await e.captureKeys(touched)
+  // The pre-restore state is the undo's target only: rebuilt from the snapshots if undone.
+  const post = await e.captureKeys(touched, true)
   const rec: RestoreRecord = {
     format: 'retake-checkpoint-restore',
     version: 1,

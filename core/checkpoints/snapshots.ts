@@ -193,7 +193,7 @@ export class SnapshotStore {
    * comparison to the paths a targeted capture refreshed (the rest is the head's, unchanged);
    * `walked` tells, per root, what a full walk found different (see WalkDelta).
    */
-  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>, walked?: Map<string, WalkDelta>): { id: string; bytes: number } {
+  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>, walked?: Map<string, WalkDelta>, inPlace = false): { id: string; bytes: number } {
     const head = this.headId
     const prev = head ? this.state(head) : null
     for (const [rid, p] of roots) this.rootPaths.set(rid, p)
@@ -215,7 +215,12 @@ export class SnapshotStore {
     this.chain.push(snap)
     this.byId.set(id, snap)
     let full: State
-    if (only) {
+    if (only && prev && inPlace) {
+      // The head's cached state becomes the new one; the old head's is rebuilt if asked for.
+      this.cache.delete(head!)
+      full = prev
+      applyDelta(full, snap)
+    } else if (only) {
       full = prev ? cloneState(prev) : new Map()
       applyDelta(full, snap)
     } else {
