@@ -51,16 +51,7 @@ export interface StepEnv {
   judged?: Set<string>
   /** Deletes resolve their names from inside their folder (folder-lane.ts); absent: absolute paths. */
   lane?: FolderLane
-  /** The folder touchedFolder noted last. */
-  lastDirty?: string
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */
-export function touchedFolder(env: StepEnv, abs: string): void {
-  // The same folder as the step before (an install's files come folder by folder): already noted.
-  const cut = abs.lastIndexOf(path.sep)
-  if (cut > 0 && env.lastDirty !== undefined && cut === env.lastDirty.length && abs.startsWith(env.lastDirty) && env.dirty.has(env.lastDirty)) return
-  const dir = path.dirname(abs)
-  env.dirty.add(dir)
-  env.lastDirty = dir
-}
+export const touchedFolder = (env: StepEnv, abs: string): void => void env.dirty.add(path.dirname(abs))
