@@ -230,6 +230,22 @@ describe('restoring a turn', () => {
     expect(fs.statSync(w2.p('t.sh')).mode & 0o777).toBe(0o644)
   })
 
+  it('a plan dropped from memory (64 newer ones kept) asks for a new plan and touches nothing; the newest applies', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a0')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a1')
+    await w.store.seal('s/m1')
+    const oldest = await w.store.plan({ turnKey: 's/m1' })
+    let newest = oldest
+    for (let i = 0; i < 64; i++) newest = await w.store.plan({ turnKey: 's/m1' })
+    const stale = await w.store.apply(oldest)
+    expect(stale).toMatchObject({ status: 'cancelled', applied: [], warnings: ['unknown or expired plan; make a new plan'] })
+    expect(w.text('a.txt')).toBe('a1')
+    expect((await w.store.apply(newest)).status).toBe('done')
+    expect(w.text('a.txt')).toBe('a0')
+  })
+
   it('B24: a second restore of the same plan is a no-op without warnings', async () => {
     const w = await workspace()
     w.write('a.txt', 'a0')
