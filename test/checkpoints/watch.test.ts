@@ -44,8 +44,18 @@ describe.each(backends)('Change journal (%s)', (backend) => {
       const got = new Set((await w.store.changes(`s/m${t}`)).map((c) => c.path))
       expect(got, `turn ${t} (${s.mode})`).toEqual(want)
     }
-    // The journal is really what answered (the first seals may walk in full while the folders are younger than the subscription).
-    expect(modes.filter((m) => m === 'watched').length).toBeGreaterThanOrEqual(6)
+    // The journal is really what answered. The first seals may walk in full while the folders are
+    // younger than the subscription, and on a loaded machine (CI: other test files' watchers and
+    // servers beside this one) a few more may: more turns, each judged the same way, until six
+    // were answered by the journal (12 turns gave 9 on a quiet machine, 5 once under CI load).
+    for (let t = 13; modes.filter((m) => m === 'watched').length < 6 && t <= 40; t++) {
+      await w.store.capture(`s/m${t}`)
+      w.write('src/d0/f0.txt', `file 0 v${t}`.padEnd(40)) // same size, same second
+      const s = await w.store.seal(`s/m${t}`)
+      modes.push(s.mode)
+      expect(new Set((await w.store.changes(`s/m${t}`)).map((c) => c.path)), `turn ${t} (${s.mode})`).toEqual(new Set(['src/d0/f0.txt']))
+    }
+    expect(modes.filter((m) => m === 'watched').length, modes.join(' ')).toBeGreaterThanOrEqual(6)
     // And what it recorded is what a full walk records: a restore of every turn puts v0 back.
     const res = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
     expect(res.status).toBe('done')
