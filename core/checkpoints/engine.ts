@@ -266,8 +266,6 @@ export class Engine {
   /**
    * The few paths a restore touches, read before and after it acts: always by content (never by
    * stat), so the undo of a restore that overwrote a file puts back what was really there.
-   */
-  /**
    * `inPlace`: the head's cached state becomes the new head's instead of a copy (a restore's
    * post-capture: a copy of the whole tree's 20,000+ entries and their garbage was ~5% of an
    * install's restore). The state before is rebuilt from the snapshots if asked for again (an undo).
