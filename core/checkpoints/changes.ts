@@ -31,7 +31,9 @@ async function snapshotChanges(e: Engine, preId: string, postId: string): Promis
   const before = e.snaps.state(preId)
   const after = e.snaps.state(postId)
   if (!before || !after) return []
-  const out: ChangeItem[] = []
+  // Every entry read before the first await: a restore that runs meanwhile may commit into the
+  // head's state in place (snapshots.ts), and entries themselves are never changed.
+  const pairs: { root: string; k: string; x: Entry | undefined; y: Entry | undefined }[] = []
   for (const root of e.roots) {
     if (root.shared) continue
     const b = before.get(root.id) ?? new Map<string, Entry>()
@@ -40,20 +42,23 @@ async function snapshotChanges(e: Engine, preId: string, postId: string): Promis
     for (const k of [...keys].sort()) {
       const x = b.get(k)
       const y = a.get(k)
-      if (!contentChanged(x, y)) continue
-      const item: ChangeItem = { root: root.abs, path: k, change: 'modified', binary: false, added: 0, removed: 0 }
-      if (x?.type === 'oversize' || y?.type === 'oversize') item.change = 'not-checkpointed'
-      else if (!x) item.change = 'added'
-      else if (!y) item.change = 'deleted'
-      else if (x.type !== y.type) item.change = 'type'
-      else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
-      if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
-        // Off the main thread: a change list of large rewrites must not freeze the window.
-        const d = await diffOffThread(read(e, x), read(e, y), k)
-        Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed, ...(d.text !== undefined ? { diff: d.text } : {}) })
-      }
-      out.push(item)
+      if (contentChanged(x, y)) pairs.push({ root: root.abs, k, x, y })
     }
+  }
+  const out: ChangeItem[] = []
+  for (const { root, k, x, y } of pairs) {
+    const item: ChangeItem = { root, path: k, change: 'modified', binary: false, added: 0, removed: 0 }
+    if (x?.type === 'oversize' || y?.type === 'oversize') item.change = 'not-checkpointed'
+    else if (!x) item.change = 'added'
+    else if (!y) item.change = 'deleted'
+    else if (x.type !== y.type) item.change = 'type'
+    else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
+    if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
+      // Off the main thread: a change list of large rewrites must not freeze the window.
+      const d = await diffOffThread(read(e, x), read(e, y), k)
+      Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed, ...(d.text !== undefined ? { diff: d.text } : {}) })
+    }
+    out.push(item)
   }
   return out
 }

@@ -216,7 +216,9 @@ export class SnapshotStore {
     this.byId.set(id, snap)
     let full: State
     if (only && prev && inPlace) {
-      // The head's cached state becomes the new one; the old head's is rebuilt if asked for.
+      // The head's cached state becomes the new one; the old head's is rebuilt if asked for. So a
+      // state handed out earlier may change at the next restore: no caller holds one across an
+      // await without the lock (changes.ts reads its entries first).
       this.cache.delete(head!)
       full = prev
       applyDelta(full, snap)

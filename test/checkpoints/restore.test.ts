@@ -246,6 +246,32 @@ describe('restoring a turn', () => {
     expect(w.text('a.txt')).toBe('a0')
   })
 
+  it('a turn’s change list asked for while its restore runs lists what the turn changed, not the restore’s result', async () => {
+    const w = await workspace()
+    const name = (i: number) => `src/f${String(i).padStart(3, '0')}.txt`
+    // Large enough for their diffs to be made off the main thread: the restore commits meanwhile.
+    const big = (i: number, v: string) => Array.from({ length: 2000 }, (_, l) => `big ${i} line ${l} ${l % 50 === 0 ? v : ''}`).join('\n')
+    for (let i = 0; i < 10; i++) w.write(`src/a-big${i}.txt`, big(i, 'before'))
+    for (let i = 0; i < 200; i++) w.write(name(i), `line ${i}\n`)
+    await w.store.capture('s/m1')
+    for (let i = 0; i < 10; i++) w.write(`src/a-big${i}.txt`, big(i, 'after'))
+    for (let i = 0; i < 200; i++) w.write(name(i), `line ${i}\nadded by the turn\n`)
+    w.write('src/zz-new.txt', 'made by the turn\n')
+    // Past the racy margin (stat-proof.ts), so the restore's own pre-capture finds nothing new and
+    // its post-capture commits into the very state the turn's seal left as head.
+    await new Promise((r) => setTimeout(r, 60))
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const listing = w.store.changes('s/m1')
+    expect((await w.store.apply(plan)).status).toBe('done')
+    expect(w.exists('src/zz-new.txt')).toBe(false)
+    expect((await listing).map((c) => `${c.change} ${c.path}`)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `modified src/a-big${i}.txt`),
+      ...Array.from({ length: 200 }, (_, i) => `modified ${name(i)}`),
+      'added src/zz-new.txt',
+    ])
+  })
+
   it('B24: a second restore of the same plan is a no-op without warnings', async () => {
     const w = await workspace()
     w.write('a.txt', 'a0')
