@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from '../shared/ipc-contract'
-import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, plansOverBudget, type InternalStore } from './checkpoints'
+import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, trimPlans, type InternalStore } from './checkpoints'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, ForeignTurn, Plan, PlanTarget, ProgressEvent, ToolUseLookup, TurnKey } from './checkpoints'
 
@@ -149,7 +149,7 @@ export class CheckpointService {
     for (const [id, p] of this.plans) if (now - p.at > PLAN_TTL_MS) this.plans.delete(id)
     this.plans.set(plan.planId, { directory, plan, at: now })
     // Bounded by size too: an install's plan lists thousands of paths (see plan-budget.ts).
-    for (const id of plansOverBudget([...this.plans].map(([id, p]) => [id, p.plan.actions.length]))) this.plans.delete(id)
+    trimPlans(this.plans)
     return plan
   }
 

@@ -32,7 +32,7 @@ export type { ApplyHooks, RecoveredRestore } from './restore-run'
 export { parseTurnKey, assertParentInside } from './paths'
 export { isOutOfSpace, outOfSpaceError } from './store-space'
 export { writeAtomicSync } from './fsutil'
-export { plansOverBudget } from './plan-budget'
+export { trimPlans } from './plan-budget'
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */

@@ -10,16 +10,15 @@ export const KEPT_PLANS = 64
 export const KEPT_PLAN_PATHS = 100_000
 
 /**
- * The ids to drop, oldest first, so that what stays is within both bounds. `plans`: id and path
- * count, oldest first. The newest is always kept, however large: it is the one on screen.
+ * Drop the oldest plans of `plans` (a Map: oldest first, as inserted) until what stays is within
+ * both bounds. The newest is always kept, however large: it is the one on screen.
  */
-export function plansOverBudget(plans: [string, number][], maxPlans = KEPT_PLANS, maxPaths = KEPT_PLAN_PATHS): string[] {
+export function trimPlans(plans: Map<string, { plan: { actions: readonly unknown[] } }>, maxPlans = KEPT_PLANS, maxPaths = KEPT_PLAN_PATHS): void {
   let paths = 0
-  for (const [, n] of plans) paths += n
-  const drop: string[] = []
-  for (let i = 0; i < plans.length - 1 && (plans.length - drop.length > maxPlans || paths > maxPaths); i++) {
-    drop.push(plans[i]![0])
-    paths -= plans[i]![1]
+  for (const { plan } of plans.values()) paths += plan.actions.length
+  for (const [id, { plan }] of plans) {
+    if (plans.size === 1 || (plans.size <= maxPlans && paths <= maxPaths)) return
+    plans.delete(id)
+    paths -= plan.actions.length
   }
-  return drop
 }

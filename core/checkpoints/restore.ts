@@ -11,7 +11,7 @@ import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
-import { plansOverBudget } from './plan-budget'
+import { trimPlans } from './plan-budget'
 import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
 import { parseTurnKey } from './paths'
@@ -74,7 +74,7 @@ function registered(e: Engine, plan: Plan): Plan {
 
 function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
   e.plans.set(plan.planId, { plan, cands })
-  for (const id of plansOverBudget([...e.plans].map(([id, k]) => [id, k.plan.actions.length]))) e.plans.delete(id)
+  trimPlans(e.plans)
 }
 
 function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
