@@ -1,8 +1,12 @@
-import { useEffect } from 'react'
+import { useLayoutEffect } from 'react'
 
-/** Escape closes the dialog that calls this (one listener per open dialog). */
+/**
+ * Escape closes the dialog that calls this (one listener per open dialog). A layout effect, so
+ * the listener is there as soon as the dialog is in the page: a passive effect runs a task later,
+ * and an Esc pressed in between (a lazy sheet arriving under the user's fingers) was lost.
+ */
 export function useEscape(onClose: () => void): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)

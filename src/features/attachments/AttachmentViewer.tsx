@@ -4,7 +4,7 @@
  * text goes into the DOM as text (CR and BOM survive), and highlighted HTML escapes CR as `&#13;`
  * because the HTML parser would otherwise fold CRLF into LF.
  */
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { createPortal } from 'react-dom'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from './attachments'
 import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
@@ -99,7 +99,8 @@ function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
 /** Focuses the dialog, closes it on Esc (before anything else sees the key), and gives focus back on close. */
 function useViewerFocus(onClose: () => void) {
   const dialog = useRef<HTMLDivElement>(null)
-  useEffect(() => {
+  // A layout effect (as useEscape): focus and Esc hold from the moment the viewer is in the page.
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null
     dialog.current?.focus()
     const onKey = (e: KeyboardEvent) => {
