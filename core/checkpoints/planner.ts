@@ -216,7 +216,7 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
   const replaced = link !== null && ctx.becomesFolder(c.root, link)
   if (!replaced) {
     try {
-      assertParentInside(c.root.real, abs, ctx.parents)
+      assertParentInside(c.root.real, abs, ctx.parents, c.root.abs)
     } catch (err) {
       // A parent folder replaced by a symlink leading out of the root: never read or write there.
       return refuse(c, (err as Error).message)

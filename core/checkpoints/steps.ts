@@ -98,7 +98,7 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   const slash = s.key.lastIndexOf('/')
   const parent = slash === -1 ? undefined : `${s.root}:${s.key.slice(0, slash)}`
   if (parent !== undefined && env.judged?.has(parent)) return { root, abs }
-  assertParentInside(root.real, abs, env.parents)
+  assertParentInside(root.real, abs, env.parents, root.abs)
   const link = env.probes.get(s.root)?.linkedAncestor(s.key)
   if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
   // Only a folder that is there (resolved into `parents`): a missing one may yet appear as a link.
