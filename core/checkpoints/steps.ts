@@ -98,9 +98,11 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   const slash = s.key.lastIndexOf('/')
   const parent = slash === -1 ? undefined : `${s.root}:${s.key.slice(0, slash)}`
   if (parent !== undefined && env.judged?.has(parent)) return { root, abs }
-  assertParentInside(root.real, abs, env.parents, root.abs)
+  // A folder of the project that is a link now is kept, and so is everything below it, wherever
+  // the link points (asked first: a link out of the root is the user's too, not a failure).
   const link = env.probes.get(s.root)?.linkedAncestor(s.key)
   if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
+  assertParentInside(root.real, abs, env.parents, root.abs)
   // Only a folder that is there (resolved into `parents`): a missing one may yet appear as a link.
   if (parent !== undefined && env.parents.has(path.dirname(abs))) (env.judged ??= new Set()).add(parent)
   return { root, abs }

@@ -3,6 +3,8 @@
 // write a folder's old files through a link into another folder). When the user has since filled
 // what the turn made, the restore keeps the user's files and says so instead of failing half-way.
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { treeSnapshot, workspace } from './helpers'
 import type { Ws } from './helpers'
@@ -81,5 +83,25 @@ describe('type swaps are undone exactly (class 3)', () => {
     expect(treeSnapshot(w.p('shared'))).toEqual(sharedBefore)
     expect(fs.readlinkSync(w.p('P'))).toBe('shared')
     expect(res.skipped.map((s) => s.path)).toEqual(expect.arrayContaining(['P', 'P/a.txt', 'P/sub/b.txt']))
+  })
+
+  // Found by the soak (seed 741600660): the same with a link out of the project reported each file
+  // below it as a failure ("resolves outside its root") and the restore as partial, where the link
+  // is simply the user's, kept, with nothing written through it.
+  it('a link the turn made where a folder was, since re-pointed out of the project: kept and said, not a failure', async () => {
+    const { w } = await swapTurn('dir', 'link')
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-outside-'))
+    fs.writeFileSync(path.join(outside, 'a.txt'), 'not the project’s')
+    fs.rmSync(w.p('P'))
+    fs.symlinkSync(outside, w.p('P'))
+    const outsideBefore = treeSnapshot(outside)
+    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }), { onConflict: 'restore-rest' })
+    expect(res.failed).toEqual([])
+    expect(res.status).toBe('done')
+    expect(treeSnapshot(outside)).toEqual(outsideBefore)
+    expect(fs.readlinkSync(w.p('P'))).toBe(outside)
+    const below = res.skipped.filter((s) => s.path.startsWith('P/'))
+    expect(below.map((s) => s.path)).toEqual(expect.arrayContaining(['P/a.txt', 'P/sub/b.txt']))
+    for (const s of below) expect(s.reason).toMatch(/the folder P above it is a link now/)
   })
 })
