@@ -5,11 +5,23 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { assertParentInside } from '../../core/checkpoints/paths'
 
+const made: string[] = []
+afterEach(() => {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+/** A new temporary folder, removed after the test. */
+function temp(prefix: string): string {
+  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  made.push(d)
+  return d
+}
+
 function root(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-parents-')))
+  const dir = temp('retake-parents-')
   fs.mkdirSync(path.join(dir, 'a', 'b', 'c'), { recursive: true })
   return dir
 }
@@ -26,7 +38,7 @@ describe('a step’s folder is inside its root', () => {
 
   it('a project opened through a link resolves to its real folder', () => {
     const dir = root()
-    const via = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-via-'))), 'project')
+    const via = path.join(temp('retake-via-'), 'project')
     fs.symlinkSync(dir, via)
     const known = new Map<string, string>()
     assertParentInside(dir, path.join(via, 'a', 'b', 'c', 'x.txt'), known, via)
@@ -36,7 +48,7 @@ describe('a step’s folder is inside its root', () => {
 
   it('a project folder swapped for a link to elsewhere since it was opened stops it', () => {
     const dir = root()
-    const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-swap-')))
+    const parent = temp('retake-swap-')
     const opened = path.join(parent, 'project')
     fs.renameSync(dir, opened) // the project as it was when opened: a real folder at `opened`
     const elsewhere = path.join(parent, 'elsewhere')
@@ -49,7 +61,7 @@ describe('a step’s folder is inside its root', () => {
 
   it('a link to outside in the middle of the path stops it, with a known folder above', () => {
     const dir = root()
-    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-outside-')))
+    const outside = temp('retake-outside-')
     fs.mkdirSync(path.join(outside, 'c'))
     // a/b is now a link to a folder outside the root that has a `c` in it.
     fs.rmSync(path.join(dir, 'a', 'b'), { recursive: true })

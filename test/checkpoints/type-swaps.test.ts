@@ -3,7 +3,6 @@
 // write a folder's old files through a link into another folder). When the user has since filled
 // what the turn made, the restore keeps the user's files and says so instead of failing half-way.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { treeSnapshot, workspace } from './helpers'
@@ -90,7 +89,8 @@ describe('type swaps are undone exactly (class 3)', () => {
   // is simply the user's, kept, with nothing written through it.
   it('a link the turn made where a folder was, since re-pointed out of the project: kept and said, not a failure', async () => {
     const { w } = await swapTurn('dir', 'link')
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-outside-'))
+    const outside = path.join(w.dir, 'outside') // beside the project, not in it
+    fs.mkdirSync(outside)
     fs.writeFileSync(path.join(outside, 'a.txt'), 'not the project’s')
     fs.rmSync(w.p('P'))
     fs.symlinkSync(outside, w.p('P'))
