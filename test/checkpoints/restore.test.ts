@@ -1,7 +1,7 @@
 // Restore behaviours a user notices: what comes back, what is removed, what is never overwritten.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { sha, workspace } from './helpers'
+import { clockPast, sha, workspace } from './helpers'
 
 describe('restoring a turn', () => {
   it('B1: a created file is removed, with the parent folders the turn created when now empty', async () => {
@@ -259,7 +259,7 @@ describe('restoring a turn', () => {
     w.write('src/zz-new.txt', 'made by the turn\n')
     // Past the racy margin (stat-proof.ts), so the restore's own pre-capture finds nothing new and
     // its post-capture commits into the very state the turn's seal left as head.
-    await new Promise((r) => setTimeout(r, 60))
+    clockPast(w.dir, fs.lstatSync(w.p('src/zz-new.txt')).ctimeMs)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     const listing = w.store.changes('s/m1')
