@@ -176,7 +176,8 @@ export function runChild(
     })
     child.stderr.on('data', (d) => (stderr += d))
     if (opts.killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs)
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }))
+    // 'close', not 'exit': the child's output may still be in the pipe when it has exited.
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
 }
 
@@ -218,6 +219,31 @@ export function unprivilegedUid(): number | null {
   if (process.getuid?.() !== 0) return process.getuid ? process.getuid() : null
   const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', 'process.exit(process.getuid() === 65534 ? 0 : 1)'])
   return r.status === 0 ? 65534 : null
+}
+
+/**
+ * A folder under which user `uid` (with only its own group, as runChild starts it) can reach what
+ * the test makes: os.tmpdir() when every folder above it lets that user through, else /tmp. Why:
+ * a TMPDIR inside a private folder (mktemp -d, a private clone) made such a child fail with a
+ * module it could not open, not with what the test checks.
+ */
+export function reachableTmp(uid: number): string {
+  // runChild's setpriv gives the child the group of the same number (nogroup for 65534).
+  const gid = process.getuid?.() === 0 ? uid : process.getgid!()
+  const passable = (dir: string): boolean => {
+    for (let d = fs.realpathSync(dir); ; d = path.dirname(d)) {
+      const st = fs.statSync(d)
+      const bit = st.uid === uid ? 0o100 : st.gid === gid ? 0o010 : 0o001
+      if (!(st.mode & bit)) return false
+      if (d === path.dirname(d)) return true
+    }
+  }
+  if (passable(os.tmpdir())) return os.tmpdir()
+  if (passable('/tmp')) {
+    console.warn(`${os.tmpdir()} cannot be reached by uid ${uid}: its child's folders go under /tmp`)
+    return '/tmp'
+  }
+  throw new Error(`neither ${os.tmpdir()} nor /tmp can be reached by uid ${uid}`)
 }
 
 /** Deterministic pseudo-random bytes (seeded), for content that must be reproducible. */

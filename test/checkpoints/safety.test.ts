@@ -5,7 +5,7 @@ import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { compareKey, isSafeKey, toKey } from '../../core/checkpoints/paths'
 import { lstatExact } from '../../core/checkpoints/current'
-import { runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
+import { reachableTmp, runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
 
 const uid = unprivilegedUid()
 
@@ -24,9 +24,10 @@ describe('safety', () => {
     'B6: a partial failure (EACCES) is reported, the turn is not marked undone, and a retry after the fix succeeds; a read-only folder the turn deleted comes back with its files',
     async () => {
       // Runs as an unprivileged user in a child (root ignores file modes).
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-'))
+      const base = reachableTmp(uid!)
+      const dir = fs.mkdtempSync(path.join(base, 'retake-ck-perm-'))
       fs.chmodSync(dir, 0o777)
-      const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-ck-perm-bin-'))
+      const bin = fs.mkdtempSync(path.join(base, 'retake-ck-perm-bin-'))
       fs.chmodSync(bin, 0o755)
       try {
         const res = await runChild(path.join(__dirname, 'children/perm-child.ts'), [dir], { uid: uid!, bundleDir: bin })
