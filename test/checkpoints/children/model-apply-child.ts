@@ -9,13 +9,16 @@ const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }], ...JS
 const plan = what === 'turn' ? await store.plan({ turnKey: id }) : await store.planUndo(id)
 // What apply reports as skipped without running a step: conflicts (restore-rest) and what was never kept.
 const skipped = plan.actions.filter((a) => a.kind === 'conflict' || a.kind === 'not-checkpointed').map((a) => ({ root: a.root, path: a.path, reason: a.reason ?? a.kind }))
-process.stdout.write(`skipped:${JSON.stringify(skipped)}\n`)
+// Written out (handed to the pipe) before the apply: a kill mid-apply loses what is still buffered,
+// and a plan with many skips prints more than a pipe holds.
+const print = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())))
+await print(`skipped:${JSON.stringify(skipped)}\n`)
 // The kill point, as a share of what the apply will do: one step (about) per acting path, one
 // rename per file or link written back.
 const acting = plan.actions.filter((a) => a.kind === 'restore' || a.kind === 'delete' || a.kind === 'recreate')
 const total = mode === 'step' ? acting.length : acting.filter((a) => a.target && a.target.type !== 'dir').length
 const n = Math.floor(Number(atStr) * total)
-process.stdout.write(`kill-at:${mode} ${n} of ${total}\n`)
+await print(`kill-at:${mode} ${n} of ${total}\n`)
 let renames = 0
 const res = await store.apply(
   plan,
@@ -29,5 +32,5 @@ const res = await store.apply(
     },
   },
 )
-process.stdout.write(`result:${JSON.stringify(res)}\n`)
+await print(`result:${JSON.stringify(res)}\n`)
 await store.close()

@@ -44,7 +44,8 @@ function runChild(args: string[]): Promise<{ killed: boolean; stdout: string; st
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
-    child.on('exit', (_code, signal) => resolve({ killed: signal === 'SIGKILL', stdout, stderr }))
+    // 'close', not 'exit': the child's output may still be in the pipe when it has exited.
+    child.on('close', (_code, signal) => resolve({ killed: signal === 'SIGKILL', stdout, stderr }))
   })
 }
 
@@ -68,28 +69,43 @@ export async function crashingApply(
   const run = await runChild([o.storeDir, o.ws, JSON.stringify(o.open), o.what, o.id, c.mode, String(c.at)])
   const journals = fs.existsSync(path.join(o.storeDir, 'journal')) ? fs.readdirSync(path.join(o.storeDir, 'journal')) : []
   const store = await openCheckpointStore({ storeDir: o.storeDir, roots: [{ path: o.ws }], ...o.open })
+  try {
+    return { store, result: reported(o, run, journals, store, log) }
+  } catch (err) {
+    // The caller only closes a store it was given: one left open keeps its watcher (and the soak) alive.
+    await store.close()
+    throw err
+  }
+}
+
+/** What the user is told: the child's own result, or its skips before the kill plus recovery's. */
+function reported(
+  o: { what: 'turn' | 'undo'; crash: CrashPoint },
+  run: { killed: boolean; stdout: string; stderr: string },
+  journals: string[],
+  store: InternalStore,
+  log: string[],
+): ApplyResult {
+  const c = o.crash
   const skippedBefore = line(run.stdout, 'skipped:')
   if (skippedBefore === undefined) throw new Error(`the ${o.what} child did not plan: ${run.stderr.slice(-2000)}`)
   const finished = line(run.stdout, 'result:')
   if (!run.killed) {
     if (finished === undefined) throw new Error(`the ${o.what} child failed: ${run.stderr.slice(-2000)}`)
     log.push(`crash point ${c.mode} ${c.at.toFixed(2)} of the ${c.during} not reached (no ${c.mode === 'rename' ? 'rename' : 'step'} to kill at): it finished`)
-    return { store, result: JSON.parse(finished) as ApplyResult }
+    return JSON.parse(finished) as ApplyResult
   }
   const rec = store.recoveredRestores
   log.push(`${c.during} killed at ${c.mode} ${c.at.toFixed(2)} (${line(run.stdout, 'kill-at:')}); reopened: ${store.recovered.join('; ') || 'nothing to recover'}`)
   if (journals.length !== 1 || rec.length !== 1) throw new Error(`killed mid-${o.what} with ${journals.length} journal(s), ${rec.length} restore(s) recovered`)
   const r = rec[0]!
   return {
-    store,
-    result: {
-      restoreId: r.restoreId,
-      status: r.failed.length ? 'partial' : 'done',
-      applied: [],
-      skipped: [...(JSON.parse(skippedBefore) as ApplyResult['skipped']), ...r.skipped],
-      failed: r.failed,
-      turnsMarkedRestored: r.failed.length === 0 && o.what === 'turn',
-      warnings: [],
-    },
+    restoreId: r.restoreId,
+    status: r.failed.length ? 'partial' : 'done',
+    applied: [],
+    skipped: [...(JSON.parse(skippedBefore) as ApplyResult['skipped']), ...r.skipped],
+    failed: r.failed,
+    turnsMarkedRestored: r.failed.length === 0 && o.what === 'turn',
+    warnings: [],
   }
 }
