@@ -44,6 +44,9 @@ export const LOCAL_FS = new Map<number, string>([
 
 export const LOCAL_FS_TYPES = [...LOCAL_FS.keys()]
 
+/** A folder born less than this before its subscription started may lack a watch (checkFolder). */
+export const YOUNG_FOLDER_MS = 100
+
 export abstract class JournalState {
   /**
    * A folder was created since the subscription. Measured: @parcel/watcher (inotify) can miss the
@@ -82,7 +85,7 @@ export abstract class JournalState {
    * no birth time (some file systems), nothing can be proven and the watcher is never trusted.
    */
   checkFolder(st: fs.Stats): void {
-    if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - 100) this.dirCreated = true
+    if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - YOUNG_FOLDER_MS) this.dirCreated = true
     // A file system mounted inside the root since the subscription (a mount makes no event): walk
     // and subscribe afresh, which watches it if it is local and gives up if not.
     if (!this.devices.has(st.dev)) this.dirCreated = true
