@@ -3,6 +3,8 @@
 //   SOAK_SECONDS=3600 npm run soak:checkpoints   # an hour
 //   SEED=1234 npm run soak:checkpoints           # replay one seed, printing what it did
 //   RETAKE_CK_MODEL_FLAGS=all npm run soak:checkpoints   # turn on classes (comma list, or all)
+import fs from 'node:fs'
+import { LOCAL_FS } from '../core/checkpoints/change-journal'
 import { parseFlags, runScenario } from '../test/checkpoints/model/scenario'
 
 const flags = parseFlags(process.env.RETAKE_CK_MODEL_FLAGS)
@@ -20,20 +22,27 @@ async function main(): Promise<void> {
   let runs = 0
   const failing: number[] = []
   let seed = Number(process.env.SOAK_START ?? Date.now() % 1e9)
-  console.log(`soak from seed ${seed}, flags ${JSON.stringify(flags)}`)
+  // Some failures need the file system they were found on (soak-filesystems.sh sets TMPDIR).
+  const where = process.env.TMPDIR ? `TMPDIR=<a ${fsType(process.env.TMPDIR)} folder> ` : ''
+  console.log(`soak from seed ${seed}, flags ${JSON.stringify(flags)}${where ? `, in ${process.env.TMPDIR} (${fsType(process.env.TMPDIR!)})` : ''}`)
   while (Date.now() < until) {
     const o = await runScenario(seed, flags)
     runs++
     if (o.violations.length) {
       failing.push(seed)
       console.log(
-        `FAIL seed ${seed} (replay: SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.violations.slice(0, 5).join('\n  ')}`,
+        `FAIL seed ${seed} (replay: ${where}SEED=${seed} RETAKE_CK_MODEL_FLAGS=${process.env.RETAKE_CK_MODEL_FLAGS ?? ''} npm run soak:checkpoints)\n  ${o.violations.slice(0, 5).join('\n  ')}`,
       )
     }
     seed++
   }
   console.log(`${runs} scenarios, ${failing.length} failing${failing.length ? ': ' + failing.join(' ') : ''}`)
   process.exitCode = failing.length ? 1 : 0
+}
+
+function fsType(dir: string): string {
+  const type = fs.statfsSync(dir).type
+  return LOCAL_FS.get(type) ?? `type 0x${type.toString(16)}`
 }
 
 void main()
