@@ -81,8 +81,8 @@ export async function installRows(label: string, ws: string, tmp: string, turn: 
     const runs: InstallFigures[] = []
     for (let i = 0; i < INSTALL_ROUNDS; i++) runs.push(await installRestore(store, `${label}-${state}${i}`, tmp, turn, onDisk))
     await store.close()
-    runs.sort((a, b) => a.ms / a.rmMs - b.ms / b.rmMs)
     const ratio = (x: InstallFigures) => x.ms / x.rmMs
+    runs.sort((a, b) => ratio(a) - ratio(b))
     return { ...runs[Math.floor(runs.length / 2)]!, spread: [ratio(runs[0]!), ratio(runs.at(-1)!)] as [number, number] }
   }
   const cached = await rounds('cached', false)

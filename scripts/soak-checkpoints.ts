@@ -3,8 +3,8 @@
 //   SOAK_SECONDS=3600 npm run soak:checkpoints   # an hour
 //   SEED=1234 npm run soak:checkpoints           # replay one seed, printing what it did
 //   RETAKE_CK_MODEL_FLAGS=all npm run soak:checkpoints   # turn on classes (comma list, or all)
-import fs from 'node:fs'
 import { LOCAL_FS } from '../core/checkpoints/change-journal'
+import { fsTypeOf } from '../core/checkpoints/stat-proof'
 import { parseFlags, runScenario } from '../test/checkpoints/model/scenario'
 
 const flags = parseFlags(process.env.RETAKE_CK_MODEL_FLAGS)
@@ -23,8 +23,9 @@ async function main(): Promise<void> {
   const failing: number[] = []
   let seed = Number(process.env.SOAK_START ?? Date.now() % 1e9)
   // Some failures need the file system they were found on (soak-filesystems.sh sets TMPDIR).
-  const where = process.env.TMPDIR ? `TMPDIR=<a ${fsType(process.env.TMPDIR)} folder> ` : ''
-  console.log(`soak from seed ${seed}, flags ${JSON.stringify(flags)}${where ? `, in ${process.env.TMPDIR} (${fsType(process.env.TMPDIR!)})` : ''}`)
+  const tmpFs = process.env.TMPDIR ? fsName(process.env.TMPDIR) : null
+  const where = tmpFs ? `TMPDIR=<a ${tmpFs} folder> ` : ''
+  console.log(`soak from seed ${seed}, flags ${JSON.stringify(flags)}${tmpFs ? `, in ${process.env.TMPDIR} (${tmpFs})` : ''}`)
   while (Date.now() < until) {
     const o = await runScenario(seed, flags)
     runs++
@@ -40,9 +41,9 @@ async function main(): Promise<void> {
   process.exitCode = failing.length ? 1 : 0
 }
 
-function fsType(dir: string): string {
-  const type = fs.statfsSync(dir).type
-  return LOCAL_FS.get(type) ?? `type 0x${type.toString(16)}`
+function fsName(dir: string): string {
+  const type = fsTypeOf(dir)
+  return type === undefined ? 'unknown' : (LOCAL_FS.get(type) ?? `type 0x${type.toString(16)}`)
 }
 
 void main()
