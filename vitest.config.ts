@@ -32,9 +32,10 @@ export default defineConfig({
         },
       },
       {
-        // The engine's behaviours again with every walk on the stat workers (large roots use them;
-        // the behaviour tests' roots are small), so both walks answer to the same tests. The change
-        // journal is off here: every capture walks (the first project runs the default, journal on).
+        // The engine's behaviours again with every walk on the stat workers and every restore's
+        // deletes unlinked by the hash worker (large roots and installs use them; the behaviour
+        // tests' are small), so both ways answer to the same tests. The change journal is off
+        // here: every capture walks (the first project runs the default, journal on).
         extends: true,
         test: {
           name: 'checkpoints-pooled',

@@ -4,8 +4,9 @@
 // name. Measured on 3,460 files of a real node_modules: 55 ms → 47 ms for the two calls per file
 // (`rm -rf` of the same tree: 45 ms).
 //
-// The working folder is the process's, shared by everything in it, so the lane is held only across
-// steps that never wait (restore-run.ts leaves it before any other step and when the steps end); it
+// The working folder is the process's, shared by everything in it, so the lane is held only while
+// nothing else can run (restore-run.ts leaves it before any other step, before it waits on the
+// delete pool, and when the steps end: delete-pool.test.ts looks from the event loop); it
 // enters a folder by the real path the step's checks judged inside the root, and uses it only after
 // confirming the process is there (a folder swapped for a link in between is never worked in).
 import path from 'node:path'

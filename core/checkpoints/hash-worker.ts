@@ -40,7 +40,18 @@ function hash(id, file) {
 }
 parentPort.on('message', (m) => {
   try {
-    if (m.tmp) {
+    if (m.unlink) {
+      const errors = []
+      m.unlink.forEach((p, i) => {
+        try {
+          fs.unlinkSync(asPath(p))
+        } catch (err) {
+          errors.push({ i, message: err.message, code: err.code, errno: err.errno, syscall: err.syscall })
+        }
+        Atomics.add(m.progress, 0, 1)
+      })
+      parentPort.postMessage({ id: m.id, result: errors })
+    } else if (m.tmp) {
       fs.copyFileSync(asPath(m.src), m.tmp, fs.constants.COPYFILE_EXCL)
       fs.chmodSync(m.tmp, 0o600)
       parentPort.postMessage({ id: m.id, result: hash(m.id, m.tmp) })
@@ -54,8 +65,15 @@ parentPort.on('message', (m) => {
 /** The worker itself failed (not the file operation): the caller does the job on its own thread. */
 export class HashWorkerGone extends Error {}
 
+/** An unlink the worker could not do: its index in the batch, and the error's fields. */
+export interface UnlinkError {
+  i: number
+  message: string
+  code?: string
+}
+
 interface Job {
-  resolve: (r: { hash: string; size: number }) => void
+  resolve: (r: unknown) => void
   reject: (err: Error) => void
   onBytes?: (n: number) => void
 }
@@ -74,13 +92,13 @@ export class HashWorker {
     if (this.worker) return this.worker
     const w = new Worker(WORKER_SOURCE, { eval: true })
     w.unref() // an idle worker must not keep a CLI or test process alive
-    w.on('message', (m: { id: number; progress?: number; result?: { hash: string; size: number }; error?: { message: string; code?: string } }) => {
+    w.on('message', (m: { id: number; progress?: number; result?: unknown; error?: { message: string; code?: string } }) => {
       const job = this.jobs.get(m.id)
       if (!job) return
       if (m.progress !== undefined) return job.onBytes?.(m.progress)
       this.jobs.delete(m.id)
       if (this.jobs.size === 0) w.unref()
-      if (m.result) job.resolve(m.result)
+      if (m.result !== undefined) job.resolve(m.result)
       else job.reject(Object.assign(new Error(m.error?.message ?? 'hash worker failed'), m.error))
     })
     const fail = (err: Error): void => {
@@ -100,6 +118,15 @@ export class HashWorker {
    * File errors reject with their code (ENOSPC, ENOENT …); a dead worker rejects with HashWorkerGone.
    */
   run(src: string | Buffer, tmp: string | null, onBytes?: (n: number) => void): Promise<{ hash: string; size: number }> {
+    return this.post({ src, tmp }, onBytes) as Promise<{ hash: string; size: number }>
+  }
+
+  /** Starts the worker ahead of its first job (a thread takes some milliseconds to come up). */
+  warm(): void {
+    if (!this.broken) this.start()
+  }
+
+  private post(job: object, onBytes?: (n: number) => void): Promise<unknown> {
     let w: Worker
     try {
       if (this.broken) throw new Error('hash worker unavailable')
@@ -113,8 +140,17 @@ export class HashWorker {
     w.ref()
     return new Promise((resolve, reject) => {
       this.jobs.set(id, { resolve, reject, onBytes })
-      w.postMessage({ id, src, tmp })
+      w.postMessage({ id, ...job })
     })
+  }
+
+  /**
+   * Unlinks `paths` one after another on the worker's thread, adding 1 to `progress[0]` after each
+   * (shared memory: the caller sees how far the worker is without waiting for its answer); answers
+   * with the ones that failed (their index and error). A dead worker rejects with HashWorkerGone.
+   */
+  unlinkAll(paths: (string | Buffer)[], progress: Int32Array): Promise<UnlinkError[]> {
+    return this.post({ unlink: paths, progress }) as Promise<UnlinkError[]>
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,7 @@ import type { TurnRecord } from './records'
 import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
+import { deletePoolFor } from './delete-pool'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
@@ -225,6 +226,8 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
+    // Started before the intent is written: a worker takes milliseconds to come up.
+    const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom)
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -236,7 +239,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       undoOf: plan.target.restoreId,
     }
     const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-    const env = stepEnv(e, restoreId, hooks, guards)
+    const env = { ...stepEnv(e, restoreId, hooks, guards), pool }
     const unwatched = await unwatchRemovedFolders(e, steps)
     let r: Awaited<ReturnType<typeof runSteps>>
     try {

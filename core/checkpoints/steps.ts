@@ -108,22 +108,34 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   return { root, abs }
 }
 
+/**
+ * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
+ * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
+ * the file is gone already. `absolute`: for the pool (delete-pool.ts), whose threads do not share
+ * the lane's working folder.
+ */
+export function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer } | null {
+  const { root, abs } = stepTarget(env, s)
+  const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
+  if (!checkUnlink(env, k, root, abs, at)) return null
+  return { abs, at: absolute ? os(abs) : at }
+}
+
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */
 export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promise<void> | void {
-  const { root, abs } = stepTarget(env, s)
-  switch (s.op) {
-    case 'unlink': {
-      // Its name inside its folder when the lane is there (folder-lane.ts), else the whole path.
-      const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
-      if (!checkUnlink(env, k, root, abs, at)) return
-      try {
-        fs.unlinkSync(at)
-      } catch (err) {
-        return unlinkFailed(abs, err as NodeJS.ErrnoException)
-      }
-      touchedFolder(env, abs)
-      return
+  if (s.op === 'unlink') {
+    const d = checkedDelete(env, s, k)
+    if (d === null) return
+    try {
+      fs.unlinkSync(d.at)
+    } catch (err) {
+      return unlinkFailed(d.abs, err as NodeJS.ErrnoException)
     }
+    touchedFolder(env, d.abs)
+    return
+  }
+  const { abs } = stepTarget(env, s)
+  switch (s.op) {
     case 'rmdir':
       try {
         fs.rmdirSync(os(abs))

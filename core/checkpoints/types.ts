@@ -58,6 +58,11 @@ export interface OpenOptions {
    */
   pooledWalkMinEntries?: number
   /**
+   * Restores with at least this many plain deletes have them unlinked on the hash worker's thread
+   * while the next ones are checked (delete-pool.ts; default 256). Tests set 1.
+   */
+  pooledDeletesFrom?: number
+  /**
    * Restores the app still needs whatever happens to their turns: an attempt's files are the
    * before-image of the restore that replaced it (docs/attempts.md). Clean-ups never drop them.
    */

@@ -17,8 +17,11 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The change journal: the engine's default ('auto': on for a local Linux folder); RETAKE_CK_WATCH=0 walks in full, =1 forces it on. */
 export const WATCH = process.env.RETAKE_CK_WATCH === '0' ? false : process.env.RETAKE_CK_WATCH === '1' ? true : undefined
-/** RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers (see vitest.config.ts). */
-const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0 } : {}
+/**
+ * RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers, and has every restore's
+ * deletes unlinked by the hash worker (see vitest.config.ts).
+ */
+const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0, pooledDeletesFrom: 1, hashWorker: true } : {}
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {

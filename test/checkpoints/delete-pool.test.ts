@@ -1,0 +1,128 @@
+// A large restore's deletes are unlinked on the hash worker's thread while the next ones are
+// checked (delete-pool.ts). What a user would notice if it went wrong: a file left behind, a file
+// the user changed deleted after all, or a kept file reported against the wrong path.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DeletePool } from '../../core/checkpoints/delete-pool'
+import { HashWorker } from '../../core/checkpoints/hash-worker'
+import { workspace } from './helpers'
+
+const made: string[] = []
+afterEach(() => {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+/** `n` files in a fresh folder; those numbered in `missing` are never made. */
+function files(n: number, missing = new Set<number>()): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-'))
+  made.push(dir)
+  return Array.from({ length: n }, (_, i) => {
+    const f = path.join(dir, `f${i}.js`)
+    if (!missing.has(i)) fs.writeFileSync(f, `file ${i}`)
+    return f
+  })
+}
+
+/** Adds every path; each one's outcome lands in `outcomes` (an error code, or null). */
+async function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[], from = 0): Promise<void> {
+  for (const [i, p] of paths.entries()) pool.add(p, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
+}
+
+describe('the delete pool', () => {
+  it('unlinks every file it is given and reports each failure against its own path', async () => {
+    const worker = new HashWorker()
+    try {
+      const missing = new Set([3, 64, 65, 300])
+      const paths = files(333, missing)
+      const outcomes: (string | null)[] = []
+      const pool = new DeletePool(worker)
+      await unlinkAll(pool, paths, outcomes)
+      await pool.drain()
+      expect(outcomes).toHaveLength(paths.length)
+      expect(outcomes.flatMap((o, i) => (o ? [`${i}:${o}`] : []))).toEqual(['3:ENOENT', '64:ENOENT', '65:ENOENT', '300:ENOENT'])
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
+      // All of it done by the worker: it is not behind any more.
+      expect(pool.full).toBe(false)
+    } finally {
+      await worker.close()
+    }
+  })
+
+  it('a worker that dies mid-restore leaves no file behind, and never looks ready for more', async () => {
+    const worker = new HashWorker()
+    // More than the first batch (all the worker may have done) and the queue's bound together.
+    const paths = files(64 + 256 + 100)
+    const outcomes: (string | null)[] = []
+    const pool = new DeletePool(worker)
+    await unlinkAll(pool, paths.slice(0, 100), outcomes)
+    await worker.close()
+    await unlinkAll(pool, paths.slice(100), outcomes, 100)
+    // What it was given and did not do counts against it: the steps unlink the next files themselves.
+    expect(pool.full).toBe(true)
+    await pool.drain()
+    expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
+    // A batch the worker had begun is finished here: what it had unlinked is gone already.
+    expect(outcomes).toHaveLength(paths.length)
+    expect(outcomes.filter((o) => o !== null && o !== 'ENOENT')).toEqual([])
+  })
+
+  it('an install turn’s restore through the worker: every file and folder gone, files the user changed meanwhile kept and reported in order', async () => {
+    const w = await workspace({ hashWorker: true })
+    w.write('src/app.ts', 'app')
+    await w.store.capture('s/m1')
+    for (let i = 0; i < 600; i++) w.write(`installed/p${i % 7}/f${i}.js`, `f${i}`)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const r = await w.store.apply(
+      plan,
+      {},
+      {
+        onStep: (i) => {
+          if (i !== 10) return
+          // While the first deletes run: one late file edited, one replaced by a folder of the
+          // user's, one removed by the user.
+          w.write('installed/p6/f594.js', 'edited by the user')
+          fs.rmSync(w.p('installed/p3/f101.js'))
+          w.write('installed/p3/f101.js/notes.txt', 'the user’s folder')
+          fs.rmSync(w.p('installed/p1/f8.js'))
+        },
+      },
+    )
+    expect(r.failed).toEqual([])
+    // In step order: the files, then the folders that still hold them (deepest first).
+    expect(r.skipped.map((s) => s.path)).toEqual(['installed/p3/f101.js', 'installed/p6/f594.js', 'installed/p3', 'installed/p6', 'installed'])
+    expect(w.text('installed/p6/f594.js')).toBe('edited by the user')
+    expect(w.text('installed/p3/f101.js/notes.txt')).toBe('the user’s folder')
+    expect(fs.readdirSync(w.p('installed/p6'))).toEqual(['f594.js'])
+    expect(fs.readdirSync(w.p('installed')).sort()).toEqual(['p3', 'p6'])
+    expect(w.text('src/app.ts')).toBe('app')
+  })
+
+  it('whatever else the process runs while a large restore waits on the worker sees its own working folder', async () => {
+    const w = await workspace({ hashWorker: true })
+    await w.store.capture('s/m1')
+    for (let i = 0; i < 2000; i++) w.write(`installed/p${i % 9}/lib/f${i}.js`, `f${i}`)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const home = process.cwd()
+    const seen = new Set<string>()
+    let ticks = 0
+    let running = true
+    const look = (): void => {
+      seen.add(process.cwd())
+      ticks++
+      if (running) setImmediate(look)
+    }
+    setImmediate(look)
+    const r = await w.store.apply(plan)
+    running = false
+    expect(r.status).toBe('done')
+    expect(w.exists('installed')).toBe(false)
+    // The restore did give the event loop turns (it waits for the worker before its rmdirs), and
+    // none of them ran inside a folder of the restore (folder-lane.ts).
+    expect(ticks).toBeGreaterThan(1)
+    expect([...seen]).toEqual([home])
+  })
+})
