@@ -50,6 +50,8 @@ export class DeletePool {
   /** Files handed to the worker so far, and (shared with it) how many of them it has done. */
   private sent = 0
   private readonly progress = new Int32Array(new SharedArrayBuffer(4))
+  /** A batch that failed as a whole (not a file's unlink): thrown by drain, never left unhandled. */
+  private failure: unknown = null
 
   constructor(private readonly worker: HashWorker) {}
 
@@ -71,6 +73,7 @@ export class DeletePool {
   async drain(): Promise<void> {
     if (this.batch.length) this.send()
     while (this.flying.size) await Promise.race(this.flying)
+    if (this.failure) throw this.failure
   }
 
   private send(): void {
@@ -94,10 +97,12 @@ export class DeletePool {
         if (!(err instanceof HashWorkerGone)) throw err
         settled(unlinkHere(batch.map((d) => d.at)))
       })
+      .catch((err) => void (this.failure ??= err))
       .finally(() => this.flying.delete(done))
     this.flying.add(done)
   }
 }
+
 /** The worker is gone: the batch is unlinked on this thread instead. */
 function unlinkHere(paths: (string | Buffer)[]): UnlinkError[] {
   const errors: UnlinkError[] = []

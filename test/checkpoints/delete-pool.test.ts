@@ -68,6 +68,17 @@ describe('the delete pool', () => {
     expect(outcomes.filter((o) => o !== null && o !== 'ENOENT')).toEqual([])
   })
 
+  it('a batch that fails as a whole fails the drain, not the process', async () => {
+    // A worker answering with an error for the whole job (not a file's): no unhandled rejection
+    // may take the process down before the restore drains its pool.
+    const broken = { unlinkAll: () => Promise.reject(new Error('the worker could not read its job')) } as unknown as HashWorker
+    const pool = new DeletePool(broken)
+    const paths = files(200)
+    await unlinkAll(pool, paths, [])
+    await new Promise((resolve) => setImmediate(resolve))
+    await expect(pool.drain()).rejects.toThrow('the worker could not read its job')
+  })
+
   it('an install turn’s restore through the worker: every file and folder gone, files the user changed meanwhile kept and reported in order', async () => {
     const w = await workspace({ hashWorker: true })
     w.write('src/app.ts', 'app')
