@@ -10,11 +10,13 @@
 //
 // Only plain deletes come here (restore-run.ts): a path no other step of the restore touches, so
 // their order among themselves does not matter, and the pool is drained before any other step
-// runs (an rmdir needs its folder's files gone). Each unlink is handed an absolute path: the
-// process's working folder (folder-lane.ts) moves on while the worker works. If the worker is
-// gone, its batches are unlinked on the steps' thread.
+// runs (an rmdir needs its folder's files gone). Each unlink is handed an absolute path (the
+// process's working folder, folder-lane.ts, moves on while the worker works) with the inode its
+// check saw: an absolute path follows a folder swapped for a link since, so the worker unlinks only
+// while the path still names that inode. If the worker is gone, its batches are unlinked on the
+// steps' thread the same way.
 import fs from 'node:fs'
-import { HashWorkerGone, type HashWorker, type UnlinkError } from './hash-worker'
+import { HashWorkerGone, REPLACED, type HashWorker, type UnlinkError } from './hash-worker'
 import type { Step } from './journal'
 
 /** Files per message to the worker: a message costs about what a few unlinks do. */
@@ -43,9 +45,11 @@ export function deletePoolFor(worker: HashWorker | null, steps: Step[], from = P
 }
 
 type Settle = (err: NodeJS.ErrnoException | null) => void
+/** Which file a queued path must still name to be unlinked. */
+type Identity = { ino: number; dev: number }
 
 export class DeletePool {
-  private batch: { at: string | Buffer; settle: Settle }[] = []
+  private batch: { at: string | Buffer; st: Identity; settle: Settle }[] = []
   private readonly flying = new Set<Promise<void>>()
   /** Files handed to the worker so far, and (shared with it) how many of them it has done. */
   private sent = 0
@@ -61,12 +65,18 @@ export class DeletePool {
   }
 
   /**
-   * Queues the unlink of `at` (an absolute path); `settle` receives its error (or null) on this
-   * thread, at the latest when the pool is drained, and must not throw.
+   * Queues the unlink of `at` (an absolute path), to be done only while it names the file `st` (the
+   * lstat of its check); `settle` receives its error (or null: unlinked) on this thread, at the
+   * latest when the pool is drained, and must not throw.
    */
-  add(at: string | Buffer, settle: Settle): void {
-    this.batch.push({ at, settle })
+  add(at: string | Buffer, st: Identity, settle: Settle): void {
+    this.batch.push({ at, st, settle })
     if (this.batch.length >= BATCH) this.send()
+  }
+
+  /** Nothing queued that has not settled. */
+  get idle(): boolean {
+    return this.batch.length === 0 && this.flying.size === 0
   }
 
   /** Resolves when every unlink queued has settled. */
@@ -91,11 +101,13 @@ export class DeletePool {
     const done = this.worker
       .unlinkAll(
         batch.map((d) => d.at),
+        batch.map((d) => d.st.ino),
+        batch.map((d) => d.st.dev),
         this.progress,
       )
       .then(settled, (err) => {
         if (!(err instanceof HashWorkerGone)) throw err
-        settled(unlinkHere(batch.map((d) => d.at)))
+        settled(unlinkHere(batch))
       })
       .catch((err) => void (this.failure ??= err))
       .finally(() => this.flying.delete(done))
@@ -103,12 +115,14 @@ export class DeletePool {
   }
 }
 
-/** The worker is gone: the batch is unlinked on this thread instead. */
-function unlinkHere(paths: (string | Buffer)[]): UnlinkError[] {
+/** The worker is gone: the batch is unlinked on this thread instead, as the worker would have. */
+function unlinkHere(batch: { at: string | Buffer; st: Identity }[]): UnlinkError[] {
   const errors: UnlinkError[] = []
-  paths.forEach((p, i) => {
+  batch.forEach(({ at, st }, i) => {
     try {
-      fs.unlinkSync(p)
+      const now = fs.lstatSync(at)
+      if (now.ino !== st.ino || now.dev !== st.dev) throw Object.assign(new Error('replaced since its check'), { code: REPLACED })
+      fs.unlinkSync(at)
     } catch (err) {
       errors.push({ i, message: (err as Error).message, code: (err as NodeJS.ErrnoException).code })
     }

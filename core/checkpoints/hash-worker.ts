@@ -7,12 +7,16 @@
 // the copy itself (large-blobs.ts). If the worker cannot start or dies, the caller does the job.
 import { Worker } from 'node:worker_threads'
 
+/** An unlink's error code when its path names another file than the one checked (delete-pool.ts). */
+export const REPLACED = 'RETAKE_REPLACED'
+
 // Progress is posted every 4 MiB hashed, so a long copy reports progress as before.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const CHUNK = 1 << 20
+const REPLACED = ${JSON.stringify(REPLACED)}
 const buf = Buffer.allocUnsafe(CHUNK)
 const asPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength))
 function hash(id, file) {
@@ -44,6 +48,10 @@ parentPort.on('message', (m) => {
       const errors = []
       m.unlink.forEach((p, i) => {
         try {
+          // Only the file that was checked: a path that names another now (a folder above it
+          // swapped for a link since) is left alone.
+          const st = fs.lstatSync(asPath(p))
+          if (st.ino !== m.ino[i] || st.dev !== m.dev[i]) throw Object.assign(new Error('replaced since its check'), { code: REPLACED })
           fs.unlinkSync(asPath(p))
         } catch (err) {
           errors.push({ i, message: err.message, code: err.code, errno: err.errno, syscall: err.syscall })
@@ -145,12 +153,13 @@ export class HashWorker {
   }
 
   /**
-   * Unlinks `paths` one after another on the worker's thread, adding 1 to `progress[0]` after each
+   * Unlinks `paths` one after another on the worker's thread, each only if it still names the inode
+   * `ino[i]` on `dev[i]` (else its error's code is REPLACED), adding 1 to `progress[0]` after each
    * (shared memory: the caller sees how far the worker is without waiting for its answer); answers
    * with the ones that failed (their index and error). A dead worker rejects with HashWorkerGone.
    */
-  unlinkAll(paths: (string | Buffer)[], progress: Int32Array): Promise<UnlinkError[]> {
-    return this.post({ unlink: paths, progress }) as Promise<UnlinkError[]>
+  unlinkAll(paths: (string | Buffer)[], ino: number[], dev: number[], progress: Int32Array): Promise<UnlinkError[]> {
+    return this.post({ unlink: paths, ino, dev, progress }) as Promise<UnlinkError[]>
   }
 
   async close(): Promise<void> {

@@ -108,17 +108,20 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
       const plainDelete = s.op === 'unlink' && !rewritten.has(k)
       // The folder lane (folder-lane.ts) is held by deletes only, and left before anything waits
       // (the pool's drain, a write): other code may run then, and the working folder is the whole
-      // process's.
-      if (s.op !== 'unlink' || (!plainDelete && pool)) env.lane?.leave()
-      // Every delete in the pool is done before any other step (an rmdir needs its files gone).
-      if (!plainDelete) await pool?.drain()
+      // process's. Every delete in the pool is done before any other step (an rmdir needs its
+      // files gone); with none pending, nothing waits (no microtask per step).
+      if (s.op !== 'unlink') env.lane?.leave()
+      if (!plainDelete && pool && !pool.idle) {
+        env.lane?.leave()
+        await pool.drain()
+      }
       hooks.onStep?.(i, s)
       try {
         if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
         // Handed to the pool's worker unless it is behind: then unlinked here, as below.
         if (pool && plainDelete && !pool.full) {
           const d = checkedDelete(env, s, k, true)
-          if (d !== null) pool.add(d.at, (err) => deleted(i, s, k, d.abs, err))
+          if (d !== null) pool.add(d.at, d.st!, (err) => deleted(i, s, k, d.abs, err))
           else journal.done(i, true)
           continue
         }

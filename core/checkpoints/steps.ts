@@ -111,14 +111,18 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
 /**
  * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
  * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
- * the file is gone already. `absolute`: for the pool (delete-pool.ts), whose threads do not share
- * the lane's working folder.
+ * the file is gone already. `absolute`: for the pool (delete-pool.ts), whose thread does not share
+ * the lane's working folder: the whole path, and the lstat of the file checked.
  */
-export function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer } | null {
+export function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer; st: fs.Stats | null } | null {
   const { root, abs } = stepTarget(env, s)
   const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
-  if (!checkUnlink(env, k, root, abs, at)) return null
-  return { abs, at: absolute ? os(abs) : at }
+  const checked = checkUnlink(env, k, root, abs, at)
+  if (!checked) return null
+  if (!absolute) return { abs, at, st: null }
+  // The inode checked, which the pool's worker unlinks only if the path still names it.
+  const st = checked === true ? fs.lstatSync(at, { throwIfNoEntry: false }) : checked
+  return st ? { abs, at: os(abs), st } : null
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */

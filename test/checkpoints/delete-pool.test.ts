@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DeletePool } from '../../core/checkpoints/delete-pool'
-import { HashWorker } from '../../core/checkpoints/hash-worker'
+import { HashWorker, REPLACED } from '../../core/checkpoints/hash-worker'
 import { workspace } from './helpers'
 
 const made: string[] = []
@@ -25,9 +25,15 @@ function files(n: number, missing = new Set<number>()): string[] {
   })
 }
 
-/** Adds every path; each one's outcome lands in `outcomes` (an error code, or null). */
+/**
+ * Adds every path, as the file it names now (a missing one as no file); each one's outcome lands in
+ * `outcomes` (an error code, or null).
+ */
 async function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[], from = 0): Promise<void> {
-  for (const [i, p] of paths.entries()) pool.add(p, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
+  for (const [i, p] of paths.entries()) {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false }) ?? { ino: 0, dev: 0 }
+    pool.add(p, st, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
+  }
 }
 
 describe('the delete pool', () => {
@@ -66,6 +72,30 @@ describe('the delete pool', () => {
     // A batch the worker had begun is finished here: what it had unlinked is gone already.
     expect(outcomes).toHaveLength(paths.length)
     expect(outcomes.filter((o) => o !== null && o !== 'ENOENT')).toEqual([])
+  })
+
+  it('a path that names another file than the one checked (a folder swapped for a link) is left alone', async () => {
+    const worker = new HashWorker()
+    try {
+      const paths = files(10)
+      const dir = path.dirname(paths[0]!)
+      const outcomes: (string | null)[] = []
+      const pool = new DeletePool(worker)
+      // Checked and queued (fewer than a batch: nothing is sent before the drain)…
+      await unlinkAll(pool, paths, outcomes)
+      // …then the folder is swapped for a link to one of the user's holding the same names.
+      const users = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-user-'))
+      made.push(users, `${dir}.moved`)
+      for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(users, `f${i}.js`), `the user's ${i}`)
+      fs.renameSync(dir, `${dir}.moved`)
+      fs.symlinkSync(users, dir)
+      await pool.drain()
+      expect(outcomes).toEqual(Array(10).fill(REPLACED))
+      expect(fs.readdirSync(users).length).toBe(10)
+      expect(fs.readFileSync(path.join(users, 'f3.js'), 'utf8')).toBe("the user's 3")
+    } finally {
+      await worker.close()
+    }
   })
 
   it('a batch that fails as a whole fails the drain, not the process', async () => {
