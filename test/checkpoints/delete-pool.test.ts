@@ -1,12 +1,13 @@
 // A large restore's deletes are unlinked on the hash worker's thread while the next ones are
 // checked (delete-pool.ts). What a user would notice if it went wrong: a file left behind, a file
 // the user changed deleted after all, or a kept file reported against the wrong path.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DeletePool } from '../../core/checkpoints/delete-pool'
-import { HashWorker, REPLACED } from '../../core/checkpoints/hash-worker'
+import { acquireHashWorker, HashWorker, releaseHashWorker, REPLACED } from '../../core/checkpoints/hash-worker'
 import { workspace } from './helpers'
 
 const made: string[] = []
@@ -147,23 +148,38 @@ describe('the delete pool', () => {
     for (let i = 0; i < 2000; i++) w.write(`installed/p${i % 9}/lib/f${i}.js`, `f${i}`)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
+    // The store's worker (the process's one) is held on a FIFO until the steps have reached their
+    // last delete: its batches cannot settle before, so the restore must wait for them before its
+    // first rmdir, whatever the machine's speed.
+    const fifo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-')), 'hold')
+    made.push(path.dirname(fifo))
+    execFileSync('mkfifo', [fifo])
+    const worker = acquireHashWorker()
+    const held = worker.run(fifo, null)
+    let deletes = 0
+    let released = false
     const home = process.cwd()
     const seen = new Set<string>()
-    let ticks = 0
     let running = true
     const look = (): void => {
       seen.add(process.cwd())
-      ticks++
+      if (deletes === 2000 && !released) {
+        released = true
+        fs.writeFileSync(fifo, 'go') // the worker's read returns: it goes on to the batches
+      }
       if (running) setImmediate(look)
     }
     setImmediate(look)
-    const r = await w.store.apply(plan)
+    const r = await w.store.apply(plan, {}, { onStep: (_i, s) => void (s.op === 'unlink' && deletes++) })
     running = false
+    await held
+    await releaseHashWorker(worker)
     expect(r.status).toBe('done')
     expect(w.exists('installed')).toBe(false)
-    // The restore did give the event loop turns (it waits for the worker before its rmdirs), and
-    // none of them ran inside a folder of the restore (folder-lane.ts).
-    expect(ticks).toBeGreaterThan(1)
+    // A turn of the event loop ran after the last delete (the one that let the worker go, which the
+    // restore waited for), and whatever ran then or before ran in the process's own folder, never
+    // inside a folder of the restore (folder-lane.ts).
+    expect(released).toBe(true)
     expect([...seen]).toEqual([home])
   })
 })
