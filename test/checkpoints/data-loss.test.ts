@@ -1,6 +1,7 @@
 // Issue "Nothing lost, ever": each case here deleted or overwrote a user's file before its fix.
 import fs from 'node:fs'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { anHourLater, seededBytes, sha, workspace } from './helpers'
 
@@ -429,12 +430,24 @@ describe('robustness', () => {
   it('a file written to all through the capture is not kept (never a torn copy to restore) and is reported', async () => {
     const w = await workspace()
     w.write('app.log', seededBytes(3, 3 << 20))
-    const writer = setInterval(() => fs.appendFileSync(w.p('app.log'), 'another line\n'), 0)
+    // A writer on its own thread, appending without pause until told to stop: the file changes
+    // during the capture whatever this thread's event loop does (a timer here may never fire
+    // while the capture reads it, on a loaded machine).
+    const stop = new Int32Array(new SharedArrayBuffer(4))
+    const writer = new Worker(
+      `const { parentPort, workerData: { file, stop } } = require('node:worker_threads'); const fs = require('node:fs')
+       fs.appendFileSync(file, 'another line\\n')
+       parentPort.postMessage('writing')
+       while (Atomics.load(stop, 0) === 0) fs.appendFileSync(file, 'another line\\n')`,
+      { eval: true, workerData: { file: w.p('app.log'), stop } },
+    )
+    await new Promise((resolve) => writer.once('message', resolve))
     let cap
     try {
       cap = await w.store.capture('s/m1')
     } finally {
-      clearInterval(writer)
+      Atomics.store(stop, 0, 1)
+      await new Promise((resolve) => writer.once('exit', resolve))
     }
     expect(cap.notCheckpointed).toEqual(['app.log'])
     expect(cap.warnings.join('\n')).toMatch(/app.log was being written during the checkpoint/)
