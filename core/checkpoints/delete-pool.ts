@@ -1,29 +1,30 @@
 // An install turn's restore deletes thousands of files, and each unlink waits on the kernel (the
 // inode freed, the file system's journal). Done by the thread that checks them, they were most of
 // the restore: 57 ms of 74 on a real node_modules of 3,460 files, against 48 ms for `rm -rf` of
-// the same tree. Here the steps' thread still checks each file (where it is, the content guard)
-// and hands the ones it proved on, in batches, to the hash worker's thread (hash-worker.ts), which
-// unlinks them while the next ones are checked: two cores instead of one. When the worker is
-// behind (it has QUEUED files it has not reached; a shared counter says how far it is, without a
-// wait), the steps' thread unlinks the next file itself, so neither thread idles and the steps
-// never wait in the middle of their deletes.
+// the same tree. Here the steps' thread still judges where each file is (stepTarget: inside its
+// root, no folder above it a link) and hands it on, in batches, with what its content guard
+// expects, to the hash worker's thread (hash-worker.ts), which proves each file by its lstat (the
+// ctime proof, stat-proof.ts) a moment before unlinking it. A file the lstat does not prove comes
+// back: the steps' thread judges it by content and unlinks it itself, as it does every file it
+// cannot hand on (no guard or one without a trusted ctime, a link, a case-insensitive root). When
+// the worker is behind (it has QUEUED files it has not reached; a shared counter says how far it
+// is, without a wait), the steps' thread checks and unlinks the next file itself, so both threads
+// do the same work, neither idles and the steps never wait in the middle of their deletes.
 //
 // Only plain deletes come here (restore-run.ts): a path no other step of the restore touches, so
 // their order among themselves does not matter, and the pool is drained before any other step
 // runs (an rmdir needs its folder's files gone). Each unlink is handed an absolute path (the
-// process's working folder, folder-lane.ts, moves on while the worker works) with the inode its
-// check saw: an absolute path follows a folder swapped for a link since, so the worker unlinks only
-// while the path still names that inode. If the worker is gone, its batches are unlinked on the
-// steps' thread the same way.
-import fs from 'node:fs'
-import { HashWorkerGone, REPLACED, type HashWorker, type UnlinkError } from './hash-worker'
+// process's working folder, folder-lane.ts, is the steps' thread's own). If the worker is gone,
+// its batches come back unproved, to be judged and unlinked on the steps' thread.
+import { HashWorkerGone, UNPROVEN, type HashWorker, type UnlinkError } from './hash-worker'
 import type { Step } from './journal'
 
 /** Files per message to the worker: a message costs about what a few unlinks do. */
 const BATCH = 64
 /**
- * Files handed over and not yet unlinked, at most. Why so few: it bounds how long after its
- * content check a file is unlinked (a few hundred deletes, about 2 ms).
+ * Files handed over and not yet unlinked, at most. Why so few: it bounds how long after stepTarget
+ * judged its folder a file is unlinked (a few hundred deletes, about 2 ms), and the results wait
+ * on the steps' thread.
  */
 const QUEUED = 256
 
@@ -45,11 +46,17 @@ export function deletePoolFor(worker: HashWorker | null, steps: Step[], from = P
 }
 
 type Settle = (err: NodeJS.ErrnoException | null) => void
-/** Which file a queued path must still name to be unlinked. */
-type Identity = { ino: number; dev: number }
+/** What a file must be, by its lstat, to be unlinked (a content guard's stat fields). */
+export interface Proof {
+  mode: number
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+  ino: number
+}
 
 export class DeletePool {
-  private batch: { at: string | Buffer; st: Identity; settle: Settle }[] = []
+  private batch: { at: string | Buffer; proof: Proof; settle: Settle }[] = []
   private readonly flying = new Set<Promise<void>>()
   /** Files handed to the worker so far, and (shared with it) how many of them it has done. */
   private sent = 0
@@ -65,12 +72,13 @@ export class DeletePool {
   }
 
   /**
-   * Queues the unlink of `at` (an absolute path), to be done only while it names the file `st` (the
-   * lstat of its check); `settle` receives its error (or null: unlinked) on this thread, at the
-   * latest when the pool is drained, and must not throw.
+   * Queues the unlink of `at` (an absolute path), to be done only if its lstat proves it the file
+   * of `proof`; `settle` receives its error (UNPROVEN: not proved, not touched;
+   * GONE: no file there; null: unlinked) on this thread, at the latest when the pool is drained,
+   * and must not throw.
    */
-  add(at: string | Buffer, st: Identity, settle: Settle): void {
-    this.batch.push({ at, st, settle })
+  add(at: string | Buffer, proof: Proof, settle: Settle): void {
+    this.batch.push({ at, proof, settle })
     if (this.batch.length >= BATCH) this.send()
   }
 
@@ -101,13 +109,13 @@ export class DeletePool {
     const done = this.worker
       .unlinkAll(
         batch.map((d) => d.at),
-        batch.map((d) => d.st.ino),
-        batch.map((d) => d.st.dev),
+        proofsOf(batch),
         this.progress,
       )
       .then(settled, (err) => {
         if (!(err instanceof HashWorkerGone)) throw err
-        settled(unlinkHere(batch))
+        // What the worker had not unlinked when it died: judged and unlinked on this thread.
+        settled(batch.map((_, i) => ({ i, message: 'the worker stopped before its delete', code: UNPROVEN })))
       })
       .catch((err) => void (this.failure ??= err))
       .finally(() => this.flying.delete(done))
@@ -115,17 +123,8 @@ export class DeletePool {
   }
 }
 
-/** The worker is gone: the batch is unlinked on this thread instead, as the worker would have. */
-function unlinkHere(batch: { at: string | Buffer; st: Identity }[]): UnlinkError[] {
-  const errors: UnlinkError[] = []
-  batch.forEach(({ at, st }, i) => {
-    try {
-      const now = fs.lstatSync(at)
-      if (now.ino !== st.ino || now.dev !== st.dev) throw Object.assign(new Error('replaced since its check'), { code: REPLACED })
-      fs.unlinkSync(at)
-    } catch (err) {
-      errors.push({ i, message: (err as Error).message, code: (err as NodeJS.ErrnoException).code })
-    }
-  })
-  return errors
+function proofsOf(batch: { proof: Proof }[]): Float64Array {
+  const out = new Float64Array(batch.length * 5)
+  batch.forEach(({ proof: p }, i) => out.set([p.mode, p.size, p.mtimeMs, p.ctimeMs, p.ino], i * 5))
+  return out
 }

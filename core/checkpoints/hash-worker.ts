@@ -5,10 +5,16 @@
 // sees no store: it is given a source path and a temp path, and answers with the hash and size of
 // what it copied; the caller (blobs.ts) decides what becomes of the copy, exactly as when it makes
 // the copy itself (large-blobs.ts). If the worker cannot start or dies, the caller does the job.
+import fs from 'node:fs'
 import { Worker } from 'node:worker_threads'
 
-/** An unlink's error code when its path names another file than the one checked (delete-pool.ts). */
-export const REPLACED = 'RETAKE_REPLACED'
+/**
+ * An unlink's outcome codes from the worker (delete-pool.ts): the file does not hold what the plan
+ * saw by its lstat alone (the steps' thread then judges it by content), or it was gone before the
+ * worker looked (the restore did not delete it).
+ */
+export const UNPROVEN = 'RETAKE_UNPROVEN'
+export const GONE = 'RETAKE_GONE'
 
 // Progress is posted every 4 MiB hashed, so a long copy reports progress as before.
 const WORKER_SOURCE = `
@@ -16,7 +22,10 @@ const { parentPort } = require('node:worker_threads')
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const CHUNK = 1 << 20
-const REPLACED = ${JSON.stringify(REPLACED)}
+const UNPROVEN = ${JSON.stringify(UNPROVEN)}
+const GONE = ${JSON.stringify(GONE)}
+const S_IFMT = ${fs.constants.S_IFMT}
+const S_IFREG = ${fs.constants.S_IFREG}
 const buf = Buffer.allocUnsafe(CHUNK)
 const asPath = (p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength))
 function hash(id, file) {
@@ -46,13 +55,18 @@ parentPort.on('message', (m) => {
   try {
     if (m.unlink) {
       const errors = []
+      const g = m.proofs
       m.unlink.forEach((p, i) => {
         try {
-          // Only the file that was checked: a path that names another now (a folder above it
-          // swapped for a link since) is left alone.
-          const st = fs.lstatSync(asPath(p))
-          if (st.ino !== m.ino[i] || st.dev !== m.dev[i]) throw Object.assign(new Error('replaced since its check'), { code: REPLACED })
-          fs.unlinkSync(asPath(p))
+          const at = asPath(p)
+          const o = i * 5
+          // The file the plan saw, proved by its lstat as the steps' thread would (stat-proof.ts
+          // provenSame: mode, size, mtime, ctime, inode), a moment before its unlink.
+          const st = fs.lstatSync(at, { throwIfNoEntry: false })
+          if (!st) throw Object.assign(new Error('gone before its delete'), { code: GONE })
+          const same = (st.mode & S_IFMT) === S_IFREG && (st.mode & 0o7777) === g[o] && st.size === g[o + 1] && st.mtimeMs === g[o + 2] && st.ctimeMs === g[o + 3] && st.ino === g[o + 4]
+          if (!same) throw Object.assign(new Error('not proved the same by its lstat'), { code: UNPROVEN })
+          fs.unlinkSync(at)
         } catch (err) {
           errors.push({ i, message: err.message, code: err.code, errno: err.errno, syscall: err.syscall })
         }
@@ -153,13 +167,14 @@ export class HashWorker {
   }
 
   /**
-   * Unlinks `paths` one after another on the worker's thread, each only if it still names the inode
-   * `ino[i]` on `dev[i]` (else its error's code is REPLACED), adding 1 to `progress[0]` after each
-   * (shared memory: the caller sees how far the worker is without waiting for its answer); answers
-   * with the ones that failed (their index and error). A dead worker rejects with HashWorkerGone.
+   * Unlinks `paths` one after another on the worker's thread, each only if its lstat proves it the
+   * file of `proofs[5i..5i+4]` (mode bits, size, mtimeMs, ctimeMs, inode) — else its
+   * error's code is UNPROVEN (GONE: no file there) — adding 1 to `progress[0]` after each (shared
+   * memory: the caller sees how far the worker is without waiting for its answer); answers with the
+   * ones that failed (their index and error). A dead worker rejects with HashWorkerGone.
    */
-  unlinkAll(paths: (string | Buffer)[], ino: number[], dev: number[], progress: Int32Array): Promise<UnlinkError[]> {
-    return this.post({ unlink: paths, ino, dev, progress }) as Promise<UnlinkError[]>
+  unlinkAll(paths: (string | Buffer)[], proofs: Float64Array, progress: Int32Array): Promise<UnlinkError[]> {
+    return this.post({ unlink: paths, proofs, progress }) as Promise<UnlinkError[]>
   }
 
   async close(): Promise<void> {

@@ -4,12 +4,14 @@ import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
 import { FolderLane } from './folder-lane'
+import { GONE, UNPROVEN } from './hash-worker'
 import { LinkProbe } from './link-probe'
 import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
+import { os } from './os-names'
 import { keyToAbs } from './paths'
 import type { RestoreRecord } from './records'
-import { checkedDelete, cleanTemps, flushFolders, runStep } from './steps'
+import { cleanTemps, flushFolders, pooledDelete, runStep, unlinkStep } from './steps'
 import { KeptInPlace, touchedFolder } from './step-env'
 import { unlinkFailed } from './unlinks'
 import type { StepEnv } from './step-env'
@@ -84,13 +86,17 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
     out.failedKeys.add(k)
     journal.failed(i, msg)
   }
-  // A pooled delete settled (on the main thread): it ends as runStep's unlink would have. What
-  // cannot be recorded (the journal failed) fails the run once the pool is drained.
+  // A pooled delete settled (on the main thread): it ends as runStep's unlink would have. A file
+  // the worker's lstat did not prove is judged and unlinked here (by content, its whole path: the
+  // lane is left while the steps wait). What cannot be recorded (the journal failed) fails the run
+  // once the pool is drained.
   let unrecorded: unknown = null
   const deleted = (i: number, s: Step, k: string, abs: string, err: NodeJS.ErrnoException | null): void => {
     try {
       try {
-        if (err) unlinkFailed(abs, err)
+        if (err?.code === UNPROVEN) unlinkStep(env, s, k, true)
+        else if (err?.code === GONE) env.vanished.add(k)
+        else if (err) unlinkFailed(abs, err)
         else touchedFolder(env, abs)
         journal.done(i, true)
       } catch (failure) {
@@ -120,10 +126,11 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
         if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
         // Handed to the pool's worker unless it is behind: then unlinked here, as below.
         if (pool && plainDelete && !pool.full) {
-          const d = checkedDelete(env, s, k, true)
-          if (d !== null) pool.add(d.at, d.st!, (err) => deleted(i, s, k, d.abs, err))
-          else journal.done(i, true)
-          continue
+          const d = pooledDelete(env, s, k)
+          if (d !== null) {
+            pool.add(os(d.abs), d.proof, (err) => deleted(i, s, k, d.abs, err))
+            continue
+          }
         }
         // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
         const writing = runStep(env, s, k)

@@ -44,9 +44,14 @@ export function trustedCtime(st: fs.Stats, trustBefore: number): number | undefi
   return st.ctimeMs < trustBefore ? st.ctimeMs : undefined
 }
 
+/** Can an lstat prove a file still holds `recorded`'s content (a file's, hashed, ctime trusted)? */
+export function provable(recorded: Entry | undefined): recorded is Entry & { ctimeMs: number } {
+  return !!recorded && recorded.type === 'file' && !!recorded.hash && recorded.ctimeMs !== undefined
+}
+
 /** Does this lstat prove the file still holds the content `recorded` was hashed from? */
 export function provenSame(st: { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }, recorded: Entry | undefined): boolean {
-  if (!recorded || recorded.type !== 'file' || !recorded.hash || recorded.ctimeMs === undefined) return false
+  if (!provable(recorded)) return false
   return (
     (st.mode & fs.constants.S_IFMT) === fs.constants.S_IFREG &&
     st.ctimeMs === recorded.ctimeMs &&

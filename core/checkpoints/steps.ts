@@ -11,7 +11,8 @@ import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
-import { checkUnlink, unlinkFailed } from './unlinks'
+import { checkUnlink, poolProof, unlinkFailed } from './unlinks'
+import type { Proof } from './delete-pool'
 import { os, readdirNames } from './os-names'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
@@ -111,33 +112,40 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
 /**
  * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
  * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
- * the file is gone already. `absolute`: for the pool (delete-pool.ts), whose thread does not share
- * the lane's working folder: the whole path, and the lstat of the file checked.
+ * the file is gone already. `absolute`: the whole path, the lane left where it is (a file the
+ * delete pool's worker handed back, judged while the steps wait: delete-pool.ts).
  */
-export function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer; st: fs.Stats | null } | null {
+function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer } | null {
   const { root, abs } = stepTarget(env, s)
-  const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
-  const checked = checkUnlink(env, k, root, abs, at)
-  if (!checked) return null
-  if (!absolute) return { abs, at, st: null }
-  // The inode checked, which the pool's worker unlinks only if the path still names it.
-  const st = checked === true ? fs.lstatSync(at, { throwIfNoEntry: false }) : checked
-  return st ? { abs, at: os(abs), st } : null
+  const at = os(env.lane && !absolute ? env.lane.at(abs, env.parents) : abs)
+  return checkUnlink(env, k, root, abs, at) ? { abs, at } : null
+}
+
+/** A delete step, judged and done here (`absolute`: as checkedDelete). */
+export function unlinkStep(env: StepEnv, s: Step, k: string, absolute = false): void {
+  const d = checkedDelete(env, s, k, absolute)
+  if (d === null) return
+  try {
+    fs.unlinkSync(d.at)
+  } catch (err) {
+    return unlinkFailed(d.abs, err as NodeJS.ErrnoException)
+  }
+  touchedFolder(env, d.abs)
+}
+
+/**
+ * A plain delete the pool's worker can prove by lstat (delete-pool.ts): its absolute path and what
+ * the lstat must show; null when it is checked and unlinked here instead.
+ */
+export function pooledDelete(env: StepEnv, s: Step, k: string): { abs: string; proof: Proof } | null {
+  const { root, abs } = stepTarget(env, s)
+  const proof = poolProof(env, k, root)
+  return proof && { abs, proof }
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */
 export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promise<void> | void {
-  if (s.op === 'unlink') {
-    const d = checkedDelete(env, s, k)
-    if (d === null) return
-    try {
-      fs.unlinkSync(d.at)
-    } catch (err) {
-      return unlinkFailed(d.abs, err as NodeJS.ErrnoException)
-    }
-    touchedFolder(env, d.abs)
-    return
-  }
+  if (s.op === 'unlink') return unlinkStep(env, s, k)
   const { abs } = stepTarget(env, s)
   switch (s.op) {
     case 'rmdir':

@@ -4,10 +4,10 @@
 // and a late file's unlink was deleted (safety.test.ts).
 import fs from 'node:fs'
 import { currentEntry, matches } from './current'
-import { REPLACED } from './hash-worker'
+import type { Proof } from './delete-pool'
 import { os } from './os-names'
 import type { RootRuntime } from './roots'
-import { provenSame } from './stat-proof'
+import { provable, provenSame } from './stat-proof'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
@@ -17,23 +17,22 @@ const MAYBE = { throwIfNoEntry: false } as const
  * An unlink's check, a moment before the unlink (`k`: its `root:key`; `at`: the path to look at,
  * relative inside the folder lane): a file the turn made must still hold what the plan saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
  * False when the file is gone already (the restore does not touch it); throws KeptInPlace when it
- * changed since the plan. Otherwise the lstat it made, when it made one (the delete pool unlinks
- * only that inode: delete-pool.ts), else true.
+ * changed since the plan. Otherwise true.
  */
-export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at: string | Buffer = os(abs)): fs.Stats | boolean {
+export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at: string | Buffer = os(abs)): boolean {
   const guard = env.guards.get(k)
   if (!guard) return true
   let st: fs.Stats | undefined
   if (!root.caseInsensitive) {
     // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
     st = fs.lstatSync(at, MAYBE)
-    if (st && provenSame(st, guard)) return st
+    if (st && provenSame(st, guard)) return true
     if (!st) return gone(env, k)
   }
   const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
   if (!now) return gone(env, k)
   if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
-  return st ?? true
+  return true
 }
 
 /** The file was gone already: the restore did not touch it. */
@@ -49,8 +48,19 @@ function gone(env: StepEnv, k: string): false {
  */
 export function unlinkFailed(abs: string, err: NodeJS.ErrnoException): void {
   const code = err.code
-  if (code === REPLACED) throw new KeptInPlace('replaced since its check (another file, or a folder above it swapped); kept as it is')
   if (code === 'ENOENT' || code === 'ENOTDIR') return
   if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
   throw err
+}
+
+/**
+ * What the delete pool's worker must see in a file's lstat to unlink it (the ctime proof of
+ * checkUnlink, delete-pool.ts); null when only this thread can judge it: a guard the lstat cannot
+ * prove, a link, a case-insensitive root, or no guard (a file re-judged under the lock: unlinked
+ * here at once, never a moment later through a folder that may have been swapped for a link since).
+ */
+export function poolProof(env: StepEnv, k: string, root: RootRuntime): Proof | null {
+  const guard = env.guards.get(k)
+  if (root.caseInsensitive || !provable(guard)) return null
+  return { mode: guard.mode, size: guard.size, mtimeMs: guard.mtimeMs, ctimeMs: guard.ctimeMs, ino: guard.ino }
 }

@@ -7,8 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DeletePool } from '../../core/checkpoints/delete-pool'
-import { acquireHashWorker, HashWorker, releaseHashWorker, REPLACED } from '../../core/checkpoints/hash-worker'
-import { workspace } from './helpers'
+import { acquireHashWorker, GONE, HashWorker, releaseHashWorker, UNPROVEN } from '../../core/checkpoints/hash-worker'
+import { clockPast, workspace } from './helpers'
 
 const made: string[] = []
 afterEach(() => {
@@ -27,29 +27,37 @@ function files(n: number, missing = new Set<number>()): string[] {
 }
 
 /**
- * Adds every path, as the file it names now (a missing one as no file); each one's outcome lands in
- * `outcomes` (an error code, or null).
+ * Adds every path, to be unlinked if it is still the file its lstat shows now (a missing one: as a
+ * file that was there); each one's outcome lands in `outcomes` (an error code, or null).
  */
-async function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[], from = 0): Promise<void> {
+function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[], from = 0): void {
   for (const [i, p] of paths.entries()) {
-    const st = fs.lstatSync(p, { throwIfNoEntry: false }) ?? { ino: 0, dev: 0 }
-    pool.add(p, st, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
+    const st = fs.lstatSync(p, { throwIfNoEntry: false }) ?? { mode: 0o100644, size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1 }
+    const proof = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino }
+    pool.add(p, proof, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
   }
 }
 
 describe('the delete pool', () => {
-  it('unlinks every file it is given and reports each failure against its own path', async () => {
+  it('unlinks every file its lstat proves, and reports each one it did not against its own path', async () => {
     const worker = new HashWorker()
     try {
       const missing = new Set([3, 64, 65, 300])
       const paths = files(333, missing)
+      // A ctime is a proof only once the clock is past it (stat-proof.ts): as for a capture's files.
+      clockPast(path.dirname(paths[0]!), fs.lstatSync(paths[332]!).ctimeMs)
       const outcomes: (string | null)[] = []
       const pool = new DeletePool(worker)
-      await unlinkAll(pool, paths, outcomes)
+      // Handed over (fewer than a batch: not sent yet)…
+      unlinkAll(pool, paths.slice(0, 40), outcomes)
+      // …then one of them rewritten by the user (same size: only its ctime and mtime say so).
+      fs.writeFileSync(paths[7]!, 'file X')
+      unlinkAll(pool, paths.slice(40), outcomes, 40)
       await pool.drain()
       expect(outcomes).toHaveLength(paths.length)
-      expect(outcomes.flatMap((o, i) => (o ? [`${i}:${o}`] : []))).toEqual(['3:ENOENT', '64:ENOENT', '65:ENOENT', '300:ENOENT'])
-      expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
+      expect(outcomes.flatMap((o, i) => (o ? [`${i}:${o}`] : []))).toEqual([`3:${GONE}`, `7:${UNPROVEN}`, `64:${GONE}`, `65:${GONE}`, `300:${GONE}`])
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[7]])
+      expect(fs.readFileSync(paths[7]!, 'utf8')).toBe('file X')
       // All of it done by the worker: it is not behind any more.
       expect(pool.full).toBe(false)
     } finally {
@@ -57,33 +65,35 @@ describe('the delete pool', () => {
     }
   })
 
-  it('a worker that dies mid-restore leaves no file behind, and never looks ready for more', async () => {
+  it('a worker that dies mid-restore hands back every file it may not have unlinked, and never looks ready for more', async () => {
     const worker = new HashWorker()
     // More than the first batch (all the worker may have done) and the queue's bound together.
     const paths = files(64 + 256 + 100)
     const outcomes: (string | null)[] = []
     const pool = new DeletePool(worker)
-    await unlinkAll(pool, paths.slice(0, 100), outcomes)
+    unlinkAll(pool, paths.slice(0, 100), outcomes)
     await worker.close()
-    await unlinkAll(pool, paths.slice(100), outcomes, 100)
+    unlinkAll(pool, paths.slice(100), outcomes, 100)
     // What it was given and did not do counts against it: the steps unlink the next files themselves.
     expect(pool.full).toBe(true)
     await pool.drain()
-    expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
-    // A batch the worker had begun is finished here: what it had unlinked is gone already.
+    // Every file still there comes back to the steps (which judge and unlink it themselves:
+    // below, for a whole restore); none is left behind as if it were done.
     expect(outcomes).toHaveLength(paths.length)
-    expect(outcomes.filter((o) => o !== null && o !== 'ENOENT')).toEqual([])
+    expect(outcomes.filter((o) => o !== null && o !== UNPROVEN)).toEqual([])
+    expect(paths.filter((p, i) => fs.existsSync(p) && outcomes[i] !== UNPROVEN)).toEqual([])
+    expect(outcomes.filter((o) => o === UNPROVEN).length).toBeGreaterThanOrEqual(paths.length - 100)
   })
 
-  it('a path that names another file than the one checked (a folder swapped for a link) is left alone', async () => {
+  it('a path that names another file than the one handed over (a folder swapped for a link) is left alone', async () => {
     const worker = new HashWorker()
     try {
       const paths = files(10)
       const dir = path.dirname(paths[0]!)
       const outcomes: (string | null)[] = []
       const pool = new DeletePool(worker)
-      // Checked and queued (fewer than a batch: nothing is sent before the drain)…
-      await unlinkAll(pool, paths, outcomes)
+      // Handed over (fewer than a batch: nothing is sent before the drain)…
+      unlinkAll(pool, paths, outcomes)
       // …then the folder is swapped for a link to one of the user's holding the same names.
       const users = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-user-'))
       made.push(users, `${dir}.moved`)
@@ -91,7 +101,7 @@ describe('the delete pool', () => {
       fs.renameSync(dir, `${dir}.moved`)
       fs.symlinkSync(users, dir)
       await pool.drain()
-      expect(outcomes).toEqual(Array(10).fill(REPLACED))
+      expect(outcomes).toEqual(Array(10).fill(UNPROVEN))
       expect(fs.readdirSync(users).length).toBe(10)
       expect(fs.readFileSync(path.join(users, 'f3.js'), 'utf8')).toBe("the user's 3")
     } finally {
@@ -105,7 +115,7 @@ describe('the delete pool', () => {
     const broken = { unlinkAll: () => Promise.reject(new Error('the worker could not read its job')) } as unknown as HashWorker
     const pool = new DeletePool(broken)
     const paths = files(200)
-    await unlinkAll(pool, paths, [])
+    unlinkAll(pool, paths, [])
     await new Promise((resolve) => setImmediate(resolve))
     await expect(pool.drain()).rejects.toThrow('the worker could not read its job')
   })
@@ -117,29 +127,62 @@ describe('the delete pool', () => {
     for (let i = 0; i < 600; i++) w.write(`installed/p${i % 7}/f${i}.js`, `f${i}`)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
+    const keys: string[] = []
     const r = await w.store.apply(
       plan,
       {},
       {
-        onStep: (i) => {
+        onStep: (i, s) => {
+          keys.push(s.key)
           if (i !== 10) return
           // While the first deletes run: one late file edited, one replaced by a folder of the
-          // user's, one removed by the user.
+          // user's, one removed by the user; one handed to the worker already edited (same size),
+          // one given its own mode again (its ctime moved, its content did not: it is deleted).
           w.write('installed/p6/f594.js', 'edited by the user')
           fs.rmSync(w.p('installed/p3/f101.js'))
           w.write('installed/p3/f101.js/notes.txt', 'the user’s folder')
           fs.rmSync(w.p('installed/p1/f8.js'))
+          expect(keys[3]).toBe('installed/p0/f119.js')
+          w.write(keys[3]!, 'f911')
+          fs.chmodSync(w.p(keys[4]!), fs.statSync(w.p(keys[4]!)).mode)
         },
       },
     )
     expect(r.failed).toEqual([])
     // In step order: the files, then the folders that still hold them (deepest first).
-    expect(r.skipped.map((s) => s.path)).toEqual(['installed/p3/f101.js', 'installed/p6/f594.js', 'installed/p3', 'installed/p6', 'installed'])
+    expect(r.skipped.map((s) => s.path)).toEqual([
+      'installed/p0/f119.js',
+      'installed/p3/f101.js',
+      'installed/p6/f594.js',
+      'installed/p0',
+      'installed/p3',
+      'installed/p6',
+      'installed',
+    ])
+    expect(w.text('installed/p0/f119.js')).toBe('f911')
+    expect(w.exists(keys[4]!)).toBe(false)
     expect(w.text('installed/p6/f594.js')).toBe('edited by the user')
     expect(w.text('installed/p3/f101.js/notes.txt')).toBe('the user’s folder')
     expect(fs.readdirSync(w.p('installed/p6'))).toEqual(['f594.js'])
-    expect(fs.readdirSync(w.p('installed')).sort()).toEqual(['p3', 'p6'])
+    expect(fs.readdirSync(w.p('installed')).sort()).toEqual(['p0', 'p3', 'p6'])
     expect(w.text('src/app.ts')).toBe('app')
+  })
+
+  it('a worker that dies in the middle of a restore: the steps unlink the rest themselves, nothing left behind', async () => {
+    const w = await workspace({ hashWorker: true })
+    await w.store.capture('s/m1')
+    for (let i = 0; i < 900; i++) w.write(`installed/p${i % 5}/f${i}.js`, `f${i}`)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const worker = acquireHashWorker()
+    let killed: Promise<void> | null = null
+    const r = await w.store.apply(plan, {}, { onStep: (i) => void (i === 300 && (killed = worker.close())) })
+    await killed
+    await releaseHashWorker(worker)
+    expect(killed).not.toBeNull()
+    expect(r.status).toBe('done')
+    expect(r.failed).toEqual([])
+    expect(w.exists('installed')).toBe(false)
   })
 
   it('whatever else the process runs while a large restore waits on the worker sees its own working folder', async () => {
