@@ -11,7 +11,7 @@ import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
-import { checkUnlink, poolProof, unlinkFailed } from './unlinks'
+import { assertFolderAsJudged, checkUnlink, poolProof, unlinkFailed } from './unlinks'
 import type { Proof } from './delete-pool'
 import { os, readdirNames } from './os-names'
 
@@ -112,11 +112,13 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
 /**
  * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
  * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
- * the file is gone already. `absolute`: the whole path, the lane left where it is (a file the
- * delete pool's worker handed back, judged while the steps wait: delete-pool.ts).
+ * the file is gone already. `absolute`: the whole path, the lane left where it is, and its folder
+ * checked again (a file the delete pool's worker handed back, judged while the steps wait:
+ * delete-pool.ts).
  */
 function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer } | null {
   const { root, abs } = stepTarget(env, s)
+  if (absolute) assertFolderAsJudged(env, abs)
   const at = os(env.lane && !absolute ? env.lane.at(abs, env.parents) : abs)
   return checkUnlink(env, k, root, abs, at) ? { abs, at } : null
 }

@@ -3,9 +3,10 @@
 // re-check: an install's restore is thousands of deletes, and an edit made between the re-check
 // and a late file's unlink was deleted (safety.test.ts).
 import fs from 'node:fs'
+import path from 'node:path'
 import { currentEntry, matches } from './current'
 import type { Proof } from './delete-pool'
-import { os } from './os-names'
+import { os, realpathOf } from './os-names'
 import type { RootRuntime } from './roots'
 import { provable, provenSame } from './stat-proof'
 import { KeptInPlace } from './step-env'
@@ -22,10 +23,9 @@ const MAYBE = { throwIfNoEntry: false } as const
 export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at: string | Buffer = os(abs)): boolean {
   const guard = env.guards.get(k)
   if (!guard) return true
-  let st: fs.Stats | undefined
   if (!root.caseInsensitive) {
     // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
-    st = fs.lstatSync(at, MAYBE)
+    const st = fs.lstatSync(at, MAYBE)
     if (st && provenSame(st, guard)) return true
     if (!st) return gone(env, k)
   }
@@ -33,6 +33,25 @@ export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: str
   if (!now) return gone(env, k)
   if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
   return true
+}
+
+/**
+ * A file the delete pool's worker handed back is judged here long after its step's checks (a few
+ * hundred deletes): only while its folder still resolves to the real path those checks found.
+ * Why: its whole path is followed now, and a folder above it swapped for a link since leads to
+ * another folder, whose file may hold the same bytes (a package store's copy) and would pass the
+ * content guard. Such a file is kept.
+ */
+export function assertFolderAsJudged(env: StepEnv, abs: string): void {
+  const dir = path.dirname(abs)
+  const judged = env.parents.get(dir)
+  let now: string | null = null
+  try {
+    now = realpathOf(dir)
+  } catch {
+    // Gone, or not a folder: not the one that was judged.
+  }
+  if (judged === undefined || now !== judged) throw new KeptInPlace('its folder is not the one checked before its delete (a folder above it swapped for a link?); kept')
 }
 
 /** The file was gone already: the restore did not touch it. */

@@ -38,6 +38,25 @@ function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[
   }
 }
 
+/**
+ * Holds the process's hash worker (the stores' one) on a FIFO: the worker's read of it blocks, so
+ * nothing handed to it after this runs until `release()`.
+ */
+function holdWorker(): { release: () => void; done: () => Promise<void> } {
+  const fifo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-')), 'hold')
+  made.push(path.dirname(fifo))
+  execFileSync('mkfifo', [fifo])
+  const worker = acquireHashWorker()
+  const held = worker.run(fifo, null)
+  return {
+    release: () => fs.writeFileSync(fifo, 'go'),
+    done: async () => {
+      await held
+      await releaseHashWorker(worker)
+    },
+  }
+}
+
 describe('the delete pool', () => {
   it('unlinks every file its lstat proves, and reports each one it did not against its own path', async () => {
     const worker = new HashWorker()
@@ -185,20 +204,53 @@ describe('the delete pool', () => {
     expect(w.exists('installed')).toBe(false)
   })
 
+  it('a folder swapped for a link after its files were handed over: the same bytes behind the link are never deleted', async () => {
+    const w = await workspace({ hashWorker: true })
+    await w.store.capture('s/m1')
+    // One folder's files first in the steps (all handed over), then others (unlinked meanwhile).
+    for (let i = 0; i < 100; i++) w.write(`installed/a/f${i}.js`, `f${i}`)
+    for (let i = 0; i < 500; i++) w.write(`installed/b${i % 5}/f${i}.js`, `f${i}`)
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    // The user's copy of that folder (a package store's, say: the same bytes), elsewhere.
+    const users = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-user-'))
+    made.push(users)
+    for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(users, `f${i}.js`), `f${i}`)
+    const hold = holdWorker()
+    const r = await w.store.apply(
+      plan,
+      {},
+      {
+        onStep: (i) => {
+          if (i !== 150) return
+          // The folder's files wait in the worker's queue; the user swaps the folder for a link to
+          // their copy, then the worker goes on.
+          fs.renameSync(w.p('installed/a'), path.join(users, '..', `${path.basename(users)}-moved`))
+          made.push(path.join(users, '..', `${path.basename(users)}-moved`))
+          fs.symlinkSync(users, w.p('installed/a'))
+          hold.release()
+        },
+      },
+    )
+    await hold.done()
+    expect(r.failed).toEqual([])
+    expect(fs.readdirSync(users).length).toBe(100)
+    expect(fs.readFileSync(path.join(users, 'f7.js'), 'utf8')).toBe('f7')
+    expect(r.skipped.filter((s) => s.path.startsWith('installed/a/'))).toHaveLength(100)
+    expect(fs.readlinkSync(w.p('installed/a'))).toBe(users)
+    expect(fs.readdirSync(w.p('installed'))).toEqual(['a'])
+  })
+
   it('whatever else the process runs while a large restore waits on the worker sees its own working folder', async () => {
     const w = await workspace({ hashWorker: true })
     await w.store.capture('s/m1')
     for (let i = 0; i < 2000; i++) w.write(`installed/p${i % 9}/lib/f${i}.js`, `f${i}`)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
-    // The store's worker (the process's one) is held on a FIFO until the steps have reached their
-    // last delete: its batches cannot settle before, so the restore must wait for them before its
+    // The store's worker (the process's one) is held until the steps have reached their last
+    // delete: its batches cannot settle before, so the restore must wait for them before its
     // first rmdir, whatever the machine's speed.
-    const fifo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'retake-pool-')), 'hold')
-    made.push(path.dirname(fifo))
-    execFileSync('mkfifo', [fifo])
-    const worker = acquireHashWorker()
-    const held = worker.run(fifo, null)
+    const hold = holdWorker()
     let deletes = 0
     let released = false
     const home = process.cwd()
@@ -208,15 +260,14 @@ describe('the delete pool', () => {
       seen.add(process.cwd())
       if (deletes === 2000 && !released) {
         released = true
-        fs.writeFileSync(fifo, 'go') // the worker's read returns: it goes on to the batches
+        hold.release() // the worker goes on to the batches
       }
       if (running) setImmediate(look)
     }
     setImmediate(look)
     const r = await w.store.apply(plan, {}, { onStep: (_i, s) => void (s.op === 'unlink' && deletes++) })
     running = false
-    await held
-    await releaseHashWorker(worker)
+    await hold.done()
     expect(r.status).toBe('done')
     expect(w.exists('installed')).toBe(false)
     // A turn of the event loop ran after the last delete (the one that let the worker go, which the
