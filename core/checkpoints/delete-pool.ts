@@ -13,11 +13,17 @@
 //
 // Only plain deletes come here (restore-run.ts): a path no other step of the restore touches, so
 // their order among themselves does not matter, and the pool is drained before any other step
-// runs (an rmdir needs its folder's files gone). Each unlink is handed an absolute path (the
-// process's working folder, folder-lane.ts, is the steps' thread's own). If the worker is gone,
-// its batches come back unproved, to be judged and unlinked on the steps' thread.
-import { HashWorkerGone, UNPROVEN, type HashWorker, type UnlinkError } from './hash-worker'
+// runs (an rmdir needs its folder's files gone). The drain takes back what the worker has not
+// reached (each file is claimed through a shared counter before either thread touches it) and does
+// it as the worker would: the steps wait only for the files the worker is in the middle of, never
+// for its queue, nor for another store's job it is busy with (the worker is the process's). Each
+// unlink is handed an absolute path (the process's working folder, folder-lane.ts, is the steps'
+// thread's own). If the worker is gone, what it claimed comes back unproved, to be judged and
+// unlinked on the steps' thread.
+import fs from 'node:fs'
+import { GONE, HashWorkerGone, UNPROVEN, type HashWorker, type UnlinkError } from './hash-worker'
 import type { Step } from './journal'
+import { sameStat, type StatProof } from './stat-proof'
 
 /** Files per message to the worker: a message costs about what a few unlinks do. */
 const BATCH = 64
@@ -36,35 +42,44 @@ const QUEUED = 256
 export const POOLED_DELETES_FROM = 256
 
 /** A pool for the steps' deletes when there are at least `from` of them, its worker started now. */
-export function deletePoolFor(worker: HashWorker | null, steps: Step[], from = POOLED_DELETES_FROM): DeletePool | null {
+export function deletePoolFor(worker: HashWorker | null, steps: Step[], from = POOLED_DELETES_FROM, gate?: Int32Array): DeletePool | null {
   if (!worker?.usable) return null
   let n = 0
   for (const s of steps) if (s.op === 'unlink' && ++n >= from) break
   if (n < from) return null
   worker.warm()
-  return new DeletePool(worker)
+  return new DeletePool(worker, gate)
 }
 
 type Settle = (err: NodeJS.ErrnoException | null) => void
-/** What a file must be, by its lstat, to be unlinked (a content guard's stat fields). */
-export interface Proof {
-  mode: number
-  size: number
-  mtimeMs: number
-  ctimeMs: number
-  ino: number
+interface Pending {
+  at: string | Buffer
+  proof: StatProof
+  settle: Settle
+}
+/** A batch handed to the worker, and (shared with it) how many of its files have been claimed. */
+interface Sent {
+  files: Pending[]
+  claim: Int32Array
+  /** Files the worker may have claimed (its answer settles these): all, until some are taken back. */
+  theirs: number
+  done?: Promise<void>
 }
 
 export class DeletePool {
-  private batch: { at: string | Buffer; proof: Proof; settle: Settle }[] = []
-  private readonly flying = new Set<Promise<void>>()
-  /** Files handed to the worker so far, and (shared with it) how many of them it has done. */
+  private batch: Pending[] = []
+  private readonly flying = new Set<Sent>()
+  /** Files handed to the worker so far, and (shared with it) how many of them are done. */
   private sent = 0
   private readonly progress = new Int32Array(new SharedArrayBuffer(4))
   /** A batch that failed as a whole (not a file's unlink): thrown by drain, never left unhandled. */
   private failure: unknown = null
 
-  constructor(private readonly worker: HashWorker) {}
+  /** `gate` (tests): the worker waits at each file it claims while `gate[0]` is 0 (hash-worker.ts unlinkAll). */
+  constructor(
+    private readonly worker: HashWorker,
+    private readonly gate?: Int32Array,
+  ) {}
 
   /** The worker has QUEUED files it has not reached: the caller unlinks the next one itself. */
   get full(): boolean {
@@ -77,7 +92,7 @@ export class DeletePool {
    * GONE: no file there; null: unlinked) on this thread, at the latest when the pool is drained,
    * and must not throw.
    */
-  add(at: string | Buffer, proof: Proof, settle: Settle): void {
+  add(at: string | Buffer, proof: StatProof, settle: Settle): void {
     this.batch.push({ at, proof, settle })
     if (this.batch.length >= BATCH) this.send()
   }
@@ -87,43 +102,82 @@ export class DeletePool {
     return this.batch.length === 0 && this.flying.size === 0
   }
 
-  /** Resolves when every unlink queued has settled. */
+  /**
+   * Resolves when every unlink queued has settled. What the worker has not reached is taken back
+   * and done here, as the worker would (so the steps never wait behind its queue, nor behind
+   * another store's job on it): only the files it is in the middle of are waited for.
+   */
   async drain(): Promise<void> {
-    if (this.batch.length) this.send()
-    while (this.flying.size) await Promise.race(this.flying)
+    const rest = this.batch
+    this.batch = []
+    for (const d of rest) d.settle(unlinkProved(d.at, d.proof))
+    for (const b of this.flying) this.takeBack(b)
+    while (this.flying.size) await Promise.race([...this.flying].map((b) => b.done!))
     if (this.failure) throw this.failure
   }
 
-  private send(): void {
-    const batch = this.batch
-    this.batch = []
-    this.sent += batch.length
-    const settled = (errors: UnlinkError[]): void => {
-      let next = 0
-      errors.sort((a, b) => a.i - b.i)
-      batch.forEach((d, i) => {
-        const e = errors[next]?.i === i ? errors[next++]! : null
-        d.settle(e ? Object.assign(new Error(e.message), e) : null)
-      })
+  /** Claims and does here every file of `b` the worker has not claimed. */
+  private takeBack(b: Sent): void {
+    let taken = 0
+    for (let i: number; (i = Atomics.add(b.claim, 0, 1)) < b.files.length; taken++) {
+      if (taken === 0) b.theirs = i
+      const d = b.files[i]!
+      d.settle(unlinkProved(d.at, d.proof))
     }
-    const done = this.worker
+    if (taken === 0) return
+    Atomics.add(this.progress, 0, taken)
+    // A batch the worker never started: its answer (when it gets to it) settles nothing.
+    if (b.theirs === 0) this.flying.delete(b)
+  }
+
+  private send(): void {
+    const b: Sent = { files: this.batch, claim: new Int32Array(new SharedArrayBuffer(4)), theirs: this.batch.length }
+    this.batch = []
+    this.sent += b.files.length
+    const settled = (errors: UnlinkError[]): void => {
+      // Answered: nothing of it is taken back from now on.
+      this.flying.delete(b)
+      let next = 0
+      errors.sort((x, y) => x.i - y.i)
+      for (let i = 0; i < b.theirs; i++) {
+        const e = errors[next]?.i === i ? errors[next++]! : null
+        b.files[i]!.settle(e ? Object.assign(new Error(e.message), e) : null)
+      }
+    }
+    b.done = this.worker
       .unlinkAll(
-        batch.map((d) => d.at),
-        proofsOf(batch),
+        b.files.map((d) => d.at),
+        proofsOf(b.files),
         this.progress,
+        b.claim,
+        this.gate,
       )
       .then(settled, (err) => {
         if (!(err instanceof HashWorkerGone)) throw err
-        // What the worker had not unlinked when it died: judged and unlinked on this thread.
-        settled(batch.map((_, i) => ({ i, message: 'the worker stopped before its delete', code: UNPROVEN })))
+        // What the worker claimed and may not have unlinked when it died: judged and unlinked on
+        // this thread (what it never claimed is taken back by the drain).
+        settled(b.files.map((_, i) => ({ i, message: 'the worker stopped before its delete', code: UNPROVEN })))
       })
-      .catch((err) => void (this.failure ??= err))
-      .finally(() => this.flying.delete(done))
-    this.flying.add(done)
+      .catch((err) => void (b.theirs > 0 && (this.failure ??= err)))
+      .finally(() => this.flying.delete(b))
+    this.flying.add(b)
   }
 }
 
-function proofsOf(batch: { proof: Proof }[]): Float64Array {
+/** The worker's unlink (hash-worker.ts), done on this thread: its outcome as the worker reports it. */
+function unlinkProved(at: string | Buffer, proof: StatProof): NodeJS.ErrnoException | null {
+  try {
+    const st = fs.lstatSync(at, { throwIfNoEntry: false })
+    if (!st) return Object.assign(new Error('gone before its delete'), { code: GONE })
+    if (!sameStat(st, proof)) return Object.assign(new Error('not proved the same by its lstat'), { code: UNPROVEN })
+    fs.unlinkSync(at)
+    return null
+  } catch (err) {
+    return err as NodeJS.ErrnoException
+  }
+}
+
+function proofsOf(batch: { proof: StatProof }[]): Float64Array {
   const out = new Float64Array(batch.length * 5)
   batch.forEach(({ proof: p }, i) => out.set([p.mode, p.size, p.mtimeMs, p.ctimeMs, p.ino], i * 5))
   return out

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads'
 import { diffNames, diffPrecheck, lineDiff, MAX_EDIT_LINES } from './diff'
 import type { DiffResult, LineDiff } from './diff'
+import { stopWorker } from './worker-stop'
 
 /** Below this many bytes in all, a diff is made inline: it cannot take long, a message would. */
 const INLINE_BYTES = 16 * 1024
@@ -105,5 +106,5 @@ export async function diffOffThread(from: Uint8Array | null, to: Uint8Array | nu
 export async function stopDiffWorker(): Promise<void> {
   const w = worker
   worker = null
-  if (w) await w.terminate()
+  if (w) await stopWorker(w)
 }

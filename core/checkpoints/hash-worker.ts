@@ -7,6 +7,7 @@
 // the copy itself (large-blobs.ts). If the worker cannot start or dies, the caller does the job.
 import fs from 'node:fs'
 import { Worker } from 'node:worker_threads'
+import { stopWorker } from './worker-stop'
 
 /**
  * An unlink's outcome codes from the worker (delete-pool.ts): the file does not hold what the plan
@@ -56,7 +57,16 @@ parentPort.on('message', (m) => {
     if (m.unlink) {
       const errors = []
       const g = m.proofs
-      m.unlink.forEach((p, i) => {
+      const n = m.unlink.length
+      // Each file claimed first (the steps' thread takes back what is not claimed: delete-pool.ts).
+      for (let i; (i = Atomics.add(m.claim, 0, 1)) < n; ) {
+        // A test's hold: the worker says it is there (gate[1]), then stays while gate[0] is 0.
+        if (m.gate) {
+          Atomics.add(m.gate, 1, 1)
+          Atomics.notify(m.gate, 1)
+          Atomics.wait(m.gate, 0, 0)
+        }
+        const p = m.unlink[i]
         try {
           const at = asPath(p)
           const o = i * 5
@@ -71,7 +81,7 @@ parentPort.on('message', (m) => {
           errors.push({ i, message: err.message, code: err.code, errno: err.errno, syscall: err.syscall })
         }
         Atomics.add(m.progress, 0, 1)
-      })
+      }
       parentPort.postMessage({ id: m.id, result: errors })
     } else if (m.tmp) {
       fs.copyFileSync(asPath(m.src), m.tmp, fs.constants.COPYFILE_EXCL)
@@ -171,17 +181,20 @@ export class HashWorker {
    * file of `proofs[5i..5i+4]` (mode bits, size, mtimeMs, ctimeMs, inode) — else its
    * error's code is UNPROVEN (GONE: no file there) — adding 1 to `progress[0]` after each (shared
    * memory: the caller sees how far the worker is without waiting for its answer); answers with the
-   * ones that failed (their index and error). A dead worker rejects with HashWorkerGone.
+   * ones that failed (their index and error). Each file is claimed first by adding 1 to `claim[0]`
+   * (shared): an index the caller claimed before the worker did is the caller's, not done here.
+   * `gate` (tests): at each file it claims, the worker adds 1 to `gate[1]` and waits while
+   * `gate[0]` is 0. A dead worker rejects with HashWorkerGone.
    */
-  unlinkAll(paths: (string | Buffer)[], proofs: Float64Array, progress: Int32Array): Promise<UnlinkError[]> {
-    return this.post({ unlink: paths, proofs, progress }) as Promise<UnlinkError[]>
+  unlinkAll(paths: (string | Buffer)[], proofs: Float64Array, progress: Int32Array, claim: Int32Array, gate?: Int32Array): Promise<UnlinkError[]> {
+    return this.post({ unlink: paths, proofs, progress, claim, gate }) as Promise<UnlinkError[]>
   }
 
   async close(): Promise<void> {
     const w = this.worker
     this.worker = null
     this.broken = true
-    if (w) await w.terminate()
+    if (w) await stopWorker(w)
   }
 }
 

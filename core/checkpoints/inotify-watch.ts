@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { JournalState, LOCAL_FS_TYPES, type ChangeWatcher } from './change-journal'
+import { stopWorker } from './worker-stop'
 
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
@@ -324,6 +325,6 @@ export class InotifyWatcher extends JournalState implements ChangeWatcher {
   async stop(): Promise<void> {
     const w = this.worker
     this.worker = null
-    if (w) await w.terminate().catch(() => undefined)
+    if (w) await stopWorker(w).catch(() => undefined)
   }
 }

@@ -25,6 +25,8 @@ export interface ApplyHooks {
   beforeRename?: (tmp: string, target: string) => void
   /** Receives the bytes written to the workspace (benchmark). */
   onBytesWritten?: (n: number) => void
+  /** The delete pool's worker waits at each file it claims while `workerGate[0]` is 0 (hash-worker.ts unlinkAll). */
+  workerGate?: Int32Array
 }
 
 export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {

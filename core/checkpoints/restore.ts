@@ -227,7 +227,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
     // Started before the intent is written: a worker takes milliseconds to come up.
-    const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom)
+    const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom, hooks.workerGate)
     const intent: Intent = {
       type: 'intent',
       restoreId,

@@ -5,6 +5,7 @@
 // bundle or ship) and only ever call lstat: they hold no state and see no store.
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
+import { stopWorker } from './worker-stop'
 
 /** Numbers per path in a result row: mode (with type bits), size, mtimeMs, ino, ctimeMs. Mode -1: gone. */
 export const STAT_FIELDS = 5
@@ -131,7 +132,7 @@ export class StatPool {
     const ws = this.workers
     this.workers = null
     this.broken = true
-    if (ws) await Promise.all(ws.map((w) => w.terminate()))
+    if (ws) await Promise.all(ws.map(stopWorker))
   }
 }
 

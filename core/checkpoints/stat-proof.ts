@@ -49,15 +49,28 @@ export function provable(recorded: Entry | undefined): recorded is Entry & { cti
   return !!recorded && recorded.type === 'file' && !!recorded.hash && recorded.ctimeMs !== undefined
 }
 
+/** The fields of an lstat that prove a file (the worker's copy of this check: hash-worker.ts). */
+export interface StatProof {
+  mode: number
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+  ino: number
+}
+
 /** Does this lstat prove the file still holds the content `recorded` was hashed from? */
-export function provenSame(st: { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }, recorded: Entry | undefined): boolean {
-  if (!provable(recorded)) return false
+export function provenSame(st: StatProof, recorded: Entry | undefined): boolean {
+  return provable(recorded) && sameStat(st, recorded)
+}
+
+/** A plain file with `proof`'s mode bits, size, mtime, ctime and inode (`proof`: a provable entry's). */
+export function sameStat(st: StatProof, proof: StatProof): boolean {
   return (
     (st.mode & fs.constants.S_IFMT) === fs.constants.S_IFREG &&
-    st.ctimeMs === recorded.ctimeMs &&
-    st.mtimeMs === recorded.mtimeMs &&
-    st.size === recorded.size &&
-    st.ino === recorded.ino &&
-    (st.mode & 0o7777) === recorded.mode
+    st.ctimeMs === proof.ctimeMs &&
+    st.mtimeMs === proof.mtimeMs &&
+    st.size === proof.size &&
+    st.ino === proof.ino &&
+    (st.mode & 0o7777) === proof.mode
   )
 }

@@ -12,7 +12,7 @@ import type { PlanAction } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
 import { assertFolderAsJudged, checkUnlink, poolProof, unlinkFailed } from './unlinks'
-import type { Proof } from './delete-pool'
+import type { StatProof } from './stat-proof'
 import { os, readdirNames } from './os-names'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
@@ -139,7 +139,7 @@ export function unlinkStep(env: StepEnv, s: Step, k: string, absolute = false): 
  * A plain delete the pool's worker can prove by lstat (delete-pool.ts): its absolute path and what
  * the lstat must show; null when it is checked and unlinked here instead.
  */
-export function pooledDelete(env: StepEnv, s: Step, k: string): { abs: string; proof: Proof } | null {
+export function pooledDelete(env: StepEnv, s: Step, k: string): { abs: string; proof: StatProof } | null {
   const { root, abs } = stepTarget(env, s)
   const proof = poolProof(env, k, root)
   return proof && { abs, proof }

@@ -5,10 +5,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { currentEntry, matches } from './current'
-import type { Proof } from './delete-pool'
 import { os, realpathOf } from './os-names'
 import type { RootRuntime } from './roots'
-import { provable, provenSame } from './stat-proof'
+import { provable, provenSame, type StatProof } from './stat-proof'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
@@ -78,7 +77,7 @@ export function unlinkFailed(abs: string, err: NodeJS.ErrnoException): void {
  * prove, a link, a case-insensitive root, or no guard (a file re-judged under the lock: unlinked
  * here at once, never a moment later through a folder that may have been swapped for a link since).
  */
-export function poolProof(env: StepEnv, k: string, root: RootRuntime): Proof | null {
+export function poolProof(env: StepEnv, k: string, root: RootRuntime): StatProof | null {
   const guard = env.guards.get(k)
   if (root.caseInsensitive || !provable(guard)) return null
   return { mode: guard.mode, size: guard.size, mtimeMs: guard.mtimeMs, ctimeMs: guard.ctimeMs, ino: guard.ino }
