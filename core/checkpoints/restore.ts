@@ -20,6 +20,7 @@ import type { TurnRecord } from './records'
 import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
+import type { StepEnv } from './step-env'
 import { deletePoolFor } from './delete-pool'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
@@ -226,8 +227,12 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
-    // Started before the intent is written: a worker takes milliseconds to come up.
+    // Both started before the intent is written, which takes a few milliseconds they run beside:
+    // a worker takes milliseconds to come up, and the change journal's thread lets go of the
+    // folders the steps remove (nothing is touched before the intent is durable, and a folder let
+    // go of but kept makes the next capture walk: rewatchKept, even when the intent fails).
     const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom, hooks.workerGate)
+    const unwatching = unwatchRemovedFolders(e, steps)
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -238,14 +243,16 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       steps,
       undoOf: plan.target.restoreId,
     }
-    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-    const env = { ...stepEnv(e, restoreId, hooks, guards), pool }
-    const unwatched = await unwatchRemovedFolders(e, steps)
     let r: Awaited<ReturnType<typeof runSteps>>
+    let journal: Journal
+    let env: StepEnv
     try {
+      journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+      env = { ...stepEnv(e, restoreId, hooks, guards), pool }
+      await unwatching
       r = await runSteps(e, env, journal, intent, new Set(), hooks)
     } finally {
-      rewatchKept(unwatched)
+      rewatchKept(await unwatching)
     }
     const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0
     for (const a of todo) {
