@@ -39,7 +39,7 @@ export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence,
  */
 export async function journalForPlan(e: Engine): Promise<Map<string, Set<string>> | undefined> {
   try {
-    await e.lock.acquire('plan')
+    await e.lock.acquire('plan', 0, false)
   } catch {
     return undefined
   }

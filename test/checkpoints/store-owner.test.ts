@@ -10,6 +10,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CheckpointService } from '../../core/checkpoint-service'
 import { openCheckpointStore } from '../../core/checkpoints/index'
+import { StoreLock } from '../../core/checkpoints/lock'
 import { processStartTime } from '../../core/checkpoints/owner'
 import { startChild, workspace } from './helpers'
 
@@ -113,6 +114,25 @@ describe('one owner per store (class 6)', () => {
       await reset
     } finally {
       await service.close()
+    }
+  })
+
+  it('inside the owner, a hold of a moment (a plan’s look at the change journal) keeps every other operation out, and writes no lock file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-lock-'))
+    try {
+      const lock = new StoreLock(dir)
+      await lock.acquire('plan', 0, false)
+      expect(fs.readdirSync(dir)).toEqual([])
+      await expect(lock.acquire('capture')).rejects.toMatchObject({ code: 'ELOCKED', message: expect.stringContaining('(plan)') })
+      lock.release()
+      // An operation that runs for a while says so in the store, and leaves nothing behind.
+      await lock.acquire('capture')
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'lock'), 'utf8'))).toMatchObject({ purpose: 'capture', pid: process.pid })
+      await expect(lock.acquire('plan', 0, false)).rejects.toMatchObject({ code: 'ELOCKED' })
+      lock.release()
+      expect(fs.readdirSync(dir)).toEqual([])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
     }
   })
 })
