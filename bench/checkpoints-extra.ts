@@ -114,7 +114,10 @@ async function installRestore(store: CheckpointStore, label: string, tmp: string
   t = process.hrtime.bigint()
   const res = await store.apply(plan)
   const applyMs = ms(t)
-  if (res.status !== 'done' || fs.existsSync(made)) throw new Error(`install restore did not remove ${made}: ${res.status}`)
+  if (res.status !== 'done' || fs.existsSync(made)) {
+    const why = [...res.skipped, ...res.failed].slice(0, 5).map((x) => `${x.path}: ${'reason' in x ? x.reason : x.error}`)
+    throw new Error(`install restore did not remove ${made}: ${res.status}; ${res.skipped.length} kept, ${res.failed.length} failed: ${why.join(' | ')}`)
+  }
   return { ms: planMs + applyMs, applyMs, rmMs, files }
 }
 
