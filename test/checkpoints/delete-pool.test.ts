@@ -239,6 +239,9 @@ describe('the delete pool', () => {
     // One folder's files first in the steps (all handed over), then others (unlinked meanwhile).
     for (let i = 0; i < 100; i++) w.write(`installed/a/f${i}.js`, `f${i}`)
     for (let i = 0; i < 500; i++) w.write(`installed/b${i % 5}/f${i}.js`, `f${i}`)
+    // Every file's ctime a proof at the seal (stat-proof.ts), so each is handed to the worker: a
+    // file written within a clock tick of the seal is deleted by the steps themselves instead.
+    clockPast(w.ws, fs.lstatSync(w.p('installed/b4/f499.js')).ctimeMs)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     // The user's copy of that folder (a package store's, say: the same bytes), elsewhere.
@@ -274,6 +277,8 @@ describe('the delete pool', () => {
     const w = await workspace({ hashWorker: true })
     await w.store.capture('s/m1')
     for (let i = 0; i < 2000; i++) w.write(`installed/p${i % 9}/lib/f${i}.js`, `f${i}`)
+    // Every file handed to the worker (its ctime a proof at the seal), as in the test above.
+    clockPast(w.ws, fs.lstatSync(w.p('installed/p1/lib/f1999.js')).ctimeMs)
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     // The worker is held at the first file it claims until the steps have passed their last
