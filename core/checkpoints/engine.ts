@@ -28,7 +28,7 @@ import type { PackMark } from './packs'
 import type { State } from './snapshots'
 import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
 import { CheckpointError } from './types'
-import type { OpenOptions, ProgressEvent } from './types'
+import type { CaptureOptions, OpenOptions } from './types'
 
 export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -176,14 +176,15 @@ export class Engine {
    * head snapshot, store new contents, make them durable, then commit the snapshot. Callers hold
    * the lock.
    */
-  async captureAll(onProgress?: (p: ProgressEvent) => void): Promise<CaptureOutcome> {
+  async captureAll(opts: CaptureOptions = {}): Promise<CaptureOutcome> {
+    const { onProgress, afterRead } = opts
     const head = this.headState()
     // Every so many watched captures, a full walk checks the journal (journal-check.ts).
     const checking = head !== null && this.watchedSinceWalk >= this.journalCheckEvery
     const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head) : null
     if (quick) {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-      const { id, bytes } = await this.captureKeysWith(quick, stats, onProgress)
+      const { id, bytes } = await this.captureKeysWith(quick, stats, opts)
       this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched', statWorkers: 0 }
     }
@@ -215,6 +216,7 @@ export class Engine {
         trustStatBefore: this.racyLine(),
         ctimeTrustBefore: this.ctimeLine(root.abs),
         onProgress,
+        afterRead,
         stats,
         progress,
         onFolder,
@@ -276,7 +278,7 @@ export class Engine {
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-    return (await this.captureKeysWith(keys, stats, undefined, -Infinity, inPlace)).id
+    return (await this.captureKeysWith(keys, stats, {}, -Infinity, inPlace)).id
   }
 
   /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
@@ -295,7 +297,7 @@ export class Engine {
   private async captureKeysWith(
     keys: Map<string, Set<string>>,
     stats: ScanStats,
-    onProgress?: (p: ProgressEvent) => void,
+    { onProgress, afterRead }: CaptureOptions,
     trustStatBefore = this.racyLine(),
     inPlace = false,
   ): Promise<{ id: string; bytes: number }> {
@@ -319,6 +321,7 @@ export class Engine {
         stats,
         progress,
         onProgress,
+        afterRead,
       }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)

@@ -49,6 +49,7 @@ async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => 
   const tries = STABLE_READS + (p.ctimeMs !== undefined && !linked ? 1 : 0)
   for (let i = 0; i < tries; i++) {
     const r = await ctx.blobs.putFile(p.abs, before.size, onBytes)
+    ctx.afterRead?.(p.abs)
     const after = fs.lstatSync(os(p.abs))
     if (sameVersion(before, after) && r.size === after.size) {
       record(ctx, p, after)

@@ -100,7 +100,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
           warnings: [],
         }
       }
-      const out = await e.captureAll(o.onProgress)
+      const out = await e.captureAll(o)
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
       else {
         // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.

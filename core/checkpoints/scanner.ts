@@ -68,6 +68,8 @@ export interface ScanContext {
   /** Restrict to these keys (and nothing else); used for quick targeted captures. */
   only?: Iterable<string>
   onProgress?: (p: ProgressEvent) => void
+  /** CaptureOptions.afterRead (test hook). */
+  afterRead?: (abs: string) => void
   stats: ScanStats
   /** Folder listings kept between full walks of this root (see listing-memo.ts). */
   memo?: ListingMemo

@@ -98,6 +98,8 @@ export interface ProgressEvent {
 }
 export interface CaptureOptions {
   onProgress?: (p: ProgressEvent) => void
+  /** Test hook: called after each read of a file's content, before its stat is compared with the one the read began from (torn-read tests write to the file here). */
+  afterRead?: (abs: string) => void
 }
 export interface CaptureResult {
   turnKey: TurnKey
