@@ -63,12 +63,12 @@ interface Sent {
   claim: Int32Array
   /** Files the worker may have claimed (its answer settles these): all, until some are taken back. */
   theirs: number
-  done?: Promise<void>
 }
 
 export class DeletePool {
   private batch: Pending[] = []
-  private readonly flying = new Set<Sent>()
+  /** Batches the worker has not answered, each with the promise that settles on its answer. */
+  private readonly flying = new Map<Sent, Promise<void>>()
   /** Files handed to the worker so far, and (shared with it) how many of them are done. */
   private sent = 0
   private readonly progress = new Int32Array(new SharedArrayBuffer(4))
@@ -111,8 +111,8 @@ export class DeletePool {
     const rest = this.batch
     this.batch = []
     for (const d of rest) d.settle(unlinkProved(d.at, d.proof))
-    for (const b of this.flying) this.takeBack(b)
-    while (this.flying.size) await Promise.race([...this.flying].map((b) => b.done!))
+    for (const b of this.flying.keys()) this.takeBack(b)
+    while (this.flying.size) await Promise.race(this.flying.values())
     if (this.failure) throw this.failure
   }
 
@@ -144,7 +144,7 @@ export class DeletePool {
         b.files[i]!.settle(e ? Object.assign(new Error(e.message), e) : null)
       }
     }
-    b.done = this.worker
+    const done = this.worker
       .unlinkAll(
         b.files.map((d) => d.at),
         proofsOf(b.files),
@@ -160,7 +160,7 @@ export class DeletePool {
       })
       .catch((err) => void (b.theirs > 0 && (this.failure ??= err)))
       .finally(() => this.flying.delete(b))
-    this.flying.add(b)
+    this.flying.set(b, done)
   }
 }
 

@@ -26,6 +26,16 @@ function files(n: number, missing = new Set<number>()): string[] {
   })
 }
 
+/** A turn that installed `n` files in `folders` packages under `installed/`, sealed, and the plan of its restore. */
+async function installTurn(n: number, folders: number, before: (w: Awaited<ReturnType<typeof workspace>>) => void = () => {}) {
+  const w = await workspace({ hashWorker: true })
+  before(w)
+  await w.store.capture('s/m1')
+  for (let i = 0; i < n; i++) w.write(`installed/p${i % folders}/f${i}.js`, `f${i}`)
+  await w.store.seal('s/m1')
+  return { w, plan: await w.store.plan({ turnKey: 's/m1' }) }
+}
+
 /**
  * Adds every path, to be unlinked if it is still the file its lstat shows now (a missing one: as a
  * file that was there); each one's outcome lands in `outcomes` (an error code, or null).
@@ -169,12 +179,7 @@ describe('the delete pool', () => {
   })
 
   it('an install turn’s restore through the worker: every file and folder gone, files the user changed meanwhile kept and reported in order', async () => {
-    const w = await workspace({ hashWorker: true })
-    w.write('src/app.ts', 'app')
-    await w.store.capture('s/m1')
-    for (let i = 0; i < 600; i++) w.write(`installed/p${i % 7}/f${i}.js`, `f${i}`)
-    await w.store.seal('s/m1')
-    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const { w, plan } = await installTurn(600, 7, (w) => w.write('src/app.ts', 'app'))
     const keys: string[] = []
     const r = await w.store.apply(
       plan,
@@ -217,11 +222,7 @@ describe('the delete pool', () => {
   })
 
   it('a worker that dies in the middle of a restore: the steps unlink the rest themselves, nothing left behind', async () => {
-    const w = await workspace({ hashWorker: true })
-    await w.store.capture('s/m1')
-    for (let i = 0; i < 900; i++) w.write(`installed/p${i % 5}/f${i}.js`, `f${i}`)
-    await w.store.seal('s/m1')
-    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const { w, plan } = await installTurn(900, 5)
     const worker = acquireHashWorker()
     let killed: Promise<void> | null = null
     const r = await w.store.apply(plan, {}, { onStep: (i) => void (i === 300 && (killed = worker.close())) })
@@ -313,11 +314,7 @@ describe('the delete pool', () => {
   })
 
   it('a large restore never waits behind another store’s job on the worker: it does the deletes itself', async () => {
-    const w = await workspace({ hashWorker: true })
-    await w.store.capture('s/m1')
-    for (let i = 0; i < 1500; i++) w.write(`installed/p${i % 6}/f${i}.js`, `f${i}`)
-    await w.store.seal('s/m1')
-    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const { w, plan } = await installTurn(1500, 6)
     // The process's worker is busy (held on a FIFO, as on a large copy) for the whole restore.
     const hold = holdWorker()
     try {
