@@ -61,8 +61,11 @@ interface Pending {
 interface Sent {
   files: Pending[]
   claim: Int32Array
-  /** Files the worker may have claimed (its answer settles these): all, until some are taken back. */
-  theirs: number
+  /**
+   * The files taken back (1 at their index): done here, the worker's answer settles the others.
+   * Not a count of the worker's first claims: it may claim a file between two of the drain's.
+   */
+  back: Uint8Array | null
 }
 
 export class DeletePool {
@@ -75,7 +78,7 @@ export class DeletePool {
   /** A batch that failed as a whole (not a file's unlink): thrown by drain, never left unhandled. */
   private failure: unknown = null
 
-  /** `gate` (tests): the worker waits at each file it claims while `gate[0]` is 0 (hash-worker.ts unlinkAll). */
+  /** `gate` (tests): the worker waits at its n-th claim until `gate[0]` is n or more (hash-worker.ts unlinkAll). */
   constructor(
     private readonly worker: HashWorker,
     private readonly gate?: Int32Array,
@@ -116,33 +119,38 @@ export class DeletePool {
     if (this.failure) throw this.failure
   }
 
-  /** Claims and does here every file of `b` the worker has not claimed. */
+  /**
+   * Claims and does here every file of `b` the worker has not claimed. The worker may be claiming
+   * too, in this batch or starting on it now: the files it claims, wherever they fall between the
+   * drain's, are its own to settle, and the batch is waited for unless all of it was taken back.
+   */
   private takeBack(b: Sent): void {
+    const back = (b.back ??= new Uint8Array(b.files.length))
     let taken = 0
     for (let i: number; (i = Atomics.add(b.claim, 0, 1)) < b.files.length; taken++) {
-      if (taken === 0) b.theirs = i
+      back[i] = 1
       const d = b.files[i]!
       d.settle(unlinkProved(d.at, d.proof))
     }
     if (taken === 0) return
     Atomics.add(this.progress, 0, taken)
-    // A batch the worker never started: its answer (when it gets to it) settles nothing.
-    if (b.theirs === 0) this.flying.delete(b)
+    // A batch the worker never claimed a file of: its answer (when it gets to it) settles nothing.
+    if (taken === b.files.length) this.flying.delete(b)
   }
 
   private send(): void {
-    const b: Sent = { files: this.batch, claim: new Int32Array(new SharedArrayBuffer(4)), theirs: this.batch.length }
+    const b: Sent = { files: this.batch, claim: new Int32Array(new SharedArrayBuffer(4)), back: null }
     this.batch = []
     this.sent += b.files.length
     const settled = (errors: UnlinkError[]): void => {
       // Answered: nothing of it is taken back from now on.
       this.flying.delete(b)
-      let next = 0
-      errors.sort((x, y) => x.i - y.i)
-      for (let i = 0; i < b.theirs; i++) {
-        const e = errors[next]?.i === i ? errors[next++]! : null
-        b.files[i]!.settle(e ? Object.assign(new Error(e.message), e) : null)
-      }
+      const failed = new Map(errors.map((e) => [e.i, e]))
+      b.files.forEach((d, i) => {
+        if (b.back?.[i]) return
+        const e = failed.get(i)
+        d.settle(e ? Object.assign(new Error(e.message), e) : null)
+      })
     }
     const done = this.worker
       .unlinkAll(
@@ -158,10 +166,15 @@ export class DeletePool {
         // this thread (what it never claimed is taken back by the drain).
         settled(b.files.map((_, i) => ({ i, message: 'the worker stopped before its delete', code: UNPROVEN })))
       })
-      .catch((err) => void (b.theirs > 0 && (this.failure ??= err)))
+      .catch((err) => void (workersPart(b) && (this.failure ??= err)))
       .finally(() => this.flying.delete(b))
     this.flying.set(b, done)
   }
+}
+
+/** Whether the worker may have claimed a file of `b` (not all of it was taken back). */
+function workersPart(b: Sent): boolean {
+  return b.back === null || b.back.includes(0)
 }
 
 /** The worker's unlink (hash-worker.ts), done on this thread: its outcome as the worker reports it. */

@@ -60,11 +60,12 @@ parentPort.on('message', (m) => {
       const n = m.unlink.length
       // Each file claimed first (the steps' thread takes back what is not claimed: delete-pool.ts).
       for (let i; (i = Atomics.add(m.claim, 0, 1)) < n; ) {
-        // A test's hold: the worker says it is there (gate[1]), then stays while gate[0] is 0.
+        // A test's hold: the worker counts its claims (gate[1]) and goes on with its n-th claim
+        // only once gate[0] is n or more.
         if (m.gate) {
-          Atomics.add(m.gate, 1, 1)
+          const n = Atomics.add(m.gate, 1, 1) + 1
           Atomics.notify(m.gate, 1)
-          Atomics.wait(m.gate, 0, 0)
+          for (let g; (g = Atomics.load(m.gate, 0)) < n; ) Atomics.wait(m.gate, 0, g)
         }
         const p = m.unlink[i]
         try {
@@ -183,8 +184,9 @@ export class HashWorker {
    * memory: the caller sees how far the worker is without waiting for its answer); answers with the
    * ones that failed (their index and error). Each file is claimed first by adding 1 to `claim[0]`
    * (shared): an index the caller claimed before the worker did is the caller's, not done here.
-   * `gate` (tests): at each file it claims, the worker adds 1 to `gate[1]` and waits while
-   * `gate[0]` is 0. A dead worker rejects with HashWorkerGone.
+   * `gate` (tests): at each file it claims, the worker adds 1 to `gate[1]` (n, its claims so far,
+   * with this batch's and earlier ones') and waits until `gate[0]` is n or more. A dead worker
+   * rejects with HashWorkerGone.
    */
   unlinkAll(paths: (string | Buffer)[], proofs: Float64Array, progress: Int32Array, claim: Int32Array, gate?: Int32Array): Promise<UnlinkError[]> {
     return this.post({ unlink: paths, proofs, progress, claim, gate }) as Promise<UnlinkError[]>

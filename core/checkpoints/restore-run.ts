@@ -25,7 +25,7 @@ export interface ApplyHooks {
   beforeRename?: (tmp: string, target: string) => void
   /** Receives the bytes written to the workspace (benchmark). */
   onBytesWritten?: (n: number) => void
-  /** The delete pool's worker waits at each file it claims while `workerGate[0]` is 0 (hash-worker.ts unlinkAll). */
+  /** The delete pool's worker waits at its n-th claim until `workerGate[0]` is n or more (hash-worker.ts unlinkAll). */
   workerGate?: Int32Array
 }
 

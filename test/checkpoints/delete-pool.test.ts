@@ -67,6 +67,42 @@ function holdWorker(): { release: () => void; done: () => Promise<void> } {
   }
 }
 
+/** Lets the worker's every claim through a gate (hash-worker.ts unlinkAll). */
+function open(gate: Int32Array, claims = 2 ** 30): void {
+  Atomics.store(gate, 0, claims)
+  Atomics.notify(gate, 0)
+}
+
+/**
+ * Hands `n` files (one batch per 64) to a pool whose worker is held at its first claim, and counts
+ * each file's outcomes. `onSettle(i)` runs as file i settles, on the drain's thread.
+ */
+async function heldPool(worker: HashWorker, n: number, onSettle: (i: number, gate: Int32Array) => void) {
+  const paths = files(n)
+  clockPast(path.dirname(paths[0]!), fs.lstatSync(paths[n - 1]!).ctimeMs)
+  const gate = new Int32Array(new SharedArrayBuffer(8))
+  const pool = new DeletePool(worker, gate)
+  const settled: number[] = Array.from({ length: n }, () => 0)
+  const errors: string[] = []
+  for (const [i, p] of paths.entries()) {
+    const st = fs.lstatSync(p)
+    const proof = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino }
+    pool.add(p, proof, (err) => {
+      settled[i]!++
+      if (err) errors.push(`${i}:${err.code}`)
+      onSettle(i, gate)
+    })
+  }
+  await Atomics.waitAsync(gate, 1, 0).value
+  return { paths, gate, pool, settled, errors }
+}
+
+/** On the drain's thread: lets the worker's first `n` claims through, and waits until it has made the next. */
+function letClaim(gate: Int32Array, n: number): void {
+  open(gate, n)
+  for (let c; (c = Atomics.load(gate, 1)) <= n;) Atomics.wait(gate, 1, c)
+}
+
 describe('the delete pool', () => {
   it('unlinks every file its lstat proves, and reports each one it did not against its own path', async () => {
     const worker = new HashWorker()
@@ -132,13 +168,57 @@ describe('the delete pool', () => {
       // Only the file the worker holds is left, and its batch is still out.
       expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[0], paths[140]])
       expect(pool.idle).toBe(false)
-      Atomics.store(gate, 0, 1)
-      Atomics.notify(gate, 0)
+      open(gate)
       await drained
       expect(outcomes.flatMap((o, i) => (o ? [`${i}:${o}`] : []))).toEqual([`140:${UNPROVEN}`, `250:${GONE}`])
       expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[140]])
       expect(pool.full).toBe(false)
     } finally {
+      await worker.close()
+    }
+  })
+
+  it('a file the worker claims between two of the drain’s is its own: unlinked and settled once, before the drain ends', async () => {
+    const worker = new HashWorker()
+    let held: Int32Array | null = null
+    try {
+      // The worker holds file 0 of the one batch. As the drain takes file 1 back, the worker goes
+      // on: it unlinks file 0, claims file 2 and unlinks it, claims file 3 and is held there; the
+      // drain takes back 4 to 63.
+      const { paths, gate, pool, settled, errors } = await heldPool(worker, 64, (i, g) => i === 1 && letClaim(g, 2))
+      held = gate
+      const drained = pool.drain()
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[3]])
+      expect(pool.idle).toBe(false)
+      open(gate)
+      await drained
+      expect(errors).toEqual([])
+      expect(settled.flatMap((n, i) => (n === 1 ? [] : [`${i}:${n}`]))).toEqual([])
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
+    } finally {
+      if (held) open(held)
+      await worker.close()
+    }
+  })
+
+  it('a batch the worker starts while the drain takes it back is waited for: nothing it claimed is left when the drain ends', async () => {
+    const worker = new HashWorker()
+    let held: Int32Array | null = null
+    try {
+      // The worker holds file 0 of the first batch. As the drain takes back the second batch's
+      // first file (64), the worker goes on: it ends the first batch, starts the second, unlinks
+      // file 65 and is held at 66; the drain takes back 67 to 127.
+      const { paths, gate, pool, settled, errors } = await heldPool(worker, 128, (i, g) => i === 64 && letClaim(g, 2))
+      held = gate
+      const drained = pool.drain()
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[66]])
+      open(gate)
+      await drained
+      expect(errors).toEqual([])
+      expect(settled.flatMap((n, i) => (n === 1 ? [] : [`${i}:${n}`]))).toEqual([])
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
+    } finally {
+      if (held) open(held)
       await worker.close()
     }
   })
@@ -296,8 +376,7 @@ describe('the delete pool', () => {
       if (deletes === 2000 && !released) {
         released = true
         // The worker goes on.
-        Atomics.store(workerGate, 0, 1)
-        Atomics.notify(workerGate, 0)
+        open(workerGate)
       }
       if (running) setImmediate(look)
     }
