@@ -63,9 +63,9 @@ parentPort.on('message', (m) => {
         // A test's hold: the worker counts its claims (gate[1]) and goes on with its n-th claim
         // only once gate[0] is n or more.
         if (m.gate) {
-          const n = Atomics.add(m.gate, 1, 1) + 1
+          const claims = Atomics.add(m.gate, 1, 1) + 1
           Atomics.notify(m.gate, 1)
-          for (let g; (g = Atomics.load(m.gate, 0)) < n; ) Atomics.wait(m.gate, 0, g)
+          for (let g; (g = Atomics.load(m.gate, 0)) < claims; ) Atomics.wait(m.gate, 0, g)
         }
         const p = m.unlink[i]
         try {

@@ -363,8 +363,9 @@ describe('the delete pool', () => {
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     // The worker is held at the first file it claims until the steps have passed their last
-    // delete: that batch cannot settle before, so the restore must wait for it before its first
-    // rmdir, whatever the machine's speed.
+    // delete, and the steps' last delete waits until it has claimed it (its thread may come up
+    // late on a loaded machine, after the drain took back everything): that batch cannot settle
+    // before, so the restore must wait for it before its first rmdir, whatever the machine's speed.
     const workerGate = new Int32Array(new SharedArrayBuffer(8))
     let deletes = 0
     let released = false
@@ -381,13 +382,17 @@ describe('the delete pool', () => {
       if (running) setImmediate(look)
     }
     setImmediate(look)
-    const r = await w.store.apply(plan, {}, { workerGate, onStep: (_i, s) => void (s.op === 'unlink' && deletes++) })
+    const onStep = (_i: number, s: { op: string }): void => {
+      if (s.op === 'unlink' && ++deletes === 2000) Atomics.wait(workerGate, 1, 0, 30_000)
+    }
+    const r = await w.store.apply(plan, {}, { workerGate, onStep })
     running = false
     expect(r.status).toBe('done')
     expect(w.exists('installed')).toBe(false)
     // A turn of the event loop ran after the last delete (the one that let the worker go, which the
     // restore waited for), and whatever ran then or before ran in the process's own folder, never
     // inside a folder of the restore (folder-lane.ts).
+    expect(Atomics.load(workerGate, 1)).toBe(1)
     expect(released).toBe(true)
     expect([...seen]).toEqual([home])
   })
