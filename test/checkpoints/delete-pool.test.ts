@@ -178,44 +178,27 @@ describe('the delete pool', () => {
     }
   })
 
-  it('a file the worker claims between two of the drain’s is its own: unlinked and settled once, before the drain ends', async () => {
+  // The worker is held at its first claim (file 0), and let go for two more claims as the drain
+  // takes back file `at`: with one batch (64 files), the worker unlinks file 0, claims file 2 and
+  // unlinks it, claims file 3 and is held there, while the drain takes back 4 to 63; with two, it
+  // ends the first batch, starts the second (whose file 64 the drain took), unlinks file 65 and is
+  // held at 66, while the drain takes back 67 to 127.
+  it.each([
+    ['a file the worker claims between two of the drain’s is its own: unlinked and settled once, before the drain ends', 64, 1, 3],
+    ['a batch the worker starts while the drain takes it back is waited for: nothing it claimed is left when the drain ends', 128, 64, 66],
+  ])('%s', async (_name, n, at, heldAt) => {
     const worker = new HashWorker()
     let held: Int32Array | null = null
     try {
-      // The worker holds file 0 of the one batch. As the drain takes file 1 back, the worker goes
-      // on: it unlinks file 0, claims file 2 and unlinks it, claims file 3 and is held there; the
-      // drain takes back 4 to 63.
-      const { paths, gate, pool, settled, errors } = await heldPool(worker, 64, (i, g) => i === 1 && letClaim(g, 2))
+      const { paths, gate, pool, settled, errors } = await heldPool(worker, n, (i, g) => i === at && letClaim(g, 2))
       held = gate
       const drained = pool.drain()
-      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[3]])
+      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[heldAt]])
       expect(pool.idle).toBe(false)
       open(gate)
       await drained
       expect(errors).toEqual([])
-      expect(settled.flatMap((n, i) => (n === 1 ? [] : [`${i}:${n}`]))).toEqual([])
-      expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
-    } finally {
-      if (held) open(held)
-      await worker.close()
-    }
-  })
-
-  it('a batch the worker starts while the drain takes it back is waited for: nothing it claimed is left when the drain ends', async () => {
-    const worker = new HashWorker()
-    let held: Int32Array | null = null
-    try {
-      // The worker holds file 0 of the first batch. As the drain takes back the second batch's
-      // first file (64), the worker goes on: it ends the first batch, starts the second, unlinks
-      // file 65 and is held at 66; the drain takes back 67 to 127.
-      const { paths, gate, pool, settled, errors } = await heldPool(worker, 128, (i, g) => i === 64 && letClaim(g, 2))
-      held = gate
-      const drained = pool.drain()
-      expect(paths.filter((p) => fs.existsSync(p))).toEqual([paths[66]])
-      open(gate)
-      await drained
-      expect(errors).toEqual([])
-      expect(settled.flatMap((n, i) => (n === 1 ? [] : [`${i}:${n}`]))).toEqual([])
+      expect(settled.flatMap((k, i) => (k === 1 ? [] : [`${i}:${k}`]))).toEqual([])
       expect(paths.filter((p) => fs.existsSync(p))).toEqual([])
     } finally {
       if (held) open(held)
