@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DeletePool } from '../../core/checkpoints/delete-pool'
 import { acquireHashWorker, GONE, HashWorker, releaseHashWorker, UNPROVEN } from '../../core/checkpoints/hash-worker'
+import type { StatProof } from '../../core/checkpoints/stat-proof'
 import { clockPast, runChild, workspace } from './helpers'
 
 const made: string[] = []
@@ -36,14 +37,18 @@ async function installTurn(n: number, folders: number, before: (w: Awaited<Retur
   return { w, plan: await w.store.plan({ turnKey: 's/m1' }) }
 }
 
+/** What the pool's worker must see in a file's lstat to unlink it: the fields of `st` now. */
+function proofOf(st: StatProof): StatProof {
+  return { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino }
+}
+
 /**
  * Adds every path, to be unlinked if it is still the file its lstat shows now (a missing one: as a
  * file that was there); each one's outcome lands in `outcomes` (an error code, or null).
  */
 function unlinkAll(pool: DeletePool, paths: string[], outcomes: (string | null)[], from = 0): void {
   for (const [i, p] of paths.entries()) {
-    const st = fs.lstatSync(p, { throwIfNoEntry: false }) ?? { mode: 0o100644, size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1 }
-    const proof = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino }
+    const proof = proofOf(fs.lstatSync(p, { throwIfNoEntry: false }) ?? { mode: 0o100644, size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1 })
     pool.add(p, proof, (err) => void (outcomes[from + i] = err ? (err.code ?? err.message) : null))
   }
 }
@@ -85,9 +90,7 @@ async function heldPool(worker: HashWorker, n: number, onSettle: (i: number, gat
   const settled: number[] = Array.from({ length: n }, () => 0)
   const errors: string[] = []
   for (const [i, p] of paths.entries()) {
-    const st = fs.lstatSync(p)
-    const proof = { mode: st.mode & 0o7777, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino }
-    pool.add(p, proof, (err) => {
+    pool.add(p, proofOf(fs.lstatSync(p)), (err) => {
       settled[i]!++
       if (err) errors.push(`${i}:${err.code}`)
       onSettle(i, gate)
