@@ -38,7 +38,7 @@ if (typeof bin === 'string') {
 } else {
   const why = hasDisplay ? `the Electron runtime is not installed (${bin.reason})` : 'there is no display (no DISPLAY or WAYLAND_DISPLAY)'
   console.log(`Retake: starting browser mode, because ${why}. Building…`)
-  run('npm', ['run', '--silent', 'build:renderer'])
+  run(process.execPath, ['scripts/build-renderer.mjs'])
   const child = spawn(process.execPath, ['--import', 'tsx', 'web/cli.ts', ...passThrough], { stdio: 'inherit' })
   child.on('exit', (code) => process.exit(code ?? 0))
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))

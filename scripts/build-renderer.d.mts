@@ -1,0 +1,1 @@
+export function inputsHash(root: string): string
