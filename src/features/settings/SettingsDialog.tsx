@@ -1,7 +1,7 @@
 /**
  * Settings: extra folders (checkpointed with every turn, or shared: never rolled back), excludes,
  * how Retake reaches opencode (remote URL + write-only password, config file, own HOME), and
- * notifications.
+ * notifications, and how Retake looks (theme, text size).
  * Each section saves on its own: folder changes reopen the checkpoint stores, server changes
  * reconnect, and neither should happen because the other was edited.
  */
@@ -10,6 +10,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import type { Settings } from '../../../shared/ipc-contract'
 import { excludesText, parseExcludes } from '../checkpoints'
+import { AppearanceSection } from './AppearanceSection'
 import { FoldersSection } from './FoldersSection'
 import { NotificationsSection } from './NotificationsSection'
 import { ServerSection } from './ServerSection'
@@ -71,6 +72,7 @@ export function SettingsDialog({ project, onClose }: { project: string; onClose(
         ) : (
           <p className="muted">Loading settings…</p>
         )}
+        <AppearanceSection />
       </div>
     </div>
   )

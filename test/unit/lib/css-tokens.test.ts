@@ -106,4 +106,21 @@ describe('design tokens (src/styles)', () => {
     const unknown = all.filter((d) => [...d.value.matchAll(/var\(\s*(--[\w-]+)/g)].some(([, name]) => TOKEN_NAME.test(name) && !defined.has(name))).map(show)
     expect(unknown, `unknown token:\n${unknown.join('\n')}`).toEqual([])
   })
+
+  it('every colour is a token: no colour literal outside a custom property of :root', () => {
+    // A literal colour works in one theme only; a token is light-dark(light, dark) and follows the theme.
+    const COLOUR = /#[0-9a-f]{3,8}\b|\b(rgba?|hsla?|oklch|lab|lch)\(/i
+    const stray = all.filter((d) => COLOUR.test(d.value) && !(d.prop.startsWith('--') && d.context[d.context.length - 1] === ':root')).map(show)
+    expect(stray, `name the colour in a :root token (light-dark(light, dark)):\n${stray.join('\n')}`).toEqual([])
+  })
+
+  it('every colour token holds both themes (light-dark) or names another token', () => {
+    const COLOUR = /#[0-9a-f]{3,8}\b|\b(rgba?|hsla?)\(/i
+    const oneTheme = all
+      .filter((d) => d.prop.startsWith('--') && COLOUR.test(d.value) && !d.value.includes('light-dark('))
+      // A shadow's faint tint reads the same on both backgrounds.
+      .filter((d) => d.prop !== '--shadow-sm')
+      .map(show)
+    expect(oneTheme, `give the dark theme its value: light-dark(light, dark):\n${oneTheme.join('\n')}`).toEqual([])
+  })
 })
