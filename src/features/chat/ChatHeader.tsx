@@ -1,4 +1,5 @@
-/** The open session's header: its title, the model and agent the next prompt goes with, Keys, Checkpoints, status. */
+/** The open session's header: its title, the model and agent the next prompt goes with, the context and cost, Keys, Checkpoints, status. */
+import type { ReactNode } from 'react'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import type { Provider, SessionStatus } from '../../api/types'
 import { ModelPicker, type ResolvedModel } from '../models'
@@ -18,6 +19,8 @@ export function ChatHeader(p: {
   onKeys(): void
   /** Absent for a conversation not started yet (nothing to checkpoint). */
   onCheckpoints?: () => void
+  /** How full the context is and the cost (ContextMeter). */
+  meter?: ReactNode
   status: SessionStatus | undefined
   streamConnected: boolean
 }) {
@@ -27,6 +30,7 @@ export function ChatHeader(p: {
         {p.title}
       </div>
       <div className="chat-controls">
+        {p.meter}
         <ModelPicker providers={p.providers.list} resolved={p.resolved} loading={p.providers.loading} onChange={p.onModel} />
         <AgentPicker agents={p.agents.list} value={p.agent} loading={p.agents.loading} onChange={p.onAgent} />
         <button type="button" className="button button-secondary small" data-testid="open-keys" onClick={p.onKeys}>

@@ -6,6 +6,7 @@ import { CheckpointsPanel, ProviderKeysDialog } from './lazy'
 import { RetrySessionLayer, useRetryStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'
+import { ContextMeter } from './ContextMeter'
 import { draftKey } from './drafts-store'
 import { PermissionPrompt } from './PermissionPrompt'
 import { QuestionPrompt } from './QuestionPrompt'
@@ -31,7 +32,12 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
 
   return (
     <div className={`chat${box.drop.dragging ? ' att-dragging' : ''}`} {...box.drop.handlers}>
-      <ChatHeader {...headerOf(chat, sessionID)} onKeys={() => setKeysOpen(true)} onCheckpoints={sessionID ? () => setCheckpointsOpen(true) : undefined} />
+      <ChatHeader
+        {...headerOf(chat, sessionID)}
+        meter={<ContextMeter messages={messages.data ?? []} providers={model.providers.data?.providers ?? []} />}
+        onKeys={() => setKeysOpen(true)}
+        onCheckpoints={sessionID ? () => setCheckpointsOpen(true) : undefined}
+      />
       {model.providers.error && <div className="inline-error">{errorMessage(model.providers.error)}</div>}
       <RetrySessionLayer
         sessionID={sessionID}
