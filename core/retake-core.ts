@@ -251,6 +251,13 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       if (out.status === 'done' && out.directory !== input.directory) stores.openProject(out.directory)
       return out
     },
+    'sessions.import': async ({ directory, data }) => {
+      try {
+        return await retakes.importExport(directory, data)
+      } catch (err) {
+        throw new RouteError('unavailable', `The session could not be imported: ${(err as Error).message}`)
+      }
+    },
     'sessions.forget': async ({ directory, sessionID }) => {
       stores.forgetSession(sessionID)
       await (await checkpoints.store(directory)).deleteSession(sessionID)

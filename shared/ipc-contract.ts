@@ -142,6 +142,24 @@ export const AttemptSchema = z.object({
 })
 export type Attempt = z.infer<typeof AttemptSchema>
 
+/**
+ * opencode's session export (`{info, messages: [{info, parts}]}`), as far as an import needs to
+ * read it: the ids and order it renumbers; everything else goes to opencode as it is, and opencode
+ * checks it when it replays the messages.
+ */
+export const SessionExportSchema = z.object({
+  info: z.object({ title: z.string().max(1000).optional() }).passthrough(),
+  messages: z
+    .array(
+      z.object({
+        info: z.object({ id: z.string().max(200), role: z.enum(['user', 'assistant']), parentID: z.string().max(200).optional() }).passthrough(),
+        parts: z.array(z.object({ id: z.string().max(200), type: z.string().max(100) }).passthrough()).max(10_000),
+      }),
+    )
+    .max(20_000),
+})
+export type SessionExport = z.infer<typeof SessionExportSchema>
+
 const empty = z.object({}).strict()
 
 const directory = z.string().min(1).max(4096)
@@ -408,6 +426,8 @@ export const channels = {
     }),
     output: SessionForkOutcomeSchema,
   },
+  /** A session exported by opencode (`opencode export`, or Retake's "Export as opencode JSON") becomes a new session here. */
+  'sessions.import': { input: z.object({ directory, data: SessionExportSchema }), output: z.object({ sessionID: SessionIdSchema, messages: z.number() }) },
   /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const

@@ -105,17 +105,17 @@ export async function continueFromAttempt(d: Deps, input: ContinueInput): Promis
 }
 
 /** Appends message events after the session's last event (replay refuses a gap in the sequence). */
-async function replayMessages(d: Deps, directory: string, sessionID: string, messages: StoredMessage[]): Promise<void> {
+export async function replayMessages(d: Pick<Deps, 'post' | 'now'>, directory: string, sessionID: string, messages: StoredMessage[]): Promise<void> {
   for (let tries = 0; ; tries++) {
     const r = await d.post('/sync/replay', { directory, events: replayEvents(sessionID, messages, await lastSeq(d, sessionID), d.now()) })
     if (r.status === 200) return
     // Another event (a title, a status) landed between the read and the replay: read again.
-    if (tries >= 2) throw new Error(`opencode refused to replay the attempt's messages (HTTP ${r.status}); they are kept in Retake: try again`)
+    if (tries >= 2) throw new Error(`opencode refused to replay the messages (HTTP ${r.status}); they are kept in Retake: try again`)
   }
 }
 
 /** The session's newest event number (`/sync/history` answers the events after a given one). */
-async function lastSeq(d: Deps, sessionID: string): Promise<number> {
+async function lastSeq(d: Pick<Deps, 'post'>, sessionID: string): Promise<number> {
   // Events after number 0 (the session's creation, always there; the server refuses negatives).
   const r = await d.post('/sync/history', { [sessionID]: 0 })
   if (r.status !== 200 || !Array.isArray(r.json)) throw new Error(`opencode did not list the session's events (HTTP ${r.status})`)

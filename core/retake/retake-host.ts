@@ -22,6 +22,8 @@ import { PROXY_BASE, proxyFetch } from './proxy-fetch'
 import { messagesBackTo } from './session-pages'
 import { continueFromAttempt, type ContinueInput } from './continue-attempt'
 import { forkSession, type ForkInput } from './fork-session'
+import { importSession } from './import-session'
+import type { SessionExport } from '../../shared/ipc-contract'
 import { firstFrom } from './early-reads'
 
 export interface RetakeHostOptions {
@@ -214,6 +216,11 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     }
   }
 
+  /** A session from opencode's export format, new in `directory` (import-session.ts). */
+  function importExport(directory: string, data: SessionExport) {
+    return importSession({ client: client(directory), post: hostPost(directory), now: Date.now }, directory, data)
+  }
+
   /** "Continue from this attempt" (continue-attempt.ts), one per turn at a time like a retake. */
   async function continueAttempt(input: ContinueInput): Promise<AttemptContinueOutcome> {
     const key = `${input.sessionID}/${input.messageID}`
@@ -290,7 +297,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
   }
 
-  return { run, recover, continueAttempt, compare, fork }
+  return { run, recover, continueAttempt, compare, fork, importExport }
 }
 
 export type RetakeHost = ReturnType<typeof createRetakeHost>

@@ -11,6 +11,7 @@ import { useScope } from '../../api/scope'
 import type { Session } from '../../api/types'
 import { modelKey, modelOptions, resolveModel, serverDefaultModel, type ModelOption, useModelPrefs, choiceKey, useModelStore, modelSections, ModelPalette } from '../models'
 import { isBusy } from '../chat'
+import { useSessionTransfer } from '../sessions'
 import { PaletteRoot } from './PaletteRoot'
 import { escapeCloses, useFocusReturn } from '../../ui/Popover'
 import '../../styles/palette.css'
@@ -73,6 +74,7 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
   const [query, setQuery] = useState('')
   const [value, setValue] = useState('')
   const busy = !!selected && isBusy(status.data?.[selected])
+  const transfer = useSessionTransfer((id) => onSelect(id))
 
   const run = (f: () => void) => () => {
     onClose()
@@ -84,6 +86,13 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
     { id: 'model', label: 'Change model…', run: () => (setPage('models'), setQuery('')) },
     { id: 'settings', label: 'Open settings', run: run(onOpenSettings) },
     ...(busy ? [{ id: 'stop', label: 'Stop the running turn', run: run(() => abort.mutate(selected!)) }] : []),
+    ...(selected
+      ? [
+          { id: 'export-md', label: 'Export this session as Markdown', run: run(() => void transfer.exportAs(selected, 'md')) },
+          { id: 'export-json', label: 'Export this session as opencode JSON', run: run(() => void transfer.exportAs(selected, 'json')) },
+        ]
+      : []),
+    { id: 'import', label: 'Import a session (opencode JSON)…', run: run(() => void transfer.importFromFile()) },
   ].filter((a) => matches(a.label, q))
   const sessionRows = (sessions.data ?? []).filter((s) => matches(s.title, q)).slice(0, q ? SEARCH_LIMIT : SESSIONS_SHOWN_EMPTY)
   const modelRows = useModelRows(model.options, q, prefs)

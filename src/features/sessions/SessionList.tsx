@@ -15,6 +15,7 @@ import { useSessionMarks } from './session-marks-store'
 import { SearchIcon } from '../../ui/icons'
 import { useUndoToast } from '../../ui/undo-toast-store'
 import { UndoToast } from '../../ui/UndoToast'
+import { useTransferProblem } from './transfer-store'
 import { SessionItem, type ItemActions } from './SessionItem'
 import { useMinuteClock } from './use-minute-clock'
 
@@ -73,6 +74,7 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
       </div>
       {total === 0 && !sessions.isLoading && <div className="muted pad">No sessions yet.</div>}
       {error && <ListError error={error} />}
+      <TransferProblem />
       <UndoToast />
       <button type="button" className="text-button archived-toggle" data-testid="archived-toggle" aria-expanded={showArchived} onClick={() => setShowArchived((v) => !v)}>
         {showArchived ? 'Hide archived' : 'Archived'}
@@ -161,5 +163,19 @@ function SessionGroupSection(p: {
         ))}
       </ul>
     </section>
+  )
+}
+
+/** An export or import that failed, in words, until dismissed. */
+function TransferProblem() {
+  const { problem, setProblem } = useTransferProblem()
+  if (!problem) return null
+  return (
+    <div className="inline-error pad" role="alert" data-testid="transfer-problem">
+      {problem}{' '}
+      <button type="button" className="text-button" onClick={() => setProblem(null)}>
+        Dismiss
+      </button>
+    </div>
   )
 }

@@ -2,3 +2,4 @@
 // This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { useNotifyStore } from './notify-store'
 export { useSessionErrors } from './session-errors-store'
+export { useSessionTransfer } from './use-session-transfer'
