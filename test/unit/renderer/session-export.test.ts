@@ -1,8 +1,7 @@
 /** A session as Markdown and as opencode's export, and an import's renumbering (pure). */
 import { describe, expect, it } from 'vitest'
 import type { Attempt } from '../../../shared/ipc-contract'
-import { renumbered } from '../../../core/retake/import-session'
-import { exportFileName, toMarkdown, toOpencodeJson } from '../../../src/features/sessions/session-export'
+import { exportFileName, toMarkdown } from '../../../src/features/sessions/session-export'
 import type { Part } from '../../../src/api/types'
 import { SID, assistant, session, user } from './fixtures'
 
@@ -56,26 +55,5 @@ describe('toMarkdown', () => {
   it('names the file after the title, with nothing a file system refuses', () => {
     expect(exportFileName(session(SID, 1, { title: 'a/b: c?*' }), 'md')).toBe('a-b-c.md')
     expect(exportFileName(session(SID, 1, { title: '' }), 'json')).toBe('session.json')
-  })
-})
-
-describe('the opencode export and its import', () => {
-  it('is opencode’s {info, messages}, and an import renumbers every id keeping every link', () => {
-    const messages = [user('msg_1', 'q'), assistant('msg_2', 'msg_1', {}, [text('prt_a', 'a')])]
-    const data = JSON.parse(toOpencodeJson(s, messages))
-    expect(data.info.id).toBe(SID)
-    expect(data.messages).toHaveLength(2)
-
-    const out = renumbered(data, 'ses_new', Date.now())
-    const [q, a] = out
-    expect(q!.info.id).not.toBe('msg_1')
-    expect(a!.info.id).not.toBe('msg_2')
-    expect(q!.info.id < a!.info.id).toBe(true)
-    expect((a!.info as { parentID?: string }).parentID).toBe(q!.info.id)
-    expect(out.every((m) => (m.info as { sessionID?: string }).sessionID === 'ses_new')).toBe(true)
-    for (const m of out)
-      for (const p of m.parts as Array<{ id: string; messageID: string; sessionID: string }>)
-        expect([p.messageID, p.sessionID, p.id.startsWith('prt_')]).toEqual([m.info.id, 'ses_new', true])
-    expect((a!.parts[0] as { text: string }).text).toBe('a')
   })
 })
