@@ -12,7 +12,7 @@ import type { OpencodeConnection } from './server/connection'
 import { watchOpencodeEvents } from './server/event-watcher'
 import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from './server/opencode-proxy'
 import { ensureMessageId, matchPromptRequest } from './prompt-intercept'
-import { denyBeforeAbort, matchAbortRequest } from './permissions-on-stop'
+import { denyPending, matchAbortRequest } from './permissions-on-stop'
 
 const MAX_PROMPT_BYTES = 64 * 1024 * 1024
 
@@ -57,8 +57,13 @@ export function createCheckpointingProxy(conn: () => OpencodeConnection, service
       const abort = matchAbortRequest(req.method, req.path, req.headers as Record<string, string | undefined>)
       if (abort) {
         // A failure here is logged and the stop goes on: the turn must stop whatever else fails.
-        await denyBeforeAbort((r) => proxyToOpencode(conn(), r), abort, log).catch((err) => log(`[permissions] before the stop of ${abort.sessionID}: ${(err as Error).message}`))
-        return proxyToOpencode(conn(), req)
+        const deny = () =>
+          denyPending((r) => proxyToOpencode(conn(), r), abort, log).catch((err) => log(`[permissions] at the stop of ${abort.sessionID}: ${(err as Error).message}`))
+        await deny()
+        const res = await proxyToOpencode(conn(), req)
+        // Again once it stopped: a request a parallel tool call asked while the stop was on its way.
+        await deny()
+        return res
       }
       const prompt = matchPromptRequest(req.method, req.path, req.headers as Record<string, string | undefined>)
       if (!prompt || !prompt.directory) return proxyToOpencode(conn(), req)

@@ -2,8 +2,9 @@
  * Stop means stop. Opencode's abort ends a turn but leaves the permission requests it was waiting
  * on pending: an "Allow once" answered afterwards (a card still on screen, another tab) still runs
  * the tool — a file written by a turn the user stopped. So on its way to opencode, every abort is
- * preceded by the host's own "reject" to each request of that session and of the sessions it
- * started (subagents), whatever sent the abort (Stop, Esc, the palette, another tab).
+ * preceded (and followed, for a request asked meanwhile) by the host's own "reject" to each
+ * request of that session and of the sessions it started (subagents), whatever sent the abort
+ * (Stop, Esc, the palette, another tab).
  */
 import { Readable } from 'node:stream'
 import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
@@ -62,7 +63,7 @@ async function json(res: ProxyResponse): Promise<unknown> {
  * Rejects what the stopped turn waits on. A request is rejected without a message: opencode takes
  * a message as the user's correction and goes on with the turn.
  */
-export async function denyBeforeAbort(send: (req: ProxyRequest) => Promise<ProxyResponse>, abort: AbortRequestInfo, log: (l: string) => void): Promise<void> {
+export async function denyPending(send: (req: ProxyRequest) => Promise<ProxyResponse>, abort: AbortRequestInfo, log: (l: string) => void): Promise<void> {
   const q = abort.directory ? `?directory=${encodeURIComponent(abort.directory)}` : ''
   const get = async (path: string) => json(await send({ method: 'GET', path: `${path}${q}`, headers: {}, fromHost: true }))
   const pending = await get('/permission')
@@ -81,6 +82,6 @@ export async function denyBeforeAbort(send: (req: ProxyRequest) => Promise<Proxy
       fromHost: true,
     })
     res.body?.resume()
-    if (res.status !== 200) log(`[permissions] rejecting ${id} before the stop of ${abort.sessionID}: HTTP ${res.status}`)
+    if (res.status !== 200) log(`[permissions] rejecting ${id} at the stop of ${abort.sessionID}: HTTP ${res.status}`)
   }
 }

@@ -65,4 +65,34 @@ describe('a permission pending when the turn is stopped', () => {
     expect(existsSync(join(project, 'stopped.txt'))).toBe(false)
     expect(await prompt.getByTestId('permission-once').isDisabled()).toBe(true)
   })
+
+  it('two writes asked at once (parallel tool calls): Stop denies both, neither file is written', async () => {
+    app = await startApp({ config: { permission: { edit: 'ask', bash: 'ask' } } })
+    const { page, project, fake } = app
+    fake.script({
+      kind: 'tool',
+      calls: [
+        { name: 'write', args: { filePath: join(project, 'one.txt'), content: 'one\n' } },
+        { name: 'write', args: { filePath: join(project, 'two.txt'), content: 'two\n' } },
+      ],
+    })
+    await page.getByTestId('composer').fill('write two files')
+    await page.getByTestId('composer').press('Enter')
+    await until(async () => (JSON.parse((await fromPage('/permission')).text) as Pending[]).length === 2, 'both writes to ask')
+    const asked = JSON.parse((await fromPage('/permission')).text) as Pending[]
+    await waitForText(page.getByTestId('permission-prompt'), '1 more')
+
+    await page.keyboard.press('Escape')
+    await waitForText(page.getByTestId('permission-prompt'), /turn was stopped/i)
+    await until(async () => (JSON.parse((await fromPage('/permission')).text) as Pending[]).length === 0, 'no pending permission on the server')
+    for (const p of asked) expect((await fromPage(`/permission/${p.id}/reply`, { method: 'POST', body: { reply: 'once' } })).text).not.toBe('true')
+    await page.locator('[data-testid="status-line"][data-kind="idle"]').waitFor()
+    await until(async () => {
+      const msgs = JSON.parse((await fromPage(`/session/${asked[0]!.sessionID}/message`)).text) as { parts: { type: string; state?: { status: string } }[] }[]
+      const tools = msgs.flatMap((m) => m.parts).filter((p) => p.type === 'tool')
+      return tools.length === 2 && tools.every((t) => t.state?.status === 'completed' || t.state?.status === 'error')
+    }, 'both tool calls to end')
+    expect(existsSync(join(project, 'one.txt'))).toBe(false)
+    expect(existsSync(join(project, 'two.txt'))).toBe(false)
+  })
 })
