@@ -3,7 +3,8 @@
  * session + user message, the message id added when the client sent none). If recording fails the
  * prompt is refused with a clear error; the renderer may then resend with
  * `x-retake-checkpoint: skip` after telling the user. Turns are sealed when the session goes idle,
- * seen on the main process's own event subscription for that folder.
+ * seen on the main process's own event subscription for that folder. A stop first rejects the
+ * permissions its turn waits on (permissions-on-stop.ts).
  */
 import { Readable } from 'node:stream'
 import type { CheckpointService } from './checkpoint-service'
@@ -11,6 +12,7 @@ import type { OpencodeConnection } from './server/connection'
 import { watchOpencodeEvents } from './server/event-watcher'
 import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from './server/opencode-proxy'
 import { ensureMessageId, matchPromptRequest } from './prompt-intercept'
+import { denyPending, matchAbortRequest } from './permissions-on-stop'
 
 const MAX_PROMPT_BYTES = 64 * 1024 * 1024
 
@@ -52,6 +54,17 @@ export function createCheckpointingProxy(conn: () => OpencodeConnection, service
 
   return {
     async proxy(req) {
+      const abort = matchAbortRequest(req.method, req.path, req.headers as Record<string, string | undefined>)
+      if (abort) {
+        // A failure here is logged and the stop goes on: the turn must stop whatever else fails.
+        const deny = () =>
+          denyPending((r) => proxyToOpencode(conn(), r), abort, log).catch((err) => log(`[permissions] at the stop of ${abort.sessionID}: ${(err as Error).message}`))
+        await deny()
+        const res = await proxyToOpencode(conn(), req)
+        // Again once it stopped: a request a parallel tool call asked while the stop was on its way.
+        await deny()
+        return res
+      }
       const prompt = matchPromptRequest(req.method, req.path, req.headers as Record<string, string | undefined>)
       if (!prompt || !prompt.directory) return proxyToOpencode(conn(), req)
       let raw: Buffer

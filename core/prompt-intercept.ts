@@ -17,19 +17,20 @@ export function matchPromptRequest(method: string, path: string, headers: Record
   if (method.toUpperCase() !== 'POST') return null
   const m = PROMPT_PATH.exec(path)
   if (!m) return null
-  let directory: string | null = null
+  return { sessionID: m[1], directory: directoryOf(path, headers), async: m[2] === 'prompt_async' }
+}
+
+/** The folder a request is for: opencode's directory header, else its `directory` query. */
+export function directoryOf(path: string, headers: Record<string, string | string[] | undefined>): string | null {
   const header = headers['x-opencode-directory']
   if (typeof header === 'string' && header) {
     try {
-      directory = decodeURIComponent(header)
+      return decodeURIComponent(header)
     } catch {
-      directory = header
+      return header
     }
-  } else {
-    const q = new URLSearchParams(path.split('?')[1] ?? '').get('directory')
-    if (q) directory = q
   }
-  return { sessionID: m[1], directory, async: m[2] === 'prompt_async' }
+  return new URLSearchParams(path.split('?')[1] ?? '').get('directory') || null
 }
 
 /** Parses the prompt body and makes sure it names its user message; returns the body to forward. */

@@ -235,10 +235,6 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       stores.dropRetry(sessionID, messageID)
       return true as const
     },
-    'attempts.add': (attempt) => {
-      stores.addAttempt(attempt)
-      return true as const
-    },
     'attempts.list': ({ sessionID }) => stores.attempts(sessionID),
     'shell.openExternal': async ({ url }) => (opts.openExternal ? opts.openExternal(url) : false),
     ...checkpointHandlers(checkpoints),

@@ -356,7 +356,9 @@ export const channels = {
   'retry.save': { input: SavedRetrySchema, output: z.literal(true) },
   'retry.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(SavedRetrySchema) },
   'retry.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },
-  'attempts.add': { input: AttemptSchema, output: z.literal(true) },
+  // No channel adds an attempt: the host records each one itself from opencode's own answer when a
+  // retake or a switch replaces a branch (retake-host.ts, continue-attempt.ts). An attempt the
+  // window could hand in would be replayed as the conversation by "continue from this attempt".
   'attempts.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(AttemptSchema) },
   /** Makes a kept attempt the current branch again, conversation and files (continue-attempt.ts). */
   'attempts.continue': {

@@ -1,8 +1,9 @@
 /** Sending a prompt and stopping a turn: the chat's and the palette's, so not part of the first load (mutations.ts is). */
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import type { ModelRef, PartInput } from '../../shared/ipc-contract'
 import { unwrap } from '../../shared/unwrap'
 import { clientFor } from './client'
+import { queryKeys, type Scope } from './query-keys'
 import { useScope } from './scope'
 
 export interface PromptInput {
@@ -23,7 +24,10 @@ type SdkParts = NonNullable<Parameters<ReturnType<typeof clientFor>['session']['
 /** Sends a prompt with promptAsync (204 at once); the event stream then drives the timeline. */
 export function useSendPrompt() {
   const scope = useScope()
+  const qc = useQueryClient()
   return useMutation({
+    // A new turn: the cards of requests an earlier stop answered have said what they had to.
+    onMutate: ({ sessionID }: PromptInput) => setStopped(qc, scope, (list) => list.filter((p) => p.sessionID !== sessionID)),
     mutationFn: async ({ sessionID, messageID, skipCheckpoint, text, parts, model, agent }: PromptInput) => {
       unwrap(
         'session.promptAsync',
@@ -45,9 +49,25 @@ export function useSendPrompt() {
 
 export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
 
+type Stopped = { id: string; sessionID: string }
+
+function setStopped(qc: QueryClient, scope: Scope, change: (list: Stopped[]) => Stopped[]) {
+  qc.setQueryData<Stopped[]>(queryKeys.stoppedPermissions(scope), (list) => change(list ?? []))
+}
+
+/**
+ * Stop: the host rejects the permissions the turn waits on before it aborts it
+ * (core/permissions-on-stop.ts). Their cards turn into "the turn was stopped" at once, before any
+ * answer could be clicked, and stay so (the server's "replied" event would just remove them).
+ */
 export function useAbort() {
   const scope = useScope()
+  const qc = useQueryClient()
   return useMutation({
+    onMutate: (sessionID: string) => {
+      const waiting = (qc.getQueryData<Stopped[]>(queryKeys.permissions(scope)) ?? []).filter((p) => p.sessionID === sessionID)
+      if (waiting.length > 0) setStopped(qc, scope, (list) => [...list.filter((p) => !waiting.some((w) => w.id === p.id)), ...waiting])
+    },
     mutationFn: async (sessionID: string) => unwrap('session.abort', await clientFor(scope.directory).session.abort({ sessionID })),
   })
 }

@@ -27,6 +27,8 @@ export const queryKeys = {
   config: (s: Scope) => [...base(s), 'config'] as const,
   agents: (s: Scope) => [...base(s), 'agents'] as const,
   permissions: (s: Scope) => [...base(s), 'permissions'] as const,
+  /** Requests whose turn was stopped while they waited: shown answered, never answerable (kept locally). */
+  stoppedPermissions: (s: Scope) => [...base(s), 'stopped-permissions'] as const,
   questions: (s: Scope) => [...base(s), 'questions'] as const,
 }
 

@@ -18,7 +18,7 @@ async function askToRun(command: string) {
   await app.page.getByTestId('composer').fill(`BASH ${command}`)
   await app.page.getByTestId('composer').press('Enter')
   const prompt = app.page.getByTestId('permission-prompt')
-  await waitForText(prompt, 'bash')
+  await waitForText(prompt, 'Run a command')
   return prompt
 }
 
