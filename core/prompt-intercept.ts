@@ -11,7 +11,8 @@ export interface PromptRequestInfo {
   async: boolean
 }
 
-const PROMPT_PATH = /^\/session\/(ses[A-Za-z0-9_]+)\/(message|prompt_async)(?:\?|$)/
+/** A turn starts with a prompt, sync or async, or with one of opencode's commands (its template is the prompt). */
+const PROMPT_PATH = /^\/session\/(ses[A-Za-z0-9_]+)\/(message|prompt_async|command)(?:\?|$)/
 
 export function matchPromptRequest(method: string, path: string, headers: Record<string, string | string[] | undefined>): PromptRequestInfo | null {
   if (method.toUpperCase() !== 'POST') return null

@@ -22,6 +22,8 @@ const ROUTES: Record<string, string[]> = {
     '/config',
     '/config/providers',
     '/agent',
+    // opencode's commands (built-in, the config's, .opencode/command/*.md), listed in the / menu.
+    '/command',
     '/question',
     '/permission',
   ],
@@ -29,6 +31,8 @@ const ROUTES: Record<string, string[]> = {
     '/session',
     '/session/:id/message',
     '/session/:id/prompt_async',
+    // A command's turn (its template expanded by opencode): checkpointed like any prompt.
+    '/session/:id/command',
     '/session/:id/abort',
     '/session/:id/revert',
     '/session/:id/unrevert',

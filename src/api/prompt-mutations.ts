@@ -47,6 +47,36 @@ export function useSendPrompt() {
   })
 }
 
+/** One of opencode's commands as a turn: opencode expands its template into the prompt. */
+export interface CommandInput {
+  sessionID: string
+  messageID: string
+  skipCheckpoint?: boolean
+  command: string
+  arguments: string
+  model?: ModelRef
+  agent?: string
+}
+
+/**
+ * Runs an opencode command. The server answers only when the turn has ended, so this resolves late;
+ * the event stream drives the timeline meanwhile, as for a prompt.
+ */
+export function useSendCommand() {
+  const scope = useScope()
+  return useMutation({
+    mutationFn: async ({ sessionID, messageID, skipCheckpoint, command, arguments: args, model, agent }: CommandInput) => {
+      unwrap(
+        'session.command',
+        await clientFor(scope.directory).session.command(
+          { sessionID, messageID, command, arguments: args, ...(model ? { model: `${model.providerID}/${model.modelID}` } : {}), ...(agent ? { agent } : {}) },
+          skipCheckpoint ? { headers: { 'x-retake-checkpoint': 'skip' } } : undefined,
+        ),
+      )
+    },
+  })
+}
+
 export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
 
 type Stopped = { id: string; sessionID: string }

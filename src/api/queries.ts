@@ -95,3 +95,13 @@ export function useAgents() {
     queryFn: async () => unwrap('app.agents', await clientFor(scope.directory).app.agents()),
   })
 }
+
+/** opencode's commands for this project (built-in, the config's, `.opencode/command/*.md`), for the / menu. */
+export function useServerCommands() {
+  const scope = useScope()
+  return useQuery({
+    queryKey: queryKeys.commands(scope),
+    staleTime: 60_000,
+    queryFn: async () => unwrap('command.list', await clientFor(scope.directory).command.list()),
+  })
+}

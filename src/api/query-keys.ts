@@ -26,6 +26,7 @@ export const queryKeys = {
   providerAuth: (s: Scope) => [...base(s), 'provider.auth'] as const,
   config: (s: Scope) => [...base(s), 'config'] as const,
   agents: (s: Scope) => [...base(s), 'agents'] as const,
+  commands: (s: Scope) => [...base(s), 'commands'] as const,
   permissions: (s: Scope) => [...base(s), 'permissions'] as const,
   /** Requests whose turn was stopped while they waited: shown answered, never answerable (kept locally). */
   stoppedPermissions: (s: Scope) => [...base(s), 'stopped-permissions'] as const,

@@ -3,8 +3,10 @@
  * and what to offer while it is typed. Pure, so the popup, the send path and the tests agree.
  *
  * A draft is a command when it starts with `/` and a word (`/retry`, `/rewind 2`); those are never
- * sent to the model. `//text` sends `/text`, and a first word with another slash (`/usr/bin/env …`)
- * is a path, sent as text.
+ * sent to the model as text. Retake's own run here; opencode's (`/init`, `/review`, the config's and
+ * `.opencode/command/*.md`) run on the server as a turn of their own, listed after Retake's. `//text`
+ * sends `/text`, and a first word with another slash (`/usr/bin/env …`) is a path, sent as text,
+ * unless it is the exact name of an opencode command.
  */
 
 export type CommandName = 'retry' | 'rewind' | 'undo'
@@ -21,17 +23,31 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'undo', description: 'Undo the last file restore' },
 ]
 
-export type ParsedDraft = { kind: 'command'; name: CommandName; arg: string } | { kind: 'unknown'; name: string } | { kind: 'text'; text: string }
+/** One of opencode's commands as the server lists it (GET /command). */
+export interface ServerCommand {
+  name: string
+  description?: string
+  /** The template's placeholders ($ARGUMENTS, $1 …): the command wants words after its name. */
+  hints?: readonly string[]
+}
+
+export type ParsedDraft =
+  { kind: 'command'; name: CommandName; arg: string } | { kind: 'opencode'; name: string; arg: string } | { kind: 'unknown'; name: string } | { kind: 'text'; text: string }
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/
 
-export function parseDraft(draft: string): ParsedDraft {
+export function parseDraft(draft: string, serverCommands: readonly ServerCommand[] = []): ParsedDraft {
   if (draft.startsWith('//')) return { kind: 'text', text: draft.slice(1) }
+  if (!draft.startsWith('/')) return { kind: 'text', text: draft }
+  const word = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(draft.trim())
   const m = COMMAND.exec(draft.trim())
-  if (!draft.startsWith('/') || !m) return { kind: 'text', text: draft }
-  const name = m[1]!.toLowerCase()
-  const known = SLASH_COMMANDS.find((c) => c.name === name)
-  return known ? { kind: 'command', name: known.name, arg: (m[2] ?? '').trim() } : { kind: 'unknown', name }
+  const name = m ? m[1]!.toLowerCase() : undefined
+  const own = SLASH_COMMANDS.find((c) => c.name === name)
+  // Retake's own win over a server command of the same name: their meaning here is Retake's.
+  if (own) return { kind: 'command', name: own.name, arg: (m![2] ?? '').trim() }
+  const server = word && serverCommands.find((c) => c.name === word[1])
+  if (server) return { kind: 'opencode', name: server.name, arg: (word[2] ?? '').trim() }
+  return m ? { kind: 'unknown', name: name! } : { kind: 'text', text: draft }
 }
 
 export interface CompletionItem {
@@ -48,6 +64,8 @@ export interface CompletionData {
   models: ReadonlyArray<{ key: string; label: string }>
   /** The session's user turns in order (number from 1). */
   turns: ReadonlyArray<{ text: string }>
+  /** opencode's commands for this project. */
+  commands?: readonly ServerCommand[]
 }
 
 const MAX_ITEMS = 12
@@ -58,7 +76,7 @@ export function completions(draft: string, data: CompletionData): CompletionItem
   const space = draft.search(/\s/)
   if (space < 0) {
     const prefix = draft.slice(1).toLowerCase()
-    return SLASH_COMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) => ({
+    const own = SLASH_COMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) => ({
       id: `cmd-${c.name}`,
       label: `/${c.name}${c.args ? ` ${c.args}` : ''}`,
       detail: c.description,
@@ -66,6 +84,21 @@ export function completions(draft: string, data: CompletionData): CompletionItem
       // /rewind needs a turn: Enter opens the list of turns instead of running.
       run: c.name !== 'rewind',
     }))
+    const server = (data.commands ?? [])
+      .filter((c) => c.name.toLowerCase().startsWith(prefix) && !SLASH_COMMANDS.some((o) => o.name === c.name))
+      .slice(0, MAX_ITEMS)
+      .map((c) => {
+        const wantsWords = (c.hints?.length ?? 0) > 0
+        return {
+          id: `oc-${c.name}`,
+          label: `/${c.name}${wantsWords ? ' …' : ''}`,
+          detail: c.description || 'opencode command',
+          // A command that takes words is completed, to type them; one that takes none runs.
+          text: `/${c.name}${wantsWords ? ' ' : ''}`,
+          run: !wantsWords,
+        }
+      })
+    return [...own, ...server]
   }
   const name = draft.slice(1, space).toLowerCase()
   const query = draft.slice(space).trim().toLowerCase()

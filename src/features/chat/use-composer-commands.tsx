@@ -9,6 +9,7 @@ import type { MessageWithParts } from '../../api/types'
 import type { ModelOption } from '../models'
 import { useRetryContext, type RetryContextValue } from '../retake'
 import { oneLine, parseDraft } from './slash-commands'
+import { useServerCommands } from '../../api/queries'
 import { turnTexts, useSessionCommands } from './use-session-commands'
 import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
 import '../../styles/commands.css'
@@ -25,10 +26,19 @@ function RetryContextBridge({ into }: { into: { current: RetryContextValue | nul
   return null
 }
 
+/** One of opencode's commands, run on the server as a turn (its template expanded there). */
+export interface OpencodeCommandTurn {
+  command: string
+  arguments: string
+}
+
 export interface ComposerCommands {
   assist: ComposerAssist
-  /** The text to send for this draft, or null when the draft was a command (handled here). */
-  intercept(draft: string): string | null
+  /**
+   * What to send for this draft: text, an opencode command's turn, or null when the draft was one of
+   * Retake's commands (handled here) or an unknown one.
+   */
+  intercept(draft: string): string | OpencodeCommandTurn | null
   /** To render inside RetrySessionLayer. */
   bridge: ReactNode
 }
@@ -44,16 +54,24 @@ export function useComposerCommands(opts: {
   const retry = useRef<RetryContextValue | null>(null)
   const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retry })
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null)
+  const serverCommands = useServerCommands().data
   // A notice belongs to the session it was given in.
   useEffect(() => setNotice(null), [opts.sessionID])
 
   const intercept = useCallback(
-    (text: string): string | null => {
-      const parsed = parseDraft(text)
+    (text: string): string | OpencodeCommandTurn | null => {
+      const parsed = parseDraft(text, serverCommands)
       if (parsed.kind === 'text') return parsed.text
+      if (parsed.kind === 'opencode') {
+        setNotice(null)
+        return { command: parsed.name, arguments: parsed.arg }
+      }
       if (parsed.kind === 'unknown') {
         // Kept in the composer, not sent: the user may have meant a command.
-        setNotice({ ok: false, text: `Unknown command /${parsed.name}. Type / to see the commands, or start with // to send text beginning with /.` })
+        setNotice({
+          ok: false,
+          text: `Unknown command /${parsed.name}${serverCommands ? '' : ' (opencode’s commands are still loading)'}. Type / to see the commands, or start with // to send text beginning with /.`,
+        })
         return null
       }
       setDraft('')
@@ -64,12 +82,16 @@ export function useComposerCommands(opts: {
       })
       return null
     },
-    [run, setDraft],
+    [run, setDraft, serverCommands],
   )
 
   const data = useMemo(
-    () => ({ models: opts.options.map((o) => ({ key: o.key, label: o.modelName })), turns: turnTexts(opts.messages).map((t) => ({ text: oneLine(t.text) })) }),
-    [opts.options, opts.messages],
+    () => ({
+      models: opts.options.map((o) => ({ key: o.key, label: o.modelName })),
+      turns: turnTexts(opts.messages).map((t) => ({ text: oneLine(t.text) })),
+      commands: serverCommands,
+    }),
+    [opts.options, opts.messages, serverCommands],
   )
   const assist = useSlashMenu({
     draft,

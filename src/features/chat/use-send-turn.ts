@@ -9,7 +9,7 @@ import { ascendingId } from '../../../shared/ids'
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { errorMessage } from '../../../shared/unwrap'
 import { useCreateSession } from '../../api/mutations'
-import { isCheckpointFailure, useSendPrompt } from '../../api/prompt-mutations'
+import { isCheckpointFailure, useSendCommand, useSendPrompt } from '../../api/prompt-mutations'
 import type { MessageError, SessionStatus } from '../../api/types'
 import { buildPromptParts, type PendingAttachment, useAttachmentsStore } from '../attachments'
 import { choiceKey, useModelStore } from '../models'
@@ -19,6 +19,7 @@ import type { PendingSend } from './pending-send'
 import { usePendingSendStore } from './pending-send-store'
 import { useSessionErrors } from '../sessions'
 import { usePendingSendGuard } from './use-pending-send'
+import type { OpencodeCommandTurn } from './use-composer-commands'
 
 export function useSendTurn(o: {
   directory: string
@@ -30,8 +31,8 @@ export function useSendTurn(o: {
   busy: boolean
   draft: string
   attachments: PendingAttachment[]
-  /** A slash command runs and yields null; anything else is the text to send. */
-  intercept(text: string): string | null
+  /** Retake's slash commands run and yield null; an opencode command is a turn of its own; else the text to send. */
+  intercept(text: string): string | OpencodeCommandTurn | null
   model: ModelRef | undefined
   agent: string | undefined
   onSelect(id: string): void
@@ -41,19 +42,26 @@ export function useSendTurn(o: {
   const [checkpointFailed, setCheckpointFailed] = useState(false)
   const create = useCreateSession()
   const send = useSendPrompt()
+  const sendCommand = useSendCommand()
 
   const giveBack = (sid: string | undefined, text: string, files: PendingAttachment[]) => giveBackTo(directory, sid, text, files)
   useLostMessageBack(directory, o, setSendError)
 
   async function onSend(opts: { skipCheckpoint?: boolean } = {}) {
     // A slash command runs here and is never sent; `//…` sends the text with one slash.
-    const text = o.intercept(o.draft)
-    if (text === null) return
+    const intercepted = o.intercept(o.draft)
+    if (intercepted === null) return
+    const command = typeof intercepted === 'string' ? null : intercepted
+    const text = command ? o.draft.trim() : (intercepted as string)
+    if (command && o.attachments.length > 0) {
+      setSendError(`Attachments cannot go with /${command.command}: send them in a message of their own, or remove them first.`)
+      return
+    }
     let sid = sessionID
     let parts
     try {
       // Built before anything is cleared: a file over the inline limit is reported, nothing is lost.
-      parts = buildPromptParts(text, o.attachments)
+      parts = command ? undefined : buildPromptParts(text, o.attachments)
     } catch (err) {
       setSendError(errorMessage(err))
       return
@@ -73,6 +81,7 @@ export function useSendTurn(o: {
       }
       useSessionErrors.getState().clear(sid)
       usePendingSendStore.getState().set({ sessionID: sid, messageID, text, attachments: sent, sentAt: Date.now(), queued: o.busy })
+      if (command) return runCommand(sid, messageID, command, text, sent, opts.skipCheckpoint)
       await send.mutateAsync({ sessionID: sid, messageID, skipCheckpoint: opts.skipCheckpoint, text, parts, model: o.model, agent: o.agent })
     } catch (err) {
       if (sid) usePendingSendStore.getState().clear(sid, messageID)
@@ -83,6 +92,21 @@ export function useSendTurn(o: {
       setSendError(errorMessage(err))
     }
   }
+  /**
+   * An opencode command's request lasts as long as its turn (the server answers at the end), so it is
+   * not waited for here. A failure gives the command back only while its message is not on the
+   * server; once it is, the turn's own outcome (an error, a stop) shows in the timeline as for a prompt.
+   */
+  function runCommand(sid: string, messageID: string, command: OpencodeCommandTurn, text: string, sent: PendingAttachment[], skipCheckpoint?: boolean) {
+    sendCommand.mutateAsync({ sessionID: sid, messageID, skipCheckpoint, command: command.command, arguments: command.arguments, model: o.model, agent: o.agent }).catch((err) => {
+      if (usePendingSendStore.getState().pending[sid]?.messageID !== messageID) return
+      usePendingSendStore.getState().clear(sid, messageID)
+      setCheckpointFailed(isCheckpointFailure(err))
+      giveBack(sid, text, sent)
+      setSendError(errorMessage(err))
+    })
+  }
+
   return { onSend, sendError, checkpointFailed }
 }
 

@@ -51,6 +51,34 @@ describe('slash commands: what a draft means', () => {
     expect(completions('/retry x\nmore', data)).toEqual([])
   })
 
+  it('opencode’s commands: parsed with their words, listed after Retake’s with their descriptions', () => {
+    const commands = [
+      { name: 'init', description: 'create/update AGENTS.md', hints: [] },
+      { name: 'review', description: 'review changes', hints: ['$ARGUMENTS'] },
+      { name: 'undo', description: 'a server command named like one of Retake’s' },
+      { name: 'team/lint', description: 'a command in a folder' },
+    ]
+    expect(parseDraft('/init', commands)).toEqual({ kind: 'opencode', name: 'init', arg: '' })
+    expect(parseDraft('/review the last commit ', commands)).toEqual({ kind: 'opencode', name: 'review', arg: 'the last commit' })
+    expect(parseDraft('/team/lint', commands)).toEqual({ kind: 'opencode', name: 'team/lint', arg: '' })
+    // Retake's own keep their meaning; an unknown name stays unknown; // still escapes.
+    expect(parseDraft('/undo', commands)).toEqual({ kind: 'command', name: 'undo', arg: '' })
+    expect(parseDraft('/inits', commands)).toEqual({ kind: 'unknown', name: 'inits' })
+    expect(parseDraft('//init', commands)).toEqual({ kind: 'text', text: '/init' })
+    const withCommands = { ...data, commands }
+    expect(completions('/', withCommands).map((i) => [i.label, i.detail])).toEqual([
+      ['/retry [model]', expect.any(String)],
+      ['/rewind [turn]', expect.any(String)],
+      ['/undo', expect.any(String)],
+      ['/init', 'create/update AGENTS.md'],
+      ['/review …', 'review changes'],
+      ['/team/lint', 'a command in a folder'],
+    ])
+    // One that takes words is completed to type them; one that takes none runs at once.
+    expect(completions('/rev', withCommands).map((i) => [i.text, i.run])).toEqual([['/review ', false]])
+    expect(completions('/in', withCommands).map((i) => [i.text, i.run])).toEqual([['/init', true]])
+  })
+
   it('finds the model a /retry names', () => {
     expect(findModel(data.models, 'echo-2')?.key).toBe('fake/echo-2')
     expect(findModel(data.models, 'fake/echo')?.key).toBe('fake/echo')
