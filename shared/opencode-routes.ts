@@ -24,6 +24,8 @@ const ROUTES: Record<string, string[]> = {
     '/agent',
     // opencode's commands (built-in, the config's, .opencode/command/*.md), listed in the / menu.
     '/command',
+    // The project's file names for `@` mentions (opencode's search; .gitignore honoured).
+    '/find/file',
     '/question',
     '/permission',
   ],

@@ -105,3 +105,15 @@ export function useServerCommands() {
     queryFn: async () => unwrap('command.list', await clientFor(scope.directory).command.list()),
   })
 }
+
+/** The project's files whose path matches `query` (opencode's search: fuzzy, .gitignore honoured), for `@`. */
+export function useFindFiles(query: string | null) {
+  const scope = useScope()
+  return useQuery({
+    queryKey: [...queryKeys.commands(scope).slice(0, -1), 'find.files', query] as const,
+    enabled: query !== null,
+    staleTime: 10_000,
+    placeholderData: (previous) => previous,
+    queryFn: async () => unwrap('find.files', await clientFor(scope.directory).find.files({ query: query ?? '', dirs: 'true', limit: 12 })),
+  })
+}

@@ -8,8 +8,12 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { MessageWithParts } from '../../api/types'
 import type { ModelOption } from '../models'
 import { useRetryContext, type RetryContextValue } from '../retake'
-import { oneLine, parseDraft } from './slash-commands'
-import { useServerCommands } from '../../api/queries'
+import { oneLine, parseDraft, type CompletionItem } from './slash-commands'
+import { useAgents, useFindFiles, useServerCommands } from '../../api/queries'
+import { useScope } from '../../api/scope'
+import { draftKey } from './drafts-store'
+import { mentionAt, mentionItems, type Mention } from './mentions'
+import { useMentionsStore } from './mentions-store'
 import { turnTexts, useSessionCommands } from './use-session-commands'
 import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
 import '../../styles/commands.css'
@@ -93,11 +97,16 @@ export function useComposerCommands(opts: {
     }),
     [opts.options, opts.messages, serverCommands],
   )
+  const mention = useMentionSearch(opts.sessionID, draft)
   const assist = useSlashMenu({
     draft,
     data,
     onChange: setDraft,
     onRun: (text) => void intercept(text),
+    items: mention.items,
+    label: mention.items ? 'Files and agents' : 'Commands',
+    onPick: mention.onPick,
+    onCaret: mention.setCaret,
     notice: notice && (
       <div className={`slash-notice${notice.ok ? '' : ' slash-notice-error'}`} role="status" data-testid="slash-notice">
         {notice.text}
@@ -108,4 +117,21 @@ export function useComposerCommands(opts: {
     ),
   })
   return { assist, intercept, bridge: <RetryContextBridge into={retry} /> }
+}
+
+/** The `@` being typed at the caret: its matches (files from the server, agents) and what picking one records. */
+function useMentionSearch(sessionID: string | undefined, draft: string) {
+  const { directory } = useScope()
+  const [caret, setCaret] = useState(draft.length)
+  // Typing moves the caret with the text; a draft set from elsewhere (a pick, a restore) puts it at the end.
+  const at = mentionAt(draft, Math.min(caret, draft.length))
+  const files = useFindFiles(at ? at.query : null)
+  const agents = useAgents()
+  const subagents = useMemo(() => (agents.data ?? []).filter((a) => a.mode !== 'primary' && !a.hidden), [agents.data])
+  const items = at ? mentionItems(draft, Math.min(caret, draft.length), { files: files.data ?? [], agents: subagents }) : null
+  const onPick = (item: CompletionItem) => {
+    const picked = (item as CompletionItem & { mention?: Mention }).mention
+    if (picked) useMentionsStore.getState().add(draftKey(directory, sessionID), picked)
+  }
+  return { items, onPick, setCaret }
 }

@@ -20,6 +20,8 @@ import { usePendingSendStore } from './pending-send-store'
 import { useSessionErrors } from '../sessions'
 import { usePendingSendGuard } from './use-pending-send'
 import type { OpencodeCommandTurn } from './use-composer-commands'
+import { mentionParts } from './mentions'
+import { useMentionsStore } from './mentions-store'
 
 export function useSendTurn(o: {
   directory: string
@@ -61,13 +63,16 @@ export function useSendTurn(o: {
     let parts
     try {
       // Built before anything is cleared: a file over the inline limit is reported, nothing is lost.
-      parts = command ? undefined : buildPromptParts(text, o.attachments)
+      parts = command
+        ? undefined
+        : [...buildPromptParts(text, o.attachments), ...mentionParts(text, useMentionsStore.getState().byDraft[draftKey(directory, sessionID)] ?? [], directory)]
     } catch (err) {
       setSendError(errorMessage(err))
       return
     }
     const dkey = draftKey(directory, sessionID)
     const sent = useAttachmentsStore.getState().take(dkey)
+    const mentioned = command ? [] : useMentionsStore.getState().take(dkey)
     useDraftsStore.getState().setDraft(dkey, '')
     setSendError(null)
     setCheckpointFailed(false)
@@ -89,6 +94,7 @@ export function useSendTurn(o: {
       // The draft survives a failed send, ahead of anything the user typed meanwhile; the
       // attachments come back too, to the composer the user now sees.
       giveBack(sid, text, sent)
+      if (mentioned.length) useMentionsStore.getState().restore(draftKey(directory, sid), mentioned)
       setSendError(errorMessage(err))
     }
   }

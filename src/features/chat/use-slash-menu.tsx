@@ -11,7 +11,7 @@ export interface ComposerAssist {
   popup: ReactNode
   /** True when the key was the popup's (the composer then does nothing more with it). */
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): boolean
-  inputProps: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'aria-autocomplete' | 'aria-controls' | 'aria-activedescendant'>
+  inputProps: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'aria-autocomplete' | 'aria-controls' | 'aria-activedescendant' | 'onSelect'>
 }
 
 const optionIdOf = (listId: string, i: number) => `${listId}-${i}`
@@ -24,17 +24,26 @@ export function useSlashMenu(opts: {
   onRun(text: string): void
   /** Shown under the popup: what the last command did, or why it could not. */
   notice?: ReactNode
+  /** Items that take the place of the commands' (an `@` mention being typed), and the list's name. */
+  items?: CompletionItem[] | null
+  label?: string
+  /** Told which item was chosen (Tab or Enter or a click), before the draft changes. */
+  onPick?(item: CompletionItem): void
+  /** The caret moved in the box (typing, clicks, arrows). */
+  onCaret?(caret: number): void
 }): ComposerAssist {
   const { draft, data, onChange, onRun } = opts
   const listId = useId()
   const [active, setActive] = useState(0)
   const [dismissed, setDismissed] = useState<string | null>(null)
-  const items = useMemo(() => completions(draft, data), [draft, data])
+  const commandItems = useMemo(() => completions(draft, data), [draft, data])
+  const items = opts.items ?? commandItems
   const open = items.length > 0 && dismissed !== draft
   const index = Math.min(active, Math.max(0, items.length - 1))
 
   const pick = (item: CompletionItem) => {
     setActive(0)
+    opts.onPick?.(item)
     if (item.run) onRun(item.text)
     else onChange(item.text)
   }
@@ -46,6 +55,7 @@ export function useSlashMenu(opts: {
     else if (e.key === 'ArrowUp') move(-1)
     else if (e.key === 'Tab' && !e.shiftKey) {
       setActive(0)
+      opts.onPick?.(items[index]!)
       onChange(items[index]!.text)
     } else if (e.key === 'Enter' && !e.shiftKey) pick(items[index]!)
     // Esc closes the popup only (it must not also stop a running turn: default prevented).
@@ -57,7 +67,7 @@ export function useSlashMenu(opts: {
 
   const popup = (
     <>
-      {open && <SlashList listId={listId} items={items} index={index} onHover={setActive} onPick={pick} />}
+      {open && <SlashList listId={listId} label={opts.label ?? 'Commands'} items={items} index={index} onHover={setActive} onPick={pick} />}
       {opts.notice}
     </>
   )
@@ -68,14 +78,15 @@ export function useSlashMenu(opts: {
       'aria-autocomplete': 'list',
       'aria-controls': open ? listId : undefined,
       'aria-activedescendant': open ? optionIdOf(listId, index) : undefined,
+      onSelect: opts.onCaret ? (e) => opts.onCaret!(e.currentTarget.selectionStart) : undefined,
     },
   }
 }
 
-function SlashList(p: { listId: string; items: CompletionItem[]; index: number; onHover(i: number): void; onPick(item: CompletionItem): void }) {
+function SlashList(p: { listId: string; label: string; items: CompletionItem[]; index: number; onHover(i: number): void; onPick(item: CompletionItem): void }) {
   const { listId, index } = p
   return (
-    <ul className="slash-menu" role="listbox" id={listId} aria-label="Commands" data-testid="slash-menu">
+    <ul className="slash-menu" role="listbox" id={listId} aria-label={p.label} data-testid="slash-menu">
       {p.items.map((item, i) => (
         <li
           key={item.id}
