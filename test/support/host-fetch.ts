@@ -29,6 +29,10 @@ export async function hostFetch(input: string | URL | Request, init?: RequestIni
     const req = http.request(request.url, { method: request.method, headers, lookup: localhostLookup as never, signal: request.signal, agent: false }, (res) => {
       const out = new Headers()
       for (let i = 0; i < res.rawHeaders.length; i += 2) out.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!)
+      // As fetch does: aborting ends the body too (a reader waiting on an event stream gets an error).
+      const abort = () => res.destroy(new DOMException('This operation was aborted', 'AbortError'))
+      if (request.signal.aborted) abort()
+      else request.signal.addEventListener('abort', abort, { once: true })
       const empty = res.statusCode === 204 || res.statusCode === 304 || request.method === 'HEAD'
       if (empty) res.resume()
       resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream), { status: res.statusCode!, headers: out }))
