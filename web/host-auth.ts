@@ -14,7 +14,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import { isIP } from 'node:net'
 import { fetchMetadataOf, foreignFetchReason } from '../core/security/fetch-metadata'
 
 /** The session cookie's name (per port: two instances on one IP address keep their own logins). */
@@ -42,10 +41,13 @@ export function instanceHostName(random: () => Buffer = () => randomBytes(16)): 
   return `${random().toString('hex')}.localhost`
 }
 
-/** Addresses a local browser reaches through loopback (wildcards listen there too). */
+/**
+ * Binds a browser reaches under a `.localhost` name: those that listen on 127.0.0.1 or ::1, where
+ * browsers send `*.localhost` (wildcards listen there too). Another 127.x address is not among them.
+ */
 export function isLoopbackBind(bindHost: string): boolean {
   const h = bindHost.replace(/^\[|\]$/g, '').toLowerCase()
-  return h === 'localhost' || h === '::1' || h === '::' || h === '0.0.0.0' || (isIP(h) === 4 && h.startsWith('127.'))
+  return ['localhost', '127.0.0.1', '::1', '::', '0.0.0.0'].includes(h)
 }
 
 export interface HostNames {

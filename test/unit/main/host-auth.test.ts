@@ -19,7 +19,9 @@ describe('browser-mode guard', () => {
     expect(names.canonical).toBe(HOST)
     // 127.0.0.1 and localhost are every port's and every process's: they only forward a token.
     expect([...names.aliases].sort()).toEqual(['127.0.0.1:4000', '[::1]:4000', 'localhost:4000'])
-    for (const bind of ['localhost', '::1', '0.0.0.0', '::', '127.0.0.2']) expect(isLoopbackBind(bind), bind).toBe(true)
+    for (const bind of ['localhost', '::1', '[::1]', '0.0.0.0', '::']) expect(isLoopbackBind(bind), bind).toBe(true)
+    // Browsers send *.localhost to 127.0.0.1 and ::1 only: another loopback address keeps its own.
+    expect(hostNames('127.0.0.2', 4000, NAME).canonical).toBe('127.0.0.2:4000')
   })
   it('an address given with --host is its own name (an IP literal cannot have one of its own)', () => {
     expect(isLoopbackBind('192.168.1.5')).toBe(false)
