@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import type { EventName, EventPayload, ServerSetup, ServerStatus, Settings } from '../shared/ipc-contract'
 import { events as eventSchemas } from '../shared/ipc-contract'
 import { createRouter, RouteError, type Dispatch, type Handlers } from './ipc/router'
@@ -26,6 +27,7 @@ import { createCheckpointingProxy } from './checkpointing-proxy'
 import { checkpointHandlers } from './ipc/checkpoint-handlers'
 import { createRetakeHost } from './retake/retake-host'
 import type { RetakePhase } from './retake/retake-journal'
+import { checkWindowFolders } from './security/window-folders'
 
 export interface CoreOptions {
   mode: 'desktop' | 'browser'
@@ -56,12 +58,19 @@ export interface RetakeCore {
   readonly connection: OpencodeConnection
   readonly checkpoints: CheckpointService
   dispatch: Dispatch<unknown>
+  /** A request the window sent (browser host, `app://`): only folders opened this run may be named. */
   proxy(req: ProxyRequest): Promise<ProxyResponse>
   onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void
   /** Every event of the contract (server status, capture progress …), for the shells to forward. */
   onAnyEvent(listener: (event: EventName, payload: unknown) => void): () => void
   start(): Promise<void>
   stop(): Promise<void>
+}
+
+/** opencode's error shape, so the renderer shows the message as it shows opencode's own. */
+function forbidden(message: string): ProxyResponse {
+  const body = Buffer.from(JSON.stringify({ name: 'Forbidden', data: { message } }))
+  return { status: 403, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' }, body: Readable.from([body]) }
 }
 
 export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: unknown) => boolean = () => true): RetakeCore {
@@ -100,6 +109,12 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     log,
   })
   const proxy = createCheckpointingProxy(() => connection, checkpoints, log)
+  // The folders the window may name to opencode (security/window-folders.ts): opened this run.
+  const openedFolders = new Set<string>(opts.initialProject ? [opts.initialProject] : [])
+  const opened = <T extends { path: string }>(project: T): T => {
+    openedFolders.add(project.path)
+    return project
+  }
   const retakes = createRetakeHost({
     journalDir: join(opts.dataDir, 'retakes'),
     proxy: (req) => proxy.proxy(req),
@@ -195,7 +210,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       return connection.status
     },
     'projects.recent': () => stores.recentProjects(),
-    'projects.open': ({ path }) => stores.openProject(path),
+    'projects.open': ({ path }) => opened(stores.openProject(path)),
     'projects.forget': ({ path }) => stores.forgetProject(path),
     'projects.browse': ({ path }) => {
       try {
@@ -207,7 +222,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'projects.pick': async () => {
       if (!opts.pickFolder) throw new RouteError('unavailable', 'This host has no folder picker; type the folder path instead')
       const path = await opts.pickFolder()
-      return path ? stores.openProject(path) : null
+      return path ? opened(stores.openProject(path)) : null
     },
     'settings.get': () => withSecretState(stores.getSettings()),
     'settings.update': async ({ remotePassword, ...patch }) => {
@@ -244,7 +259,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     'sessions.fork': async (input) => {
       const out = await retakes.fork(input)
       // A fork in a folder of its own is a project of its own: listed with the recent ones.
-      if (out.status === 'done' && out.directory !== input.directory) stores.openProject(out.directory)
+      if (out.status === 'done' && out.directory !== input.directory) opened(stores.openProject(out.directory))
       return out
     },
     'sessions.import': async ({ directory, data }) => {
@@ -266,7 +281,10 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       return connection
     },
     dispatch: createRouter(handlers, { isTrustedSender, log }),
-    proxy: (req) => proxy.proxy(req),
+    proxy: async (req) => {
+      const checked = checkWindowFolders(req, openedFolders)
+      return checked.ok ? proxy.proxy(checked.req) : forbidden(checked.message)
+    },
     onEvent(event, listener) {
       events.on(event, listener as (p: unknown) => void)
       return () => events.off(event, listener as (p: unknown) => void)

@@ -14,8 +14,9 @@ export interface WebCliOptions {
 
 export const USAGE = `Usage: npm run web -- [options]
 
-  --port N               port to serve on (0 = a free port; the URL is printed)   [default 4173]
-  --host ADDR            address to listen on                                      [default 127.0.0.1]
+  --port N               port to serve on (the URL is printed)                     [default 0: a free port]
+  --host ADDR            address to listen on (on loopback the URL names          [default 127.0.0.1]
+                         <random>.localhost, this run's own origin)
   --data-dir DIR         where Retake keeps its data                                [default ${defaultDataDir()}]
   --opencode-config FILE an opencode config JSON for the embedded server
   --project DIR          the folder to open
@@ -30,7 +31,9 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
 }
 
 export function parseWebArgs(argv: string[], cwd = process.cwd()): WebCliOptions {
-  const opts: WebCliOptions = { port: 4173, host: '127.0.0.1', dataDir: defaultDataDir(), opencodeConfig: null, project: null, remote: null, help: false }
+  // No fixed port: the origin is new each run anyway (a random .localhost name), and a well-known
+  // port only tells other processes where to wait for Retake's open tabs once it stops.
+  const opts: WebCliOptions = { port: 0, host: '127.0.0.1', dataDir: defaultDataDir(), opencodeConfig: null, project: null, remote: null, help: false }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]

@@ -10,7 +10,7 @@ import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
 import type { RetakeCore } from '../core/retake-core'
 import { SECURITY_HEADERS } from '../core/security/csp'
 import { contentTypeFor, resolveStaticPath } from '../core/security/static-path'
-import { allowedHosts, checkRequest, safeEqual, sessionCookie, sessionCookieName } from './host-auth'
+import { checkRequest, hostNames, instanceHostName, safeEqual, SessionStore, sessionCookie, sessionCookieName, type HostNames } from './host-auth'
 
 export interface WebHostOptions {
   core: RetakeCore
@@ -24,6 +24,7 @@ export interface WebHostOptions {
 export interface WebHost {
   /** The URL to open, with the access token. */
   url: string
+  /** This instance's own origin: `http://<random>.localhost:<port>` on loopback, else the address. */
   origin: string
   close(): Promise<void>
 }
@@ -33,8 +34,9 @@ const MAX_RPC_BODY = 64 * 1024 * 1024
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const bindHost = opts.host ?? '127.0.0.1'
   const secret = opts.token ?? randomBytes(24).toString('base64url')
+  const sessions = new SessionStore()
   const sseClients = new Set<ServerResponse>()
-  let hosts = new Set<string>()
+  let names: HostNames = { canonical: '', aliases: new Set() }
   let origin = ''
   let cookieName = ''
 
@@ -48,19 +50,27 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin)
     const path = url.pathname
-    // The token in the printed URL buys a session cookie, then the token leaves the address bar.
+    const isApi = path.startsWith('/api/') || path === OPENCODE_PROXY_PATH || path.startsWith(`${OPENCODE_PROXY_PATH}/`)
     const token = url.searchParams.get('token')
-    if (req.method === 'GET' && token !== null && !path.startsWith('/api/') && !path.startsWith(OPENCODE_PROXY_PATH)) {
-      const guard = checkRequest(req, { secret, hosts, origin, needsSession: false, cookieName })
+    const exchange = req.method === 'GET' && token !== null && !isApi
+    // 127.0.0.1 and the like are shared by every port and every process: there only a valid
+    // token is answered, by sending it on to this instance's own origin (unnamed to anyone else).
+    if (names.aliases.has(req.headers.host ?? '')) {
+      if (!exchange || !safeEqual(token, secret)) return refuse(res, isApi, 421, 'This Retake host answers only at the address it printed: open that URL.')
+      res.writeHead(303, { location: sameOriginLocation(origin, url), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+      return res.end()
+    }
+    // The token in the printed URL buys a session of this instance, then leaves the address bar.
+    if (exchange) {
+      const guard = checkRequest(req, { names, sessions, cookieName, needsSession: false, api: false })
       if (!guard.ok) return sendText(res, guard.status!, guard.reason!)
       if (!safeEqual(token, secret)) return sendText(res, 401, 'This link’s access token is not valid for this Retake host.')
       url.searchParams.delete('token')
-      res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(cookieName, secret), 'cache-control': 'no-store' })
+      res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(cookieName, sessions.issue()), 'cache-control': 'no-store' })
       return res.end()
     }
-    const isApi = path.startsWith('/api/') || path === OPENCODE_PROXY_PATH || path.startsWith(`${OPENCODE_PROXY_PATH}/`)
-    const guard = checkRequest(req, { secret, hosts, origin, cookieName, needsSession: isApi || path.endsWith('.html') || !/\.[a-z0-9]+$/i.test(path) })
-    if (!guard.ok) return isApi ? send(res, guard.status!, { ok: false, error: { code: 'forbidden', message: guard.reason! } }) : sendText(res, guard.status!, guard.reason!)
+    const guard = checkRequest(req, { names, sessions, cookieName, api: isApi, needsSession: isApi || path.endsWith('.html') || !/\.[a-z0-9]+$/i.test(path) })
+    if (!guard.ok) return refuse(res, isApi, guard.status!, guard.reason!)
 
     if (path.startsWith('/api/rpc/')) return rpc(req, res, decodeURIComponent(path.slice('/api/rpc/'.length)))
     if (path === '/api/events') return events(req, res)
@@ -134,10 +144,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     server.listen(opts.port ?? 0, bindHost, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  hosts = allowedHosts(bindHost.includes(':') ? `[${bindHost}]` : bindHost, port)
+  names = hostNames(bindHost, port, instanceHostName())
   cookieName = sessionCookieName(port)
-  const shownHost = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost
-  origin = `http://${shownHost}:${port}`
+  origin = `http://${names.canonical}`
 
   return {
     url: `${origin}/?token=${secret}`,
@@ -172,6 +181,10 @@ function send(res: ServerResponse, status: number, body: unknown) {
  */
 export function sameOriginLocation(origin: string, url: URL): string {
   return `${origin}/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`
+}
+
+function refuse(res: ServerResponse, api: boolean, status: number, reason: string) {
+  return api ? send(res, status, { ok: false, error: { code: 'forbidden', message: reason } }) : sendText(res, status, reason)
 }
 
 function sendText(res: ServerResponse, status: number, text: string) {

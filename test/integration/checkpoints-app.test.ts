@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ModelRef } from '../../shared/ipc-contract'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
-import { sessionCookieName } from '../../web/host-auth'
+import { hostFetch } from '../support/host-fetch'
 
 let app: CoreApp | undefined
 afterEach(async () => {
@@ -169,9 +169,8 @@ describe('when no checkpoint can be recorded', () => {
 describe('capture progress reaches the window', () => {
   it('the host pushes checkpoint progress on its event stream, ending with done, for the prompt’s folder', async () => {
     app = await startCoreApp({ files: FILES })
-    const port = Number(new URL(app.host.origin).port)
     const abort = new AbortController()
-    const res = await fetch(`${app.host.origin}/api/events`, { headers: { cookie: `${sessionCookieName(port)}=test-token` }, signal: abort.signal })
+    const res = await hostFetch(`${app.host.origin}/api/events`, { headers: { cookie: app.cookie }, signal: abort.signal })
     expect(res.status).toBe(200)
     const seen: { event: string; payload: { directory?: string; phase?: string } }[] = []
     const reading = (async () => {

@@ -5,7 +5,7 @@
  * detected within 5 s + the 2 s probe and the stream ends, so the renderer reconnects and refetches.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { sessionCookieName } from '../../web/host-auth'
+import { hostFetch } from '../support/host-fetch'
 import { LATE_MS, PROBE_MS, SILENCE_MS } from '../../core/server/event-relay'
 import { startCoreApp, type CoreApp } from '../support/core-fixture'
 
@@ -26,10 +26,9 @@ interface Frame {
 
 /** Reads the host's `/opencode/event`; `until` resolves when a predicate on the frames holds or the stream ends. */
 async function openStream(a: CoreApp) {
-  const port = Number(new URL(a.host.origin).port)
   const abort = new AbortController()
-  const res = await fetch(`${a.host.origin}/opencode/event?directory=${encodeURIComponent(a.project)}`, {
-    headers: { cookie: `${sessionCookieName(port)}=test-token` },
+  const res = await hostFetch(`${a.host.origin}/opencode/event?directory=${encodeURIComponent(a.project)}`, {
+    headers: { cookie: a.cookie },
     signal: abort.signal,
   })
   expect(res.status).toBe(200)

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client'
-import { sessionCookieName } from '../../web/host-auth'
+import { hostFetch } from '../support/host-fetch'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
 
@@ -28,8 +28,7 @@ const asked = async (client: CoreApp['client'], sessionID: string) =>
 
 /** A client through Retake's proxy for another folder (as the window does after switching project). */
 function clientFor(directory: string) {
-  const cookie = `${sessionCookieName(Number(new URL(app!.host.origin).port))}=test-token`
-  return createOpencodeClient({ baseUrl: `${app!.host.origin}/opencode`, directory, headers: { cookie } })
+  return createOpencodeClient({ baseUrl: `${app!.host.origin}/opencode`, directory, headers: { cookie: app!.cookie }, fetch: hostFetch })
 }
 
 for (const git of [false, true]) {

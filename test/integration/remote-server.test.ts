@@ -30,7 +30,14 @@ describe('remote opencode server', () => {
   it('is health-checked and reached through the proxy with its password', async () => {
     const project = join(root, 'project')
     mkdirSync(project, { recursive: true })
-    const core = createRetakeCore({ mode: 'browser', dataDir: join(root, 'data-ok'), appRoot: process.cwd(), version: 't', remote: { url: users.url!, password } })
+    const core = createRetakeCore({
+      mode: 'browser',
+      dataDir: join(root, 'data-ok'),
+      appRoot: process.cwd(),
+      version: 't',
+      remote: { url: users.url!, password },
+      initialProject: project,
+    })
     try {
       await core.start()
       expect(core.connection.status).toMatchObject({ state: 'ready', kind: 'remote', version: '1.18.33' })
@@ -44,10 +51,17 @@ describe('remote opencode server', () => {
   })
 
   it('a wrong password gives a clear failed status, not a hang', async () => {
-    const core = createRetakeCore({ mode: 'browser', dataDir: join(root, 'data-bad'), appRoot: process.cwd(), version: 't', remote: { url: users.url!, password: 'wrong' } })
+    const core = createRetakeCore({
+      mode: 'browser',
+      dataDir: join(root, 'data-bad'),
+      appRoot: process.cwd(),
+      version: 't',
+      remote: { url: users.url!, password: 'wrong' },
+      initialProject: root,
+    })
     await expect(core.start()).rejects.toThrow(/refused the credentials/)
     expect(core.connection.status).toMatchObject({ state: 'failed', kind: 'remote', error: expect.stringContaining('refused the credentials (401)') })
-    const res = await core.proxy({ method: 'GET', path: '/session', headers: {}, body: null })
+    const res = await core.proxy({ method: 'GET', path: `/session?directory=${encodeURIComponent(root)}`, headers: {}, body: null })
     expect(res.status).toBe(503)
     await core.stop()
   })

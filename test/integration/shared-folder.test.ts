@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sessionCookieName } from '../../web/host-auth'
+import { hostFetch } from '../support/host-fetch'
 import { startCoreApp, waitSealed, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined
@@ -28,8 +28,7 @@ describe('an extra folder shared by two projects', () => {
     app = await startCoreApp({ root, settings: { extraFolders: [{ path: extra, shared: false }] } })
     await app.call('projects.open', { path: app.project })
     await app.call('projects.open', { path: project2 })
-    const cookie = `${sessionCookieName(Number(new URL(app.host.origin).port))}=test-token`
-    const client2 = createOpencodeClient({ baseUrl: `${app.host.origin}/opencode`, directory: project2, headers: { cookie } })
+    const client2 = createOpencodeClient({ baseUrl: `${app.host.origin}/opencode`, directory: project2, headers: { cookie: app.cookie }, fetch: hostFetch })
 
     // Project 1's turn writes extra/a.txt with its tool, then answers until project 2's turn is
     // done (a gate, not a pace: on a loaded machine project 2's turn outlasted a 5 s answer).

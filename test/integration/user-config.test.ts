@@ -45,7 +45,7 @@ async function providersSeen(settings: { useUserOpencodeHome?: boolean }): Promi
   const { HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME, ...offline } = env
   const saved = { ...process.env }
   Object.assign(process.env, { HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME })
-  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: 't', opencodeVersion: '1.18.33', serverEnv: offline })
+  const core = createRetakeCore({ mode: 'browser', dataDir, appRoot: process.cwd(), version: 't', opencodeVersion: '1.18.33', serverEnv: offline, initialProject: root })
   cores.push(core)
   try {
     await core.start()

@@ -12,17 +12,19 @@ import { isolatedOpencodeEnv } from '../support/opencode-config'
 import { createRetakeCore, type RetakeCore } from '../../core/retake-core'
 import { startWebHost, type WebHost } from '../../web/host'
 import { createAppProtocolHandler } from '../../electron/desktop/app-protocol'
+import { hostFetch, logIn } from '../support/host-fetch'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-host-'))
 const staticDir = join(root, 'renderer')
 const project = join(root, 'project')
+const elsewhere = join(root, 'elsewhere')
 let core: RetakeCore
 let host: WebHost
 let cookie = ''
 const received: string[] = []
 
 async function call(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${host.origin}${path}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) }, redirect: 'manual' })
+  const res = await hostFetch(`${host.origin}${path}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } })
   const text = await res.text()
   received.push(text, JSON.stringify([...res.headers]))
   return { status: res.status, text, headers: res.headers, json: () => JSON.parse(text) }
@@ -33,6 +35,7 @@ const rpc = (channel: string, body: unknown = {}) =>
 beforeAll(async () => {
   mkdirSync(staticDir, { recursive: true })
   mkdirSync(project, { recursive: true })
+  mkdirSync(elsewhere, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Retake</title>')
   writeFileSync(join(root, 'opencode.json'), JSON.stringify({ autoupdate: false, share: 'disabled' }))
   core = createRetakeCore({
@@ -64,31 +67,60 @@ describe('browser-mode host', () => {
     expect(wrong.status).toBe(401)
   })
 
-  it('exchanges the URL’s token for an HttpOnly SameSite=Strict cookie', async () => {
-    const res = await fetch(host.url, { redirect: 'manual' })
+  it('lives on an origin of its own: a random .localhost name, printed in the URL', () => {
+    expect(host.origin).toMatch(/^http:\/\/[0-9a-f]{32}\.localhost:\d+$/)
+    expect(host.url).toMatch(new RegExp(`^${host.origin}/\\?token=`))
+  })
+
+  it('exchanges the URL’s token for an HttpOnly SameSite=Strict cookie that is not the token', async () => {
+    const res = await hostFetch(host.url)
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`${host.origin}/`)
     const setCookie = res.headers.get('set-cookie')!
     expect(setCookie).toMatch(/HttpOnly/)
     expect(setCookie).toMatch(/SameSite=Strict/)
-    cookie = setCookie.split(';')[0]
+    expect(setCookie).not.toMatch(/Domain=/i)
+    cookie = setCookie.split(';')[0]!
+    const token = new URL(host.url).searchParams.get('token')!
+    expect(cookie).not.toContain(token)
+    // The token itself is no session: whoever learns it from a cookie has nothing.
+    const asCookie = await hostFetch(`${host.origin}/`, { headers: { cookie: `${cookie.split('=')[0]}=${token}` } })
+    expect(asCookie.status).toBe(401)
   })
 
-  it('two instances on one machine keep their own logins (cookies are per port)', async () => {
-    const other = await startWebHost({ core, staticDir, port: 0 })
+  it('on 127.0.0.1 only passes a valid token on to its own origin, and answers nothing else', async () => {
+    const port = new URL(host.origin).port
+    const token = new URL(host.url).searchParams.get('token')!
+    const viaIp = await hostFetch(`http://127.0.0.1:${port}/?token=${token}`)
+    expect(viaIp.status).toBe(303)
+    expect(viaIp.headers.get('location')).toBe(`${host.origin}/?token=${token}`)
+    expect(viaIp.headers.get('set-cookie')).toBeNull()
+    for (const path of ['/?token=guess', '/', '/api/rpc/app.info', `/opencode/session?directory=${encodeURIComponent(project)}`]) {
+      const res = await hostFetch(`http://127.0.0.1:${port}${path}`, { headers: { cookie } })
+      expect(res.status, path).toBe(421)
+      // Its name is told only to holders of the token.
+      expect(await res.text(), path).not.toContain(new URL(host.origin).hostname)
+    }
+  })
+
+  it('a session of one instance is refused by another on the same port (one that took the port after it stopped)', async () => {
+    const first = await startWebHost({ core, staticDir, port: 0, token: 'same-token' })
+    const port = Number(new URL(first.origin).port)
+    const stolen = await logIn(first.url)
+    expect((await hostFetch(`${first.origin}/`, { headers: { cookie: stolen } })).status).toBe(200)
+    await first.close()
+    const second = await startWebHost({ core, staticDir, port, token: 'same-token' })
     try {
-      // One browser, one cookie jar for 127.0.0.1: log in to both, in either order.
-      const login = async (url: string) => (await fetch(url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!
-      const mine = await login(host.url)
-      const theirs = await login(other.url)
-      expect(mine.split('=')[0]).not.toBe(theirs.split('=')[0])
-      const jar = `${mine}; ${theirs}`
-      for (const h of [host, other]) {
-        const res = await fetch(`${h.origin}/`, { headers: { cookie: jar } })
-        expect(res.status, h.origin).toBe(200)
-      }
+      expect(new URL(second.origin).hostname).not.toBe(new URL(first.origin).hostname)
+      // The open tab comes back to its old origin: that name is not this instance's.
+      expect((await hostFetch(`${first.origin}/api/rpc/app.info`, { method: 'POST', headers: { cookie: stolen, 'x-retake-rpc': '1' }, body: '{}' })).status).toBe(421)
+      // Replayed under the new instance's own name: not a session it issued.
+      expect((await hostFetch(`${second.origin}/api/rpc/app.info`, { method: 'POST', headers: { cookie: stolen, 'x-retake-rpc': '1' }, body: '{}' })).status).toBe(401)
+      expect((await hostFetch(`${second.origin}/`, { headers: { cookie: stolen } })).status).toBe(401)
+      // Its own login still works.
+      expect((await hostFetch(`${second.origin}/`, { headers: { cookie: await logIn(second.url) } })).status).toBe(200)
     } finally {
-      await other.close()
+      await second.close()
     }
   })
 
@@ -99,7 +131,7 @@ describe('browser-mode host', () => {
       new Promise<{ status: number; location: string }>((resolve, reject) => {
         const u = new URL(host.origin)
         http
-          .get({ host: u.hostname, port: u.port, path, headers: { host: u.host } }, (res) => {
+          .get({ host: '127.0.0.1', port: u.port, path, headers: { host: u.host } }, (res) => {
             res.resume()
             resolve({ status: res.statusCode!, location: String(res.headers.location) })
           })
@@ -150,6 +182,40 @@ describe('browser-mode host', () => {
     expect((await rpc('projects.pick')).json()).toMatchObject({ ok: false, error: { code: 'unavailable' } })
   })
 
+  it('never lets a request have opencode open a folder that was not opened as a project', async () => {
+    const before = await rpc('projects.recent')
+    for (const [path, headers] of [
+      [`/opencode/session?directory=${encodeURIComponent(elsewhere)}`, {}],
+      ['/opencode/session', { 'x-opencode-directory': encodeURIComponent(elsewhere) }],
+      [`/opencode/session?directory=${encodeURIComponent(`${project}/../elsewhere`)}`, {}],
+      ['/opencode/session', {}],
+    ] as const) {
+      const res = await call(path, { headers })
+      expect(res.status, path).toBe(403)
+      expect(res.json().data.message, path).toMatch(/opened as a project|name its project folder/)
+    }
+    const post = await call(`/opencode/session?directory=${encodeURIComponent(elsewhere)}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(post.status).toBe(403)
+    expect((await rpc('projects.recent')).json()).toEqual(before.json())
+  })
+
+  it('refuses API calls a page makes that are not the app’s own fetches, even with the session', async () => {
+    const q = `directory=${encodeURIComponent(project)}`
+    for (const [site, dest] of [
+      ['same-origin', 'image'],
+      ['same-origin', 'document'],
+      ['same-site', 'empty'],
+      ['cross-site', 'image'],
+      ['none', 'document'],
+    ]) {
+      const res = await call(`/opencode/session?${q}`, { headers: { 'sec-fetch-site': site!, 'sec-fetch-dest': dest! } })
+      expect(res.status, `${site} ${dest}`).toBe(403)
+    }
+    expect((await call(`/opencode/session?${q}`, { headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' } })).status).toBe(200)
+    // The app shell itself is opened by typing its address.
+    expect((await call('/', { headers: { 'sec-fetch-site': 'none', 'sec-fetch-dest': 'document' } })).status).toBe(200)
+  })
+
   it('refuses cross-origin calls and calls without the RPC header', async () => {
     const evil = await call('/api/rpc/app.info', { method: 'POST', body: '{}', headers: { origin: 'https://evil.example', 'x-retake-rpc': '1' } })
     expect(evil.status).toBe(403)
@@ -172,7 +238,7 @@ describe('browser-mode host', () => {
 
   it('streams the opencode event stream through the proxy', async () => {
     const ctrl = new AbortController()
-    const res = await fetch(`${host.origin}/opencode/event?directory=${encodeURIComponent(project)}`, { headers: { cookie }, signal: ctrl.signal })
+    const res = await hostFetch(`${host.origin}/opencode/event?directory=${encodeURIComponent(project)}`, { headers: { cookie }, signal: ctrl.signal })
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
     const reader = res.body!.getReader()
     const { value } = await reader.read()

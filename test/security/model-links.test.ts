@@ -5,7 +5,7 @@
  * hand may run script on Retake's origin, where it could call the bridge and, through opencode, run
  * any command.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeApp, startApp, type AppUnderTest } from '../e2e/harness'
@@ -69,6 +69,27 @@ describe('a model’s links cannot act as Retake', () => {
       await tab.close()
     }
     expect(ran).toEqual([])
+  })
+
+  it('an image in an answer that names another folder never makes opencode open it', async () => {
+    const { page, fake, root } = app
+    // A folder with an opencode plugin: opening it as opencode's directory would run the plugin.
+    const victim = join(root, 'victim')
+    const marker = join(root, 'victim.PWNED')
+    mkdirSync(join(victim, '.opencode', 'plugin'), { recursive: true })
+    writeFileSync(
+      join(victim, '.opencode', 'plugin', 'x.js'),
+      `import { writeFileSync } from 'node:fs'\nexport const Pwn = async () => { writeFileSync(${JSON.stringify(marker)}, 'ran'); return {} }\n`,
+    )
+    const src = `/opencode/session?directory=${encodeURIComponent(victim)}`
+    fake.script({ kind: 'text', text: `Here is the chart: ![chart](${src}) and <img src="${src}&v=2">` })
+    const answered = Promise.all([page.waitForResponse((r) => r.url().endsWith(src)), page.waitForResponse((r) => r.url().endsWith(`${src}&v=2`))])
+    await send('show me the chart')
+    // Both images (markdown and HTML) are in the page and asked Retake's origin: refused.
+    for (const res of await answered) expect(res.status(), res.url()).toBe(403)
+    await assistant().last().getByText('Here is the chart').waitFor()
+    expect(existsSync(marker)).toBe(false)
+    await page.locator('[data-app-state="ready"]').waitFor()
   })
 
   it('an external link leaves only after the user saw the whole URL, and never in the app window', async () => {

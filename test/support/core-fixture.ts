@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
-import { sessionCookieName } from '../../web/host-auth'
+import { hostFetch, logIn } from './host-fetch'
 import type { ChannelInput, ChannelName, ChannelOutput, Settings } from '../../shared/ipc-contract'
 import { createRetakeCore, type CoreOptions, type RetakeCore } from '../../core/retake-core'
 import { startWebHost, type WebHost } from '../../web/host'
@@ -26,6 +26,8 @@ export interface CoreApp {
   host: WebHost
   /** An SDK client that goes through Retake's proxy, like the renderer's. */
   client: OpencodeClient
+  /** The session cookie the printed URL's token bought (send it with `hostFetch`). */
+  cookie: string
   call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>
   stop(): Promise<void>
 }
@@ -63,8 +65,8 @@ export async function startCoreApp(
   mkdirSync(staticDir, { recursive: true })
   const host = await startWebHost({ core, staticDir, token: 'test-token' })
   await core.start()
-  const cookie = `${sessionCookieName(Number(new URL(host.origin).port))}=test-token`
-  const client = createOpencodeClient({ baseUrl: `${host.origin}/opencode`, directory: project, headers: { cookie } })
+  const cookie = await logIn(host.url)
+  const client = createOpencodeClient({ baseUrl: `${host.origin}/opencode`, directory: project, headers: { cookie }, fetch: hostFetch })
   return {
     fake,
     root,
@@ -73,6 +75,7 @@ export async function startCoreApp(
     core,
     host,
     client,
+    cookie,
     async call(channel, input) {
       const env = await core.dispatch(channel, input, {})
       if (!env.ok) throw new Error(`${channel}: ${env.error.code}: ${env.error.message}`)
