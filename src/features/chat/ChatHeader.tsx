@@ -19,6 +19,8 @@ export function ChatHeader(p: {
   onKeys(): void
   /** Absent for a conversation not started yet (nothing to checkpoint). */
   onCheckpoints?: () => void
+  /** Absent likewise: the files the session's turns changed, with their diffs. */
+  onChanges?: () => void
   /** How full the context is and the cost (ContextMeter). */
   meter?: ReactNode
   status: SessionStatus | undefined
@@ -36,6 +38,11 @@ export function ChatHeader(p: {
         <button type="button" className="button button-secondary small" data-testid="open-keys" onClick={p.onKeys}>
           Keys
         </button>
+        {p.onChanges && (
+          <button type="button" className="button button-secondary small" data-testid="open-changes" onClick={p.onChanges}>
+            Changes
+          </button>
+        )}
         {p.onCheckpoints && (
           <button type="button" className="button button-secondary small" data-testid="open-checkpoints" onClick={p.onCheckpoints}>
             Checkpoints

@@ -2,7 +2,7 @@
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { useCaptureProgress } from '../checkpoints'
-import { CheckpointsPanel, ProviderKeysDialog } from './lazy'
+import { ChangesPanel, CheckpointsPanel, ProviderKeysDialog } from './lazy'
 import { RetrySessionLayer, useRetryStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'
@@ -21,6 +21,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const { messages, status, busy, model } = chat
   const [keysOpen, setKeysOpen] = useState(false)
   const [checkpointsOpen, setCheckpointsOpen] = useState(false)
+  const [changesOpen, setChangesOpen] = useState(false)
   const shown = useChatMessages(sessionID, chat)
   const box = useComposerBox(draftKey(chat.directory, sessionID), model)
   const { abort, stop } = useStopTurn(sessionID, busy)
@@ -37,6 +38,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         meter={<ContextMeter messages={messages.data ?? []} providers={model.providers.data?.providers ?? []} />}
         onKeys={() => setKeysOpen(true)}
         onCheckpoints={sessionID ? () => setCheckpointsOpen(true) : undefined}
+        onChanges={sessionID ? () => setChangesOpen(true) : undefined}
       />
       {model.providers.error && <div className="inline-error">{errorMessage(model.providers.error)}</div>}
       <RetrySessionLayer
@@ -73,6 +75,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onChooseModel={model.chooseModel}
       />
       {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}
+      {changesOpen && sessionID && <ChangesPanel sessionID={sessionID} busy={busy} onClose={() => setChangesOpen(false)} />}
       {checkpointsOpen && sessionID && <CheckpointsPanel sessionID={sessionID} busy={busy} onClose={() => setCheckpointsOpen(false)} />}
     </div>
   )

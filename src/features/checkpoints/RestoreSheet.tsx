@@ -30,11 +30,13 @@ export interface RestoreSheetProps {
   purpose: RestorePurpose
   onCancel(): void
   onConfirm(decision: RestoreDecision): void
+  /** Only this file (root + path) starts chosen; the plan's other files start "left as they are" (the Changes panel). */
+  only?: { root: string; path: string }
 }
 
 export function RestoreSheet(props: RestoreSheetProps) {
   const { purpose } = props
-  const sheet = useRestoreChoices({ sessionID: props.sessionID, messageID: props.messageID, purpose: purpose.kind, onConfirm: props.onConfirm })
+  const sheet = useRestoreChoices({ sessionID: props.sessionID, messageID: props.messageID, purpose: purpose.kind, onConfirm: props.onConfirm, only: props.only })
   const { planner, plan, groups } = sheet
   const content = (
     <>

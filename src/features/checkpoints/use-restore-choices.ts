@@ -17,7 +17,13 @@ export interface RestoreDecision {
   keep: string[]
 }
 
-export function useRestoreChoices(props: { sessionID: string; messageID: string; purpose: RestorePurposeKind; onConfirm(decision: RestoreDecision): void }) {
+export function useRestoreChoices(props: {
+  sessionID: string
+  messageID: string
+  purpose: RestorePurposeKind
+  onConfirm(decision: RestoreDecision): void
+  only?: { root: string; path: string }
+}) {
   const planner = usePlanRestore()
   const directory = useOptionalDirectory()
   const [plan, setPlan] = useState<RestorePlan | null>(null)
@@ -28,10 +34,20 @@ export function useRestoreChoices(props: { sessionID: string; messageID: string;
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
   const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
+  const only = props.only ? `${props.only.root}\n${props.only.path}` : null
 
   useEffect(() => {
-    mutate({ backTo: { sessionID: props.sessionID, messageID: props.messageID } }, { onSuccess: setPlan })
-  }, [mutate, props.sessionID, props.messageID])
+    mutate(
+      { backTo: { sessionID: props.sessionID, messageID: props.messageID } },
+      {
+        onSuccess: (p) => {
+          // One file asked for: every other file of the plan starts left as it is (the user may still tick it).
+          if (only) setKept(new Set(p.actions.filter((a) => `${a.root}\n${a.path}` !== only).map((a) => a.id)))
+          setPlan(p)
+        },
+      },
+    )
+  }, [mutate, props.sessionID, props.messageID, only])
 
   const groups = plan ? groupPlan(plan) : null
   const empty = groups ? planIsEmpty(groups) : false
