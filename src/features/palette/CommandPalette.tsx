@@ -13,6 +13,7 @@ import { modelKey, modelOptions, resolveModel, serverDefaultModel, type ModelOpt
 import { isBusy } from '../chat'
 import { PaletteRoot } from './PaletteRoot'
 import { escapeCloses, useFocusReturn } from '../../ui/Popover'
+import { useOpenDialog } from '../../ui/open-dialogs'
 import '../../styles/palette.css'
 
 /** Rows per kind while searching: the palette is for reaching things, not for browsing them. */
@@ -64,6 +65,7 @@ function useModelRows(options: ModelOption[], q: string, prefs: Parameters<typeo
 
 export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
   useFocusReturn()
+  useOpenDialog()
   const sessions = useSessions()
   const status = useStatusMap()
   const abort = useAbort()
