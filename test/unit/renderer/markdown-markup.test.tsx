@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fireEvent, render, waitFor } from '@testing-library/react'
 import { Markdown } from '../../../src/ui/markdown/Markdown'
 import { renderMarkdown } from '../../../src/ui/markdown/markdown'
+import { useLinkPrompt } from '../../../src/ui/markdown/link-prompt-store'
 
 function dom(text: string): HTMLElement {
   const div = document.createElement('div')
@@ -145,5 +146,15 @@ describe('code blocks', () => {
     expect(buttons).toHaveLength(1)
     fireEvent.click(buttons[0]!)
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('npm test'))
+  })
+
+  it('a fence the model wraps in a link still copies, and asks about no link', async () => {
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    useLinkPrompt.setState({ url: null })
+    const { getByTestId } = render(<Markdown text={'- <a href="https://evil.example/">\n\n  ```\n  make\n  ```\n\n  </a>'} />)
+    fireEvent.click(getByTestId('copy-code'))
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('make'))
+    expect(useLinkPrompt.getState().url).toBeNull()
   })
 })
