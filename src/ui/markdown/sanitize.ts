@@ -75,13 +75,8 @@ function answerPurifier() {
       node.setAttribute('title', `${href ?? ''} (not opened: ${decision.reason})`)
     }
   })
-  purifier = p
-  return p
-}
-
-/** The model's HTML reduced to the allow-list above. */
-export function sanitizeAnswerHtml(html: string): string {
-  return answerPurifier().sanitize(html, {
+  // Set once on this instance (rather than passed to each call, which parses it again every time).
+  p.setConfig({
     ALLOWED_TAGS,
     ALLOWED_ATTR,
     // DOMPurify lets these through beside ALLOWED_ATTR unless told not to.
@@ -89,4 +84,11 @@ export function sanitizeAnswerHtml(html: string): string {
     ALLOW_ARIA_ATTR: false,
     KEEP_CONTENT: true,
   })
+  purifier = p
+  return p
+}
+
+/** The model's HTML reduced to the allow-list above. */
+export function sanitizeAnswerHtml(html: string): string {
+  return answerPurifier().sanitize(html)
 }
