@@ -97,6 +97,9 @@ describe('a model’s markup cannot act as Retake', () => {
       )
     }, notice)
     expect(inside).toBe(true)
+    // And should a style ever get through: each answer paints only inside its own box.
+    const paint = await answer.locator('.markdown').evaluate((el) => [getComputedStyle(el).contain, getComputedStyle(el).isolation])
+    expect(paint).toEqual(['paint', 'isolate'])
   })
 
   it('an answer that claims to be a dialog does not switch off Esc-to-stop', async () => {
