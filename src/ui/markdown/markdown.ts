@@ -14,7 +14,7 @@
  * included) as soon as it is shown. One renders as a link reading "image: alt", under the same link
  * policy as any other link.
  */
-import { Marked } from 'marked'
+import { Marked, Renderer } from 'marked'
 import { grammarPending, highlightCode } from './highlight'
 import { sanitizeAnswerHtml } from './sanitize'
 
@@ -30,6 +30,8 @@ interface Fence {
 }
 let fences: Fence[] = []
 let nonce = ''
+/** How many links the renderer is inside: an image there is its link's text, not a link of its own. */
+let linkDepth = 0
 
 function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16))
@@ -48,9 +50,19 @@ const marked = new Marked({
       const index = fences.push({ language, body: highlighted ?? escapeHtml(text) }) - 1
       return `<pre>${nonce}:${index}</pre>\n`
     },
+    link(token) {
+      linkDepth++
+      try {
+        return Renderer.prototype.link.call(this, token)
+      } finally {
+        linkDepth--
+      }
+    },
     image({ href, text, tokens }) {
       const alt = tokens ? this.parser.parseInline(tokens, this.parser.textRenderer) : text
-      return `<a href="${escapeHtml(href)}">image: ${escapeHtml(alt || href)}</a>`
+      const label = `image: ${escapeHtml(alt || href)}`
+      // A linked image (a badge) reads as its link's text; a lone one links to its own address.
+      return linkDepth > 0 ? label : `<a href="${escapeHtml(href)}">${label}</a>`
     },
     // A task list's box is text: an <input> is a form control, which answers never get.
     checkbox({ checked }) {

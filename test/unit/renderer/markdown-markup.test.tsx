@@ -111,6 +111,12 @@ describe('markdown images', () => {
       expect(a.className).toBe('link-inert')
     }
   })
+
+  it('a linked image (a badge) is its link’s text: one link, to the link’s address', () => {
+    const div = dom('[![build passing](https://img.example/b.svg)](https://ci.example/run)')
+    const links = [...div.querySelectorAll('a')]
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['image: build passing', 'https://ci.example/run']])
+  })
 })
 
 describe('code blocks', () => {
