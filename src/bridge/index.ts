@@ -14,16 +14,29 @@ declare global {
   }
 }
 
+/**
+ * The preload's transport, read once as this module loads — before any model text is in the page.
+ * Read later, `window.retakeHost` could be an element a model named `retakeHost` (DOM clobbering:
+ * named elements show up as window properties when no real one exists, as in browser mode).
+ */
+const host: HostTransport | undefined = window.retakeHost
+let desktop = host !== undefined
 let bridge: RetakeBridge | null = null
 
 export function getBridge(): RetakeBridge {
-  if (!bridge) bridge = window.retakeHost ? createIpcBridge(window.retakeHost) : createHttpBridge()
+  if (!bridge) bridge = host ? createIpcBridge(host) : createHttpBridge()
   return bridge
 }
 
-/** Replaces the bridge (component tests inject a fake host). */
-export function setBridge(next: RetakeBridge | null): void {
+/** True in the desktop app (the host opens links in the system browser), false in browser mode. */
+export function isDesktop(): boolean {
+  return desktop
+}
+
+/** Replaces the bridge (component tests inject a fake host, and say whether it is the desktop's). */
+export function setBridge(next: RetakeBridge | null, desktopHost = host !== undefined): void {
   bridge = next
+  desktop = desktopHost
 }
 
 export function createIpcBridge(transport: HostTransport): RetakeBridge {

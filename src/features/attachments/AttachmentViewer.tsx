@@ -11,6 +11,7 @@ import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
 import { grammarVersion, highlightCode, subscribeGrammars } from '../../ui/markdown/highlight'
 import { Markdown } from '../../ui/markdown/Markdown'
 import { copyText } from '../../ui/CopyButton'
+import { useOpenDialog } from '../../ui/open-dialogs'
 import '../../styles/attachments.css'
 
 /** Above this, highlighting would freeze the window for a moment: plain text instead. */
@@ -99,6 +100,7 @@ function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
 /** Focuses the dialog, closes it on Esc (before anything else sees the key), and gives focus back on close. */
 function useViewerFocus(onClose: () => void) {
   const dialog = useRef<HTMLDivElement>(null)
+  useOpenDialog()
   // A layout effect (as useEscape): focus and Esc hold from the moment the viewer is in the page.
   useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null

@@ -3,11 +3,11 @@
  * is followed long after the window opened, so its code is not part of the first load.
  */
 import { useCallback } from 'react'
-import { getBridge } from '../../bridge'
+import { getBridge, isDesktop } from '../../bridge'
 import { useEscape } from '../../ui/use-escape'
 
 export function openExternally(url: string): void {
-  if (window.retakeHost) void getBridge().invoke('shell.openExternal', { url })
+  if (isDesktop()) void getBridge().invoke('shell.openExternal', { url })
   else window.open(url, '_blank', 'noopener,noreferrer')
 }
 

@@ -5,7 +5,7 @@
  * ("auto", device codes included: the code is shown with a copy button) or the user pastes the code
  * the provider's page shows ("code"). What opencode stores is applied like a saved key.
  */
-import { getBridge } from '../../bridge'
+import { getBridge, isDesktop } from '../../bridge'
 import { errorMessage } from '../../../shared/unwrap'
 import { classifyLink } from '../../ui/markdown/link-policy'
 import { deviceCode, signInErrorMessage } from './provider-auth'
@@ -16,7 +16,7 @@ import { useSignInFlow, type SignInFlow, type SignInInputs } from './use-sign-in
 async function openSignInPage(url: string): Promise<string | null> {
   const link = classifyLink(url, window.location.origin)
   if (link.kind !== 'external') return `Retake does not open this address (${link.reason}).`
-  if (window.retakeHost) {
+  if (isDesktop()) {
     try {
       const opened = await getBridge().invoke('shell.openExternal', { url: link.url })
       return opened ? null : 'The system browser could not be opened: copy the address and open it yourself.'

@@ -14,6 +14,7 @@ import { isBusy } from '../chat'
 import { useSessionTransfer } from '../sessions'
 import { PaletteRoot } from './PaletteRoot'
 import { escapeCloses, useFocusReturn } from '../../ui/Popover'
+import { useOpenDialog } from '../../ui/open-dialogs'
 import '../../styles/palette.css'
 
 /** Rows per kind while searching: the palette is for reaching things, not for browsing them. */
@@ -65,6 +66,7 @@ function useModelRows(options: ModelOption[], q: string, prefs: Parameters<typeo
 
 export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
   useFocusReturn()
+  useOpenDialog()
   const sessions = useSessions()
   const status = useStatusMap()
   const abort = useAbort()

@@ -16,9 +16,11 @@ function onLink(e: MouseEvent<HTMLDivElement>): boolean {
 }
 
 function onClick(e: MouseEvent<HTMLDivElement>) {
-  if (onLink(e)) return
+  // Only Retake adds code blocks and their Copy buttons (markdown.ts): no answer markup keeps a class
+  // or a button. Copy first, so a block the model wrapped in a link still copies (and goes nowhere).
   const button = (e.target as HTMLElement).closest('button.copy-code')
-  if (!button) return
+  if (!button) return void onLink(e)
+  e.preventDefault()
   const code = button.closest('.code-block')?.querySelector('pre')?.textContent ?? ''
   void copyText(code).then((ok) => {
     button.textContent = ok ? 'Copied' : 'Copy failed'

@@ -1,19 +1,42 @@
 /**
- * Markdown → sanitized HTML for assistant text. marked renders, highlight.js colours code (its
- * grammars load on demand: src/ui/markdown/highlight.ts), DOMPurify removes anything active (the model's
- * output is untrusted: it can contain HTML and links).
- * Code blocks get a copy button; its click is handled by delegation in the Markdown component,
- * because the strict CSP forbids inline handlers anyway.
+ * Markdown → safe HTML for a model's text. marked renders, sanitize.ts reduces the model's HTML to
+ * text structure (the answer is untrusted: it can contain any HTML and links), highlight.js colours
+ * code (its grammars load on demand: src/ui/markdown/highlight.ts).
+ *
+ * Code blocks are Retake's, not the model's: a fence renders first as a placeholder naming it by a
+ * random per-render nonce, the HTML is sanitized, and only then is each placeholder replaced by
+ * Retake's block (language label, Copy button, highlighted code). The model cannot write the nonce,
+ * and nothing it wrote survives sanitizing with a class or a button, so no markup of its own can
+ * pose as a code block or its Copy button; Copy (in the Markdown component) copies what a fence
+ * rendered. Its click is handled by delegation there, because the strict CSP forbids inline handlers.
+ *
+ * Images (`![alt](src)`) are never loaded: an image would fetch its address (Retake's own API
+ * included) as soon as it is shown. One renders as a link reading "image: alt", under the same link
+ * policy as any other link.
  */
-import { Marked } from 'marked'
-import DOMPurify from 'dompurify'
-import { classifyLink } from './link-policy'
+import { Marked, Renderer } from 'marked'
 import { grammarPending, highlightCode } from './highlight'
+import { sanitizeAnswerHtml } from './sanitize'
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** Set while rendering when a code block waited for its grammar (that HTML is not final). */
 let waitingForGrammar = false
+
+/** The fences of the render under way: their language and Retake's HTML of their code. */
+interface Fence {
+  language: string
+  body: string
+}
+let fences: Fence[] = []
+let nonce = ''
+/** How many links the renderer is inside: an image there is its link's text, not a link of its own. */
+let linkDepth = 0
+
+function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
 
 const marked = new Marked({
   gfm: true,
@@ -24,48 +47,54 @@ const marked = new Marked({
       const highlighted = language ? highlightCode(text, language) : null
       // Plain for now: the block is rendered again (not cached) once the grammar has arrived.
       if (highlighted === null && language && grammarPending(language)) waitingForGrammar = true
-      const body = highlighted ?? escapeHtml(text)
-      const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : ''
-      return (
-        `<div class="code-block"><div class="code-head">${label}` +
-        `<button type="button" class="copy-code" data-testid="copy-code" aria-label="Copy code">Copy</button></div>` +
-        `<pre><code class="hljs">${body}</code></pre></div>`
-      )
+      const index = fences.push({ language, body: highlighted ?? escapeHtml(text) }) - 1
+      return `<pre>${nonce}:${index}</pre>\n`
+    },
+    link(token) {
+      linkDepth++
+      try {
+        return Renderer.prototype.link.call(this, token)
+      } finally {
+        linkDepth--
+      }
+    },
+    image({ href, text, tokens }) {
+      const alt = tokens ? this.parser.parseInline(tokens, this.parser.textRenderer) : text
+      const label = `image: ${escapeHtml(alt || href)}`
+      // A linked image (a badge) reads as its link's text; a lone one links to its own address.
+      return linkDepth > 0 ? label : `<a href="${escapeHtml(href)}">${label}</a>`
+    },
+    // A task list's box is text: an <input> is a form control, which answers never get.
+    checkbox({ checked }) {
+      return checked ? '☑ ' : '☐ '
     },
   },
 })
 
-let hooked = false
-function purifier() {
-  if (!hooked) {
-    // A link never navigates the app window: external ones are opened by the Markdown component
-    // after a confirmation; the rest (relative, Retake's own origin, other schemes) lose their href.
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName !== 'A') return
-      const href = node.getAttribute('href')
-      const decision = classifyLink(href, window.location.origin)
-      if (decision.kind === 'external') {
-        node.setAttribute('href', decision.url)
-        node.setAttribute('target', '_blank')
-        node.setAttribute('rel', 'noopener noreferrer')
-        node.setAttribute('data-external', '')
-      } else {
-        node.removeAttribute('href')
-        node.removeAttribute('target')
-        node.setAttribute('class', 'link-inert')
-        node.setAttribute('title', `${href ?? ''} (not opened: ${decision.reason})`)
-      }
-    })
-    hooked = true
-  }
-  return DOMPurify
+function codeBlockHtml({ language, body }: Fence): string {
+  const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : ''
+  return (
+    `<div class="code-block"><div class="code-head">${label}` +
+    `<button type="button" class="copy-code" data-testid="copy-code" aria-label="Copy code">Copy</button></div>` +
+    `<pre><code class="hljs">${body}</code></pre></div>`
+  )
 }
 
 export function renderMarkdown(text: string): string {
-  const html = marked.parse(text, { async: false }) as string
-  rendered.count++
-  rendered.chars += text.length
-  return purifier().sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'form', 'input'] })
+  fences = []
+  nonce = newNonce()
+  try {
+    const html = sanitizeAnswerHtml(marked.parse(text, { async: false }) as string)
+    rendered.count++
+    rendered.chars += text.length
+    const own = fences
+    return html.replace(new RegExp(`<pre>${nonce}:(\\d+)</pre>`, 'g'), (_, i: string) => {
+      const fence = own[Number(i)]
+      return fence ? codeBlockHtml(fence) : ''
+    })
+  } finally {
+    fences = []
+  }
 }
 
 /** How much markdown was parsed, highlighted and sanitized (the costly part): calls and characters, for tests. */

@@ -92,7 +92,6 @@ const methodLabels = () => screen.queryAllByTestId('auth-method').map((r) => r.c
 afterEach(() => {
   vi.unstubAllGlobals()
   setBridge(null)
-  delete window.retakeHost
   useProviderKeysStore.setState({ pendingApply: false })
 })
 
@@ -252,8 +251,7 @@ describe('ProviderKeysDialog: signing in', () => {
   it('desktop: the address goes to the host (shell.openExternal); a refusal is shown', async () => {
     fakeServer({ 'POST /provider/openai/oauth/authorize': () => json({ url: 'https://auth.example.com/a', method: 'code', instructions: '' }) })
     const invoked: unknown[] = []
-    window.retakeHost = {} as never
-    setBridge({ invoke: async (channel: string, input: unknown) => (invoked.push([channel, input]), false), on: () => () => {} } as unknown as RetakeBridge)
+    setBridge({ invoke: async (channel: string, input: unknown) => (invoked.push([channel, input]), false), on: () => () => {} } as unknown as RetakeBridge, true)
     renderDialog()
     await choose('openai')
     await userEvent.click(screen.getAllByTestId('auth-method')[1]!)

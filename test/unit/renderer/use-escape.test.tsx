@@ -1,6 +1,9 @@
 import { createRoot } from 'react-dom/client'
 import { describe, expect, it, vi } from 'vitest'
+import { fireEvent, render } from '@testing-library/react'
 import { useEscape } from '../../../src/ui/use-escape'
+import { useEscapeStops } from '../../../src/features/chat/use-escape-stops'
+import { Markdown } from '../../../src/ui/markdown/Markdown'
 
 function Dialog({ onClose }: { onClose(): void }) {
   useEscape(onClose)
@@ -37,5 +40,37 @@ describe('useEscape', () => {
       host.remove()
       g.IS_REACT_ACT_ENVIRONMENT = before
     }
+  })
+})
+
+describe('Esc stops a running turn', () => {
+  function Running({ stop }: { stop(): void }) {
+    useEscapeStops(true, stop)
+    return null
+  }
+
+  it('unless one of Retake’s dialogs is open; an answer that claims to be a dialog changes nothing', () => {
+    const stop = vi.fn()
+    const shown = render(
+      <>
+        <Running stop={stop} />
+        <Dialog onClose={() => {}} />
+      </>,
+    )
+    fireEvent.keyDown(window, { key: 'Escape' })
+    expect(stop).not.toHaveBeenCalled()
+    shown.rerender(
+      <>
+        <Running stop={stop} />
+        <Markdown text={'<span aria-modal="true" role="dialog">not a dialog</span>'} />
+      </>,
+    )
+    // Even an element that gets past the sanitizer with the attribute is not one of Retake's dialogs.
+    const planted = document.createElement('div')
+    planted.setAttribute('aria-modal', 'true')
+    document.body.append(planted)
+    fireEvent.keyDown(window, { key: 'Escape' })
+    planted.remove()
+    expect(stop).toHaveBeenCalledOnce()
   })
 })
