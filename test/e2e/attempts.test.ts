@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
-import { chooseInPalette, currentModel } from './pick-model'
+import { chooseInPalette, currentModel, pickModel } from './pick-model'
 
 let app: AppUnderTest
 
@@ -149,6 +149,8 @@ describe('attempts', () => {
       fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })
       fake.script({ kind: 'text', text: `${modelID} wrote ${file}`, model: modelID })
     }
+    // Echo chosen in the header: after "Keep this one" the header must show the kept run's model instead.
+    await pickModel(page, 'fake/echo')
     await page.getByTestId('composer').fill('WRITE base.txt from the first answer')
     await page.getByTestId('composer').press('Enter')
     await messages('assistant').last().getByText(/done/).waitFor()
