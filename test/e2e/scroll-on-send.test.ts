@@ -3,7 +3,7 @@
  * the answer as it arrives (in Chromium, against the real opencode server).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeApp, startApp, until, type AppUnderTest } from './harness'
+import { closeApp, startApp, turnsRecorded, until, type AppUnderTest } from './harness'
 
 let app: AppUnderTest
 
@@ -41,11 +41,13 @@ describe('sending while scrolled up', () => {
       await send(long)
       await messages('assistant').last().getByText(`echo: turn ${n} line 1`).waitFor()
     }
-    const timeline = page.getByTestId('timeline')
-    await timeline.evaluate((el) => (el.scrollTop = 0))
+    // The turns over (nothing still re-rendering the end), then scrolled up with the wheel, as a reader does.
+    await turnsRecorded(page)
+    await page.getByTestId('timeline').hover()
+    await page.mouse.wheel(0, -100_000)
     // Scrolled up: the timeline has let go of the end.
     await page.getByTestId('jump-to-bottom').waitFor()
-    expect((await view('turn 3 line 40')).seen).toBe(false)
+    await until(async () => !(await view('turn 3 line 40')).seen, 'the last answer to be off screen')
 
     await send('where did my message go')
     await until(async () => (await view('where did my message go')).seen, 'the message sent to be on screen')
