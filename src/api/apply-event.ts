@@ -1,20 +1,11 @@
 /**
  * The event-stream reducer: pure functions that patch cached server state with one opencode event,
- * so the UI follows the stream without refetching. Each returns the same object when nothing changed
+ * so the UI follows the stream without refetching (applied key by key to the query cache by
+ * applyEventToQueryClient, app/use-event-stream.ts, the one router; its tests use a real QueryClient). Each returns the same object when nothing changed
  * (React Query then skips the re-render) and only copies the message/part that changed (so memoized
  * rows of other messages keep their identity).
  */
 import type { MessageError, MessageWithParts, OpencodeEvent, Part, Session, StatusMap } from './types'
-
-/** The server state one directory's event stream can touch. `undefined` = not loaded; leave it. */
-export interface ChatCache {
-  sessions: Session[] | undefined
-  /** sessionID → messages in server (list) order. */
-  messages: Record<string, MessageWithParts[] | undefined>
-  status: StatusMap | undefined
-  /** sessionID → the last `session.error` (the banner decides whether to show it). */
-  sessionErrors: Record<string, MessageError | undefined>
-}
 
 /** Newest first, the order the session list shows. */
 export function sortSessions(list: Session[]): Session[] {
@@ -151,25 +142,4 @@ export function applyToSessionErrors(errors: Record<string, MessageError | undef
     return next
   }
   return errors
-}
-
-/** Applies one event to the whole cache (what the stream hook does key by key with setQueryData). */
-export function applyEvent(cache: ChatCache, event: OpencodeEvent): ChatCache {
-  const sessions = applyToSessions(cache.sessions, event)
-  const status = applyToStatus(cache.status, event)
-  const sessionErrors = applyToSessionErrors(cache.sessionErrors, event)
-  let messages = cache.messages
-  const sid = eventSessionID(event)
-  if (sid !== undefined && sid in messages) {
-    const next = applyToMessages(messages[sid], event)
-    if (next !== messages[sid]) messages = { ...messages, [sid]: next }
-  }
-  if (event.type === 'session.deleted' && event.properties.info.id in messages) {
-    messages = { ...messages }
-    delete messages[event.properties.info.id]
-  }
-  if (sessions === cache.sessions && status === cache.status && sessionErrors === cache.sessionErrors && messages === cache.messages) {
-    return cache
-  }
-  return { sessions, messages, status, sessionErrors }
 }

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
-import { chooseInPalette } from './pick-model'
+import { chooseInPalette, currentModel, pickModel } from './pick-model'
 
 let app: AppUnderTest
 
@@ -149,6 +149,8 @@ describe('attempts', () => {
       fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })
       fake.script({ kind: 'text', text: `${modelID} wrote ${file}`, model: modelID })
     }
+    // Echo chosen in the header: after "Keep this one" the header must show the kept run's model instead.
+    await pickModel(page, 'fake/echo')
     await page.getByTestId('composer').fill('WRITE base.txt from the first answer')
     await page.getByTestId('composer').press('Enter')
     await messages('assistant').last().getByText(/done/).waitFor()
@@ -194,6 +196,8 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
     expect(onDisk()).toEqual(['two.txt'])
     await waitForText(messages('assistant').last(), 'echo-2 wrote two.txt')
+    // The kept run's model is the session's now, and the header says so.
+    await until(async () => (await currentModel(page)) === 'fake/echo-2', 'the header to show the kept run’s model')
   })
 
   it('Fork from a turn with its files: the new session works in a folder of its own, the original’s files stay', async () => {

@@ -5,13 +5,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdirSync } from 'node:fs'
 import { closeApp, startApp, until, type AppUnderTest } from './harness'
-import { chooseInPalette, currentModel } from './pick-model'
+import { chooseInPalette, currentModel, pickModel, withGoodModels } from './pick-model'
 
 let app: AppUnderTest | undefined
 
 beforeEach(async (ctx) => {
   // The catalogue test starts its own app (230 providers); the others share this setup.
-  if (!ctx.task.name.startsWith('230 providers')) app = await startApp({ git: true })
+  if (!ctx.task.name.startsWith('230 providers')) app = await startApp({ git: true, config: withGoodModels })
 })
 afterEach(async (ctx) => {
   if (app) await closeApp(app, ctx)
@@ -79,6 +79,27 @@ describe('model palette in browser mode', () => {
     await send('second')
     await until(() => fake.chatRequests('claude-fake').length === 1, 'the prompt to reach claude-fake')
     expect(fake.chatRequests('claude-fake')[0]!.lastUserText()).toBe('second')
+  })
+
+  it('Ctrl+K "good a" with Good B recent and in use: Enter makes Good A the model, and the prompt goes to it', async () => {
+    const { page, fake } = app!
+    await send('first')
+    await assistantMessages().last().getByText('echo: first').waitFor()
+    await pickModel(page, 'good/good-b')
+    await page.getByTestId('composer').focus()
+    await page.keyboard.press('Control+k')
+    const palette = page.getByTestId('command-palette')
+    await palette.getByTestId('palette-session').first().waitFor()
+    // Typed as a user types, then Enter as soon as Good A is listed: the highlight must already be on it.
+    await palette.getByTestId('palette-search').pressSequentially('good a')
+    await palette.locator('[role="option"][data-model="good/good-a"]').waitFor()
+    await page.keyboard.press('Enter')
+    await until(async () => (await palette.count()) === 0, 'the palette to close')
+    expect(await currentModel(page)).toBe('good/good-a')
+    await send('second')
+    await until(() => fake.chatRequests('good-a').length === 1, 'the prompt to reach good-a')
+    expect(fake.chatRequests('good-a')[0]!.lastUserText()).toBe('second')
+    expect(fake.chatRequests('good-b')).toHaveLength(0)
   })
 
   it('230 providers, 15 models each: the palette opens with a capped list and typing reaches the last one', async () => {

@@ -20,3 +20,24 @@ export async function pickModel(page: Page, key: string, query = key.slice(key.i
 }
 
 export const currentModel = (page: Page) => page.getByTestId('model-picker').getAttribute('data-model')
+
+/**
+ * Test config with three models named alike under a provider whose name holds the letters people
+ * type ("Good Cloud Labs": a "c" and an "a"), answered by the fake LLM like its own models.
+ */
+export function withGoodModels(base: { enabled_providers?: string[]; provider?: Record<string, unknown> }): Record<string, unknown> {
+  const fake = base.provider!.fake as { options: { baseURL: string } }
+  return {
+    ...base,
+    enabled_providers: [...(base.enabled_providers ?? []), 'good'],
+    provider: {
+      ...base.provider,
+      good: {
+        name: 'Good Cloud Labs',
+        npm: '@ai-sdk/openai-compatible',
+        options: { baseURL: fake.options.baseURL, apiKey: 'fake-key' },
+        models: Object.fromEntries(['a', 'b', 'c'].map((x) => [`good-${x}`, { name: `Good ${x.toUpperCase()}`, limit: { context: 128_000, output: 8_192 } }])),
+      },
+    },
+  }
+}

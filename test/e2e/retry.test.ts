@@ -4,12 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
-import { pickModel, currentModel, chooseInPalette } from './pick-model'
+import { pickModel, currentModel, chooseInPalette, withGoodModels } from './pick-model'
 
 let app: AppUnderTest
 
 beforeEach(async () => {
-  app = await startApp({ git: true })
+  app = await startApp({ git: true, config: withGoodModels })
 })
 afterEach(async (ctx) => closeApp(app, ctx))
 
@@ -120,6 +120,49 @@ describe('↺ retry in browser mode', () => {
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
     expect(await currentModel(page)).toBe('fake/echo-2')
+  })
+
+  it('Retry with… "good c" + Enter retakes with Good C, not with Good A in use', async () => {
+    const { page, fake } = app
+    await pickModel(page, 'good/good-a')
+    await send('pick me')
+    await messages('assistant').last().getByText('echo: pick me').waitFor()
+    await turnsRecorded(page)
+    const user = messages('user').first()
+    await user.hover()
+    await user.getByTestId('retry-with').click()
+    const menu = page.getByTestId('retry-menu')
+    // Typed as a user types, then Enter as soon as Good C is listed: the highlight must already be on it.
+    await menu.getByTestId('model-search').pressSequentially('good c')
+    await menu.locator('[role="option"][data-model="good/good-c"]').waitFor()
+    await page.keyboard.press('Enter')
+    await until(() => fake.chatRequests().length === 2, 'the retake to reach the fake LLM')
+    expect(fake.chatRequests().map((r) => r.model)).toEqual(['good-a', 'good-c'])
+    expect(fake.chatRequests('good-c')[0]!.lastUserText()).toBe('pick me')
+  })
+
+  it('Retry with… then Cancel leaves the session’s model: the next prompt goes to the model in use', async () => {
+    const { page, fake } = app
+    await send('turn one')
+    await messages('assistant').last().getByText('echo: turn one').waitFor()
+    await send('turn two')
+    await messages('assistant').last().getByText('echo: turn two').waitFor()
+    await turnsRecorded(page)
+    const first = messages('user').first()
+    await first.hover()
+    await first.getByTestId('retry-with').click()
+    await chooseInPalette(page, page.getByTestId('retry-menu'), 'echo 2', 'fake/echo-2')
+    // An earlier turn asks first; the user thinks better of it.
+    const confirm = page.getByTestId('retry-confirm')
+    await waitForText(confirm, '1 later turn')
+    expect(await currentModel(page)).toBe('fake/echo')
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    await waitForCount(confirm, 0)
+    expect(await currentModel(page)).toBe('fake/echo')
+
+    await send('after cancel')
+    await messages('assistant').last().getByText('echo: after cancel').waitFor()
+    expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo', 'echo'])
   })
 
   it('a retry with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {

@@ -45,9 +45,9 @@ function retakeCommand(cmd: SlashCommand, ctx: RetryContextValue, turns: Message
       cmd.arg,
     )
     if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
+    // As "Retry with…": the named model becomes the session's when the retake runs (not before
+    // the restore sheet is confirmed: a Cancel there leaves the model as it was).
     model = found.ref
-    // As "Retry with…": the named model becomes the session's model.
-    ctx.chooseModel(found.ref)
   }
   if (!model) return { ok: false, message: 'Choose a model first.' }
   return cmd.name === 'retry' ? retryLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)

@@ -1,7 +1,8 @@
 /**
  * How the timeline scrolls: it sticks to the bottom while new content arrives unless the reader
- * scrolled up, keeps the row being read in place when older messages are put above it, and takes
- * Home and End to the session's real ends.
+ * scrolled up, goes back to the bottom when the user sends (and follows the answer from there),
+ * keeps the row being read in place when older messages are put above it, and takes Home and End
+ * to the session's real ends.
  */
 import { useLayoutEffect, useRef, useState, type Dispatch, type KeyboardEvent, type MutableRefObject, type RefObject, type SetStateAction } from 'react'
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
@@ -9,6 +10,7 @@ import type { MessageWithParts } from '../../api/types'
 import { useOlderMessages } from '../../api/message-window'
 import { followAfterScroll, timelineKey } from './timeline-input'
 import { timelineVirtualizerOptions } from './timeline-virtualizer'
+import { usePendingSendStore } from './pending-send-store'
 
 /** Pixels from the bottom that still count as "at the bottom". */
 const STICK_THRESHOLD = 48
@@ -63,6 +65,18 @@ export function useTimelineScroll(sessionID: string | undefined, messages: Messa
     const el = scrollRef.current
     if (el && stick.current) el.scrollTop = el.scrollHeight
   })
+
+  // A message just sent (its id, until the server has it): whoever sends wants to see it and the
+  // answer, even after scrolling up to read — the view goes to the end and sticks there.
+  const sentID = usePendingSendStore((s) => (sessionID ? s.pending[sessionID]?.messageID : undefined))
+  useLayoutEffect(() => {
+    if (!sentID) return
+    toTop.current = false
+    stick.current = true
+    setShowJump(false)
+    const el = scrollRef.current
+    if (el) el.scrollTop = el.scrollHeight
+  }, [sentID])
 
   const scroll: TimelineScrollState = { scrollRef, stick, older, anchor, toTop, lastTop, ownScroll, virtualizer, setShowJump }
   return { ...scroll, showJump, ...timelineControls(scroll) }

@@ -1,16 +1,17 @@
 /**
  * The one model list: search box, favourites, recent models, then every model by provider. Typing
- * filters by model or provider name; ↑/↓ move, Enter chooses, Ctrl/⌘+S stars the highlighted row.
- * Used by the chat's model picker, "Retry with…" and the command palette.
+ * lists the matches best first (model-search.ts) and highlights the best one on every keystroke;
+ * ↑/↓ move, Enter chooses, Ctrl/⌘+S stars the highlighted row. Used by the chat's model picker,
+ * "Retry with…" and the command palette.
  */
 import { Command } from 'cmdk'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { ModelOption } from './model-choice'
 import { useModelPrefs } from './model-prefs-store'
-import { formatContext, inputBadges, modelSections } from './model-list'
+import { formatContext, inputBadges, modelSections, sectionRows } from './model-list'
 import '../../styles/palette.css'
 
-type Section = 'fav' | 'recent' | 'all'
+type Section = 'fav' | 'recent' | 'all' | 'match'
 
 /** cmdk needs one unique value per row; a model may show in several sections. */
 export const rowValue = (section: Section, key: string) => `${section}:${key}`
@@ -137,6 +138,13 @@ export function ModelPalette({
   const [query, setQuery] = useState('')
   const sections = useMemo(() => modelSections(options, query, { favourites, recent }), [options, query, favourites, recent])
   const [value, setValue] = useState(() => initialRowValue(current, favourites, recent))
+  // The highlight follows the typing to the best match (the current model does not keep it): set
+  // here, with the query, rather than left to cmdk's own pick of a first row after it re-renders.
+  const search = (q: string) => {
+    setQuery(q)
+    const first = sectionRows(modelSections(options, q, { favourites, recent }))[0]
+    setValue(first ? rowValue(first.section, first.option.key) : '')
+  }
   const choose = (o: ModelOption) => {
     useModelPrefs.getState().markUsed(o.key)
     onChoose(o)
@@ -160,7 +168,7 @@ export function ModelPalette({
         className="palette-input"
         autoFocus
         value={query}
-        onValueChange={setQuery}
+        onValueChange={search}
         placeholder="Search models and providers…"
         aria-label="Search models"
         data-testid="model-search"
@@ -188,6 +196,11 @@ function SectionGroups({ sections, row }: { sections: ReturnType<typeof modelSec
       {sections.recent.length > 0 && (
         <Command.Group heading="Recent" className="palette-group">
           {sections.recent.map((o) => row(o, 'recent'))}
+        </Command.Group>
+      )}
+      {sections.matches.length > 0 && (
+        <Command.Group heading="Best matches" className="palette-group">
+          {sections.matches.map((o) => row(o, 'match'))}
         </Command.Group>
       )}
       {sections.groups.map((g, i) => (

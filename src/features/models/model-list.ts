@@ -1,10 +1,13 @@
 /**
- * What the model palette lists for a query: favourites pinned first, then recent models, then every
- * model grouped by provider. Filtering is ours (not cmdk's scorer) so the order stays predictable —
- * cmdk would re-sort rows by fuzzy score and scatter a provider's models — and so the thousands of
- * rows ~230 providers bring can be capped before React renders them.
+ * What the model palette lists for a query. With nothing typed: favourites pinned first, then recent
+ * models, then every model grouped by provider. While searching: one list, best match first
+ * (model-search.ts), so the highlighted first row is the model the words name — not a recent or
+ * starred one that only matched through its provider's name. Listing is ours (not cmdk's scorer):
+ * cmdk would re-sort rows by its own fuzzy score, and the thousands of rows ~230 providers bring
+ * must be capped before React renders them.
  */
 import type { ModelOption } from './model-choice'
+import { matchTier, rankModels } from './model-search'
 
 /** Rows rendered at most; typing narrows further. Keeps opening the palette instant. */
 export const ROW_LIMIT = 300
@@ -13,46 +16,44 @@ export interface ModelSections {
   favourites: ModelOption[]
   recent: ModelOption[]
   groups: { provider: string; options: ModelOption[] }[]
-  /** Provider rows left out by ROW_LIMIT. */
+  /** While searching: every match, best first (the three lists above are then empty). */
+  matches: ModelOption[]
+  /** Rows left out by ROW_LIMIT. */
   hidden: number
 }
 
-const compact = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '')
-
 /** Every word of the query is part of the model's or provider's name or id ("gpt4o", "anth sonnet"). */
 export function matchesQuery(o: ModelOption, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
-  if (words.length === 0) return true
-  const text = `${o.providerName} ${o.ref.providerID} ${o.modelName} ${o.ref.modelID}`.toLowerCase()
-  const squeezed = compact(text)
-  return words.every((w) => text.includes(w) || (compact(w).length > 0 && squeezed.includes(compact(w))))
+  return matchTier(o, query) !== undefined
 }
 
 export function modelSections(options: readonly ModelOption[], query: string, prefs: { favourites: readonly string[]; recent: readonly string[] }): ModelSections {
+  if (query.trim()) {
+    const ranked = rankModels(options, query, [...prefs.favourites, ...prefs.recent])
+    return { favourites: [], recent: [], groups: [], matches: ranked.slice(0, ROW_LIMIT), hidden: Math.max(0, ranked.length - ROW_LIMIT) }
+  }
   const byKey = new Map(options.map((o) => [o.key, o]))
-  const pick = (keys: readonly string[]) =>
-    keys.flatMap((k) => {
-      const o = byKey.get(k)
-      return o && matchesQuery(o, query) ? [o] : []
-    })
+  const pick = (keys: readonly string[]) => keys.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : []))
   const favourites = pick(prefs.favourites)
   // A starred model is already at the top; listing it again under Recent would only push others down.
   const recent = pick(prefs.recent.filter((k) => !prefs.favourites.includes(k)))
   const groups: ModelSections['groups'] = []
-  let rows = 0
-  let hidden = 0
-  for (const o of options) {
-    if (!matchesQuery(o, query)) continue
-    if (rows >= ROW_LIMIT) {
-      hidden++
-      continue
-    }
-    rows++
+  for (const o of options.slice(0, ROW_LIMIT)) {
     const last = groups.at(-1)
     if (last && last.provider === o.providerName) last.options.push(o)
     else groups.push({ provider: o.providerName, options: [o] })
   }
-  return { favourites, recent, groups, hidden }
+  return { favourites, recent, groups, matches: [], hidden: Math.max(0, options.length - ROW_LIMIT) }
+}
+
+/** The rows in the order the palette shows them (the first is the one highlighted after typing). */
+export function sectionRows(s: ModelSections): { section: 'fav' | 'recent' | 'all' | 'match'; option: ModelOption }[] {
+  return [
+    ...s.favourites.map((option) => ({ section: 'fav' as const, option })),
+    ...s.recent.map((option) => ({ section: 'recent' as const, option })),
+    ...s.groups.flatMap((g) => g.options.map((option) => ({ section: 'all' as const, option }))),
+    ...s.matches.map((option) => ({ section: 'match' as const, option })),
+  ]
 }
 
 /** 200000 → "200K", 1048576 → "1M": the context size as a glance, not a number to read. */

@@ -9,7 +9,19 @@ import { useAbort } from '../../api/prompt-mutations'
 import { useConfigProviders, useServerConfig, useSessions, useStatusMap } from '../../api/queries'
 import { useScope } from '../../api/scope'
 import type { Session } from '../../api/types'
-import { modelKey, modelOptions, resolveModel, serverDefaultModel, type ModelOption, useModelPrefs, choiceKey, useModelStore, modelSections, ModelPalette } from '../models'
+import {
+  modelKey,
+  modelOptions,
+  resolveModel,
+  serverDefaultModel,
+  type ModelOption,
+  useModelPrefs,
+  choiceKey,
+  useModelStore,
+  modelSections,
+  ModelPalette,
+  rowValue,
+} from '../models'
 import { isBusy } from '../chat'
 import { useSessionTransfer } from '../sessions'
 import { PaletteRoot } from './PaletteRoot'
@@ -55,13 +67,12 @@ function usePaletteModel(selected: string | undefined, sessions: Session[] | und
   return { options, resolved, current, setModel }
 }
 
-function useModelRows(options: ModelOption[], q: string, prefs: Parameters<typeof modelSections>[2]) {
-  return useMemo(() => {
-    const s = modelSections(options, q, prefs)
-    // With nothing typed only the user's own models; all of them are one "Change model…" away.
-    const list = q ? [...s.favourites, ...s.recent, ...s.groups.flatMap((g) => g.options)] : [...s.favourites, ...s.recent]
-    return [...new Map(list.map((o) => [o.key, o])).values()].slice(0, SEARCH_LIMIT)
-  }, [options, q, prefs])
+/** The model rows for `q`: while searching every match, best first; else only the user's own models. */
+function modelRowsFor(options: ModelOption[], q: string, prefs: Parameters<typeof modelSections>[2]): ModelOption[] {
+  const s = modelSections(options, q, prefs)
+  // With nothing typed only the user's own models; all of them are one "Change model…" away.
+  const list = q ? s.matches : [...s.favourites, ...s.recent]
+  return [...new Map(list.map((o) => [o.key, o])).values()].slice(0, SEARCH_LIMIT)
 }
 
 export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
@@ -82,8 +93,7 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
     onClose()
     f()
   }
-  const q = query.trim()
-  const actions = [
+  const allActions = [
     { id: 'new', label: 'New conversation', run: run(() => onSelect(undefined)) },
     { id: 'model', label: 'Change model…', run: () => (setPage('models'), setQuery('')) },
     { id: 'settings', label: 'Open settings', run: run(onOpenSettings) },
@@ -95,9 +105,23 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
         ]
       : []),
     { id: 'import', label: 'Import a session (opencode JSON)…', run: run(() => void transfer.importFromFile()) },
-  ].filter((a) => matches(a.label, q))
-  const sessionRows = (sessions.data ?? []).filter((s) => matches(s.title, q)).slice(0, q ? SEARCH_LIMIT : SESSIONS_SHOWN_EMPTY)
-  const modelRows = useModelRows(model.options, q, prefs)
+  ]
+  const rowsFor = (q: string) => ({
+    actions: allActions.filter((a) => matches(a.label, q)),
+    sessionRows: (sessions.data ?? []).filter((s) => matches(s.title, q)).slice(0, q ? SEARCH_LIMIT : SESSIONS_SHOWN_EMPTY),
+    modelRows: modelRowsFor(model.options, q, prefs),
+  })
+  const { actions, sessionRows, modelRows } = rowsFor(query.trim())
+  // Every keystroke highlights the first row of the new list (for models: the best match), not
+  // whichever row happened to be highlighted before.
+  const search = (text: string) => {
+    setQuery(text)
+    const next = rowsFor(text.trim())
+    const a = next.actions[0]
+    const sess = next.sessionRows[0]
+    const m = next.modelRows[0]
+    setValue(a ? `action:${a.id}` : sess ? `session:${sess.id}` : m ? rowValue('all', m.key) : '')
+  }
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -109,7 +133,7 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
             value={value}
             onValueChange={setValue}
             query={query}
-            onQueryChange={setQuery}
+            onQueryChange={search}
             toggleFavourite={prefs.toggleFavourite}
             actions={actions}
             sessionRows={sessionRows}

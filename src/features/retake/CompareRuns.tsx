@@ -7,13 +7,14 @@ import { useQuery } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
-import type { Attempt } from '../../../shared/ipc-contract'
+import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import type { CompareColumn } from './compare-columns'
 import { displayPath } from '../../../shared/display-path'
 import { useEscape } from '../../ui/use-escape'
 import { checkpointKeys } from '../../api/query-keys'
 
-export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt): void; onClose(): void }) {
+/** onKeep: the run's attempt and the model it ran with (the session's model once it is kept). */
+export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt, model: ModelRef): void; onClose(): void }) {
   useEscape(onClose)
   return (
     <div className="dialog-backdrop" role="presentation">
@@ -33,7 +34,7 @@ export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColu
               </div>
               <FileList column={c} />
               {c.attempt ? (
-                <button type="button" className="button button-primary small" data-testid="compare-keep" onClick={() => onKeep(c.attempt!)}>
+                <button type="button" className="button button-primary small" data-testid="compare-keep" onClick={() => onKeep(c.attempt!, c.model)}>
                   Keep this one
                 </button>
               ) : (

@@ -3,9 +3,9 @@
  * attempt switcher, the "did not go through" offer), handles R on a focused message, and reports a
  * retry that could not even start. The timeline itself knows nothing about retries.
  */
-import type { KeyboardEvent, ReactNode } from 'react'
+import { useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import type { Attempt } from '../../../shared/ipc-contract'
+import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import { RetryProvider, type RetryContextValue } from './retry-context'
 import { laterTurns, retryTargetFor } from '../../../shared/retry/retry-target'
 import { CompareRuns } from './CompareRuns'
@@ -85,6 +85,8 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setRestoreNote)
   const { extra, below } = useRetryMessageActions(ctx, session.attempts.data, session.failed, session.checkpoints.data, setSwitching)
   const attempts = session.attempts.data ?? []
+  // "Keep this one" of a compare: the kept run's model, made the session's once the switch is done.
+  const [keptModel, setKeptModel] = useState<ModelRef | null>(null)
 
   return (
     <RetryProvider value={ctx!}>
@@ -110,8 +112,9 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
             <CompareRuns
               columns={compareColumns(comparison, { attempts, messages, checkpoints: session.checkpoints.data ?? [], labelOf: (m) => labelOf(options, m) })}
               onClose={() => setComparison(null)}
-              onKeep={(a) => {
+              onKeep={(a, model) => {
                 setComparison(null)
+                setKeptModel(model)
                 setSwitching(a)
               }}
             />
@@ -121,10 +124,11 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
               purpose={{ kind: 'continue', laterTurns: laterTurns(messages, switching.messageID) }}
               sessionID={ctx.sessionID}
               messageID={switching.messageID}
-              onCancel={() => setSwitching(null)}
+              onCancel={() => (setSwitching(null), setKeptModel(null))}
               onConfirm={(d: RestoreDecision) => {
                 setSwitching(null)
-                void runContinue(switching, d)
+                setKeptModel(null)
+                void runContinue(switching, d).then((ok) => ok && keptModel && ctx.chooseModel(keptModel))
               }}
             />
           )}

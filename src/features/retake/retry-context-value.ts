@@ -116,6 +116,9 @@ function compareOf(s: RetryContextSources): RetryContextValue['compare'] {
 function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
   return async (clickedID, model, savedEntry, files, opts) => {
     s.setStartError(null)
+    // The retake is confirmed now (this is where every path to it arrives): the model it runs with
+    // becomes the session's, so the next ordinary prompt goes to it too.
+    if (!s.model || modelKey(s.model) !== modelKey(model)) s.chooseModel(model)
     try {
       const out = await s.retake({
         sessionID: s.sessionID,

@@ -24,9 +24,9 @@ export interface RetryContextValue {
   busy: boolean
   /** A retry of this session is running (Send and ↺ are locked). */
   locked: boolean
-  /** Makes `ref` the session's model (Retry with… does this first). */
+  /** Makes `ref` the session's model (a retake that runs does this first; "Keep this one" after it continued). */
   chooseModel(ref: ModelRef): void
-  /** Runs the retry; resolves when it is over (errors are reported by the provider itself). */
+  /** Runs the retry with `model`, which becomes the session's; resolves when it is over (errors are reported by the provider itself). */
   retake(clickedID: string, model: ModelRef, saved?: SavedRetry, files?: FileChoices, opts?: { skipCheckpoint?: boolean; edit?: string }): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean

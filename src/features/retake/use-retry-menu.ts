@@ -40,10 +40,9 @@ export function retryChoices(ctx: RetryContextValue, clickedID: string, target: 
     else if (entry === 'confirm') setConfirm({ model, later })
     else void ctx.retake(clickedID, model)
   }
-  const withModel = (ref: ModelRef) => {
-    ctx.chooseModel(ref)
-    go(ref)
-  }
+  // The session's model is not changed here: only a retake that runs makes it the session's
+  // (retry-context-value.ts), so a Cancel in the question or the sheet leaves the model as it was.
+  const withModel = (ref: ModelRef) => go(ref)
   const pick = (ref: ModelRef) =>
     setSeveral((list) => {
       const now = list ?? []

@@ -103,24 +103,29 @@ export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => 
   const [switching, setSwitching] = useState<Attempt | null>(null)
   const [switchNote, setSwitchNote] = useState<SwitchNote | null>(null)
 
-  /** d: the sheet's decision; none when finishing a cut-off switch (its files are done). */
-  const runContinue = async (a: Attempt, d?: RestoreDecision) => {
+  /** d: the sheet's decision; none when finishing a cut-off switch (its files are done). True once continued. */
+  const runContinue = async (a: Attempt, d?: RestoreDecision): Promise<boolean> => {
     setSwitchNote(null)
     // The last retake's "Undo restore" no longer applies: its restore is what this switch undoes.
     setRestoreNote(null)
     try {
       const files = !d || d.mode === 'conversation' ? undefined : fileChoicesOf(d)
       const out = await continueAttempt({ sessionID: a.sessionID, messageID: a.messageID, at: a.at, files, leaveFiles: d?.mode === 'conversation' })
-      if (out.status === 'failed') setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${out.error}` })
-      else {
+      if (out.status === 'failed') {
+        setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${out.error}` })
+        return false
+      }
+      {
         const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
         const kept = skipped > 0 ? ` ${skipped} file${skipped === 1 ? '' : 's'} you changed were left as they are.` : ''
         // Only the ids are needed to switch back: the host reads the kept attempt itself.
         const back = out.kept !== null ? { sessionID: a.sessionID, messageID: a.messageID, at: out.kept, messages: [] } : undefined
         setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}`, ...(back ? { back } : {}) })
       }
+      return true
     } catch (err) {
       setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${(err as Error).message}` })
+      return false
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyEvent, applyToMessages, applyToSessions, applyToStatus, type ChatCache } from '../../../src/api/apply-event'
+import { applyToMessages, applyToSessionErrors, applyToSessions, applyToStatus } from '../../../src/api/apply-event'
 import type { MessageWithParts, TextPart } from '../../../src/api/types'
 import { assistant, ev, SID, session, user } from './fixtures'
 
@@ -90,7 +90,7 @@ describe('applyToSessions', () => {
   })
 })
 
-describe('applyToStatus and applyEvent', () => {
+describe('applyToStatus and applyToSessionErrors', () => {
   it('tracks busy → retry → idle', () => {
     let m = applyToStatus({}, ev('session.status', { sessionID: SID, status: { type: 'busy' } }))
     m = applyToStatus(m, ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 2, message: 'x', next: 5 } }))
@@ -99,14 +99,11 @@ describe('applyToStatus and applyEvent', () => {
     expect(m?.[SID]).toEqual({ type: 'idle' })
   })
 
-  it('applies one event across the whole cache, and returns the same cache for unrelated events', () => {
-    const cache: ChatCache = { sessions: [session(SID, 1)], messages: { [SID]: [user('msg_1')] }, status: {}, sessionErrors: {} }
-    expect(applyEvent(cache, ev('server.heartbeat', {}))).toBe(cache)
+  it('keeps the last session.error until a new user message in that session', () => {
     const err = { name: 'UnknownError', data: { message: 'boom' } }
-    const next = applyEvent(cache, ev('session.error', { sessionID: SID, error: err }))
-    expect(next.sessionErrors[SID]).toEqual(err)
-    const after = applyEvent(next, ev('message.updated', { sessionID: SID, info: user('msg_2').info }))
-    expect(after.sessionErrors[SID]).toBeUndefined() // a new prompt clears the old banner
-    expect(after.messages[SID]!.map((m) => m.info.id)).toEqual(['msg_1', 'msg_2'])
+    const errors = applyToSessionErrors({}, ev('session.error', { sessionID: SID, error: err }))
+    expect(errors[SID]).toEqual(err)
+    expect(applyToSessionErrors(errors, ev('server.heartbeat', {}))).toBe(errors)
+    expect(applyToSessionErrors(errors, ev('message.updated', { sessionID: SID, info: user('msg_2').info }))[SID]).toBeUndefined()
   })
 })

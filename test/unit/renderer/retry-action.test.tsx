@@ -99,15 +99,27 @@ describe('RetryAction', () => {
     expect(screen.getByTestId('retry-with')).toBeDisabled()
   })
 
-  it('Retry with… makes the picked model the session’s and retries with it in one step', async () => {
+  it('Retry with… retakes with the picked model in one step (the retake, not the menu, makes it the session’s)', async () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a2', value)
     await userEvent.click(screen.getByTestId('retry-with'))
-    // The model palette: the current model is highlighted; typing narrows, Enter retakes.
+    // The model palette: the current model is highlighted; typing moves the highlight, Enter retakes.
     await userEvent.keyboard('echo 2{Enter}')
-    expect(value.chooseModel).toHaveBeenCalledWith(echo2)
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
+    expect(value.chooseModel).not.toHaveBeenCalled()
     expect(screen.queryByTestId('retry-menu')).toBeNull()
+  })
+
+  it('Retry with… on an earlier turn, then Cancel: nothing runs and the session’s model stays', async () => {
+    const value = ctx({ model: echo, modelLabel: 'Echo' })
+    renderOn('msg_a1', value)
+    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.keyboard('echo 2{Enter}')
+    expect(screen.getByTestId('retry-confirm')).toHaveTextContent('Retake this turn with echo-2?')
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+    expect(value.retake).not.toHaveBeenCalled()
+    expect(value.chooseModel).not.toHaveBeenCalled()
   })
 
   it('Compare up to 3: picking models collects them, and Run starts one compare with them in order', async () => {

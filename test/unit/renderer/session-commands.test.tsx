@@ -58,12 +58,18 @@ describe('what /retry and /rewind do (the ↺ path)', () => {
     expect(ctx.retake).not.toHaveBeenCalled()
   })
 
-  it('/retry of a turn that changed nothing retakes at once; with a model, that model becomes the session’s', async () => {
+  it('/retry of a turn that changed nothing retakes at once, with the model named (the retake makes it the session’s)', async () => {
     const ctx = ctxWith(() => false)
     await run(ctx)({ kind: 'command', name: 'retry', arg: 'echo-2' })
-    expect(ctx.chooseModel).toHaveBeenCalledWith(echo2)
     expect(ctx.retake).toHaveBeenCalledWith('msg_3', echo2)
     expect(ctx.openRestoreSheet).not.toHaveBeenCalled()
+  })
+
+  it('/retry with a model on a turn that changed files asks first, and leaves the session’s model until the sheet is confirmed', async () => {
+    const ctx = ctxWith((id) => id === 'msg_3')
+    await run(ctx)({ kind: 'command', name: 'retry', arg: 'echo-2' })
+    expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_3', echo2)
+    expect(ctx.chooseModel).not.toHaveBeenCalled()
   })
 
   it('/retry with a model nobody has says so and keeps the draft', async () => {
