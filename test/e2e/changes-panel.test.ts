@@ -29,7 +29,11 @@ describe('Changes panel', () => {
     await turn('WRITE src/app/hello.ts export const greeting = "hi"', 1)
     await turn('EDIT notes.txt "second line" "second line, edited"', 2)
 
-    await page.getByTestId('open-changes').click()
+    // From the keyboard: Ctrl+K, "changes", Enter. (The header's Changes button is the mouse's way.)
+    await page.keyboard.press('Control+k')
+    await page.getByTestId('command-palette').getByTestId('palette-search').fill('changes')
+    await page.getByTestId('command-palette').getByRole('option', { name: 'Show the session’s changes' }).waitFor()
+    await page.keyboard.press('Enter')
     const panel = page.getByRole('dialog', { name: 'Changes' })
     const tree = panel.getByRole('tree', { name: 'Changed files' })
     await tree.getByRole('treeitem', { name: /hello\.ts/ }).waitFor()
@@ -55,6 +59,12 @@ describe('Changes panel', () => {
     await panel.getByRole('searchbox', { name: 'Filter files' }).fill('')
     await panel.getByTestId('changes-scope').selectOption({ index: 1 })
     await waitForCount(tree.getByRole('treeitem'), 1)
+    await tree.getByRole('treeitem', { name: /hello\.ts/ }).waitFor()
+
+    // The header's button opens it too.
+    await panel.getByRole('button', { name: 'Close' }).click()
+    await panel.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Changes' }).click()
     await tree.getByRole('treeitem', { name: /hello\.ts/ }).waitFor()
 
     // Restore one file: the sheet starts with only that file chosen.

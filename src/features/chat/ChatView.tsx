@@ -6,6 +6,7 @@ import { ChangesPanel, CheckpointsPanel, ProviderKeysDialog } from './lazy'
 import { RetrySessionLayer, useRetryStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'
+import { useChatPanels } from './panels-store'
 import { ContextMeter } from './ContextMeter'
 import { draftKey } from './drafts-store'
 import { PermissionPrompt } from './PermissionPrompt'
@@ -20,8 +21,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const chat = useChatSession(sessionID)
   const { messages, status, busy, model } = chat
   const [keysOpen, setKeysOpen] = useState(false)
-  const [checkpointsOpen, setCheckpointsOpen] = useState(false)
-  const [changesOpen, setChangesOpen] = useState(false)
+  const panel = useChatPanels((s) => s.open)
+  const { show: showPanel, close: closePanel } = useChatPanels.getState()
   const shown = useChatMessages(sessionID, chat)
   const box = useComposerBox(draftKey(chat.directory, sessionID), model)
   const { abort, stop } = useStopTurn(sessionID, busy)
@@ -37,8 +38,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         {...headerOf(chat, sessionID)}
         meter={<ContextMeter messages={messages.data ?? []} providers={model.providers.data?.providers ?? []} />}
         onKeys={() => setKeysOpen(true)}
-        onCheckpoints={sessionID ? () => setCheckpointsOpen(true) : undefined}
-        onChanges={sessionID ? () => setChangesOpen(true) : undefined}
+        onCheckpoints={sessionID ? () => showPanel('checkpoints') : undefined}
+        onChanges={sessionID ? () => showPanel('changes') : undefined}
       />
       {model.providers.error && <div className="inline-error">{errorMessage(model.providers.error)}</div>}
       <RetrySessionLayer
@@ -75,8 +76,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onChooseModel={model.chooseModel}
       />
       {keysOpen && <ProviderKeysDialog onClose={() => setKeysOpen(false)} />}
-      {changesOpen && sessionID && <ChangesPanel sessionID={sessionID} busy={busy} onClose={() => setChangesOpen(false)} />}
-      {checkpointsOpen && sessionID && <CheckpointsPanel sessionID={sessionID} busy={busy} onClose={() => setCheckpointsOpen(false)} />}
+      {panel === 'changes' && sessionID && <ChangesPanel sessionID={sessionID} busy={busy} onClose={closePanel} />}
+      {panel === 'checkpoints' && sessionID && <CheckpointsPanel sessionID={sessionID} busy={busy} onClose={closePanel} />}
     </div>
   )
 }

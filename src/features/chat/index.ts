@@ -2,3 +2,4 @@
 // This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { SLASH_COMMANDS } from './slash-commands'
 export { isBusy } from './status-line'
+export { useChatPanels } from './panels-store'

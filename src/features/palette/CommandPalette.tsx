@@ -22,7 +22,7 @@ import {
   ModelPalette,
   rowValue,
 } from '../models'
-import { isBusy } from '../chat'
+import { isBusy, useChatPanels } from '../chat'
 import { useSessionTransfer } from '../sessions'
 import { PaletteRoot } from './PaletteRoot'
 import { escapeCloses, useFocusReturn } from '../../ui/Popover'
@@ -100,6 +100,8 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
     ...(busy ? [{ id: 'stop', label: 'Stop the running turn', run: run(() => abort.mutate(selected!)) }] : []),
     ...(selected
       ? [
+          { id: 'changes', label: 'Show the session’s changes', run: run(() => useChatPanels.getState().show('changes')) },
+          { id: 'checkpoints', label: 'Open checkpoints', run: run(() => useChatPanels.getState().show('checkpoints')) },
           { id: 'export-md', label: 'Export this session as Markdown', run: run(() => void transfer.exportAs(selected, 'md')) },
           { id: 'export-json', label: 'Export this session as opencode JSON', run: run(() => void transfer.exportAs(selected, 'json')) },
         ]
