@@ -100,6 +100,7 @@ export function Composer(p: ComposerProps) {
           {error}
         </div>
       )}
+      {assist?.notice}
       {attachments}
       <div className="composer-box">
         {assist?.popup}

@@ -18,6 +18,10 @@ import { turnTexts, useSessionCommands } from './use-session-commands'
 import { useSlashMenu, type ComposerAssist } from './use-slash-menu'
 import '../../styles/commands.css'
 
+/** How long a command's notice stays: what it did, and why it could not. */
+export const NOTICE_MS = 6_000
+export const NOTICE_ERROR_MS = 12_000
+
 /** Rendered inside the retry layer: keeps a ref to its context for commands typed outside it. */
 function RetryContextBridge({ into }: { into: { current: RetryContextValue | null } }) {
   const ctx = useRetryContext()
@@ -61,6 +65,12 @@ export function useComposerCommands(opts: {
   const serverCommands = useServerCommands().data
   // A notice belongs to the session it was given in.
   useEffect(() => setNotice(null), [opts.sessionID])
+  // None needs an answer: each leaves on its own (an error stays long enough to read).
+  useEffect(() => {
+    if (!notice) return
+    const t = setTimeout(() => setNotice(null), notice.ok ? NOTICE_MS : NOTICE_ERROR_MS)
+    return () => clearTimeout(t)
+  }, [notice])
 
   const intercept = useCallback(
     (text: string): string | OpencodeCommandTurn | null => {

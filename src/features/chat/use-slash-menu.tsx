@@ -9,6 +9,8 @@ import { completions, type CompletionData, type CompletionItem } from './slash-c
 
 export interface ComposerAssist {
   popup: ReactNode
+  /** What the last command did (or why it could not): shown above the box, in the page's flow. */
+  notice?: ReactNode
   /** True when the key was the popup's (the composer then does nothing more with it). */
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): boolean
   inputProps: Pick<TextareaHTMLAttributes<HTMLTextAreaElement>, 'aria-autocomplete' | 'aria-controls' | 'aria-activedescendant' | 'onSelect'>
@@ -65,14 +67,10 @@ export function useSlashMenu(opts: {
     return true
   }
 
-  const popup = (
-    <>
-      {open && <SlashList listId={listId} label={opts.label ?? 'Commands'} items={items} index={index} onHover={setActive} onPick={pick} />}
-      {opts.notice}
-    </>
-  )
+  const popup = <>{open && <SlashList listId={listId} label={opts.label ?? 'Commands'} items={items} index={index} onHover={setActive} onPick={pick} />}</>
   return {
     popup,
+    notice: opts.notice,
     onKeyDown,
     inputProps: {
       'aria-autocomplete': 'list',

@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { ChatView } from '../../../src/features/chat/ChatView'
 import { draftKey, useDraftsStore } from '../../../src/features/chat/drafts-store'
+import { NOTICE_ERROR_MS } from '../../../src/features/chat/use-composer-commands'
 import { useSessionErrors } from '../../../src/features/sessions/session-errors-store'
 import { apiError, assistant, localProviders, SID, session, user } from './fixtures'
 
@@ -106,6 +107,26 @@ describe('ChatView', () => {
       act(() => useSessionErrors.setState({ errors: { [SID]: { name: 'UnknownError', data: { message: 'Model not found: local/nope.' } } } }))
       await act(() => vi.advanceTimersByTimeAsync(1100))
       expect(await screen.findByTestId('session-error')).toHaveTextContent('Model not found: local/nope.')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a command’s notice stands in the flow above the box (covering nothing) and leaves on its own', async () => {
+    useDraftsStore.getState().setDraft(draftKey('/p', SID), '')
+    renderChat({ promptStatus: 204 })
+    await userEvent.type(await screen.findByTestId('composer'), '/frobnicate')
+    // The notice's own timer must be a fake one: the clock goes fake before Enter.
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).keyboard('{Enter}')
+      const notice = await screen.findByTestId('slash-notice')
+      expect(notice).toHaveTextContent('Unknown command /frobnicate')
+      // Not inside the box with the popup (which floats over the timeline): before it, in the form.
+      expect(notice.closest('.composer-box')).toBeNull()
+      expect(screen.getByTestId('composer')).toHaveValue('/frobnicate')
+      await act(() => vi.advanceTimersByTimeAsync(NOTICE_ERROR_MS + 100))
+      expect(screen.queryByTestId('slash-notice')).toBeNull()
     } finally {
       vi.useRealTimers()
     }
