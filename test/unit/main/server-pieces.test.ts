@@ -83,6 +83,10 @@ describe('proxy header and path rules', () => {
     expect(isHostOnlyOpencodeRoute('DELETE', '/session/ses_1')).toBe(false)
     expect(isAllowedOpencodeRoute('POST', '/provider/github-copilot/oauth/authorize')).toBe(true)
     expect(isAllowedOpencodeRoute('POST', '/provider/openai/oauth/callback')).toBe(true)
+    // opencode's commands (a template the server turns into a prompt: a turn like any other, checkpointed).
+    expect(isAllowedOpencodeRoute('GET', '/command')).toBe(true)
+    expect(isAllowedOpencodeRoute('POST', '/session/ses_1/command')).toBe(true)
+    expect(isAllowedOpencodeRoute('GET', '/find/file?query=app')).toBe(true)
     // opencode's web app, files, shells and anything unknown stay out of reach.
     for (const [m, p] of [
       ['GET', '/'],
@@ -90,7 +94,6 @@ describe('proxy header and path rules', () => {
       ['GET', '/file/content?path=evil.html'],
       ['GET', '/file?path=.'],
       ['POST', '/session/ses_1/shell'],
-      ['POST', '/session/ses_1/command'],
       ['GET', '/session/../config'],
       ['GET', '/session/ses_1/message/..'],
       ['DELETE', '/session'],
