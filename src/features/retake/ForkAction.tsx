@@ -14,6 +14,7 @@ import { useRetryContext } from './retry-context'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from './ForkIcon'
+import { errorMessage } from '../../../shared/unwrap'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */
 export function defaultForkFolder(directory: string, now = new Date()): string {
@@ -47,7 +48,7 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
       if (out.directory !== scope.directory) ui.setProject(out.directory)
       else await qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) })
     } catch (err) {
-      setState({ busy: false, error: (err as Error).message })
+      setState({ busy: false, error: errorMessage(err) })
     }
   }
 
