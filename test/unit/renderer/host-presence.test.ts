@@ -16,19 +16,28 @@ const envelope = (status: number, body: unknown) => new Response(JSON.stringify(
 
 describe('host presence', () => {
   it('a call nobody answers says so in words, and the host counts as gone once a look finds nobody', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
     await expect(createHttpBridge().invoke('app.info', {})).rejects.toThrow('Retake is not answering: it may have stopped running')
     await vi.waitFor(() => expect(hostPresence()).toBe('gone'))
   })
 
   it('a refusal from a later process on the port counts as gone at once', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => envelope(421, { ok: false, error: { code: 'forbidden', message: 'unexpected Host header' } })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope(421, { ok: false, error: { code: 'forbidden', message: 'unexpected Host header' } })),
+    )
     await expect(createHttpBridge().invoke('server.status', {})).rejects.toThrow()
     expect(hostPresence()).toBe('gone')
   })
 
   it('an answering host is up', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => envelope(200, { ok: true, data: { state: 'ready' } })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope(200, { ok: true, data: { state: 'ready' } })),
+    )
     await expect(createHttpBridge().invoke('server.status', {})).resolves.toEqual({ state: 'ready' })
     expect(hostPresence()).toBe('up')
   })
