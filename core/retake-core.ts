@@ -43,6 +43,8 @@ export interface CoreOptions {
   opencodeConfigPath?: string | null
   remote?: { url: string; password?: string }
   initialProject?: string
+  /** Browser mode: the command that started this run (the tab shows it once the run has ended). */
+  startCommand?: string
   pickFolder?: () => Promise<string | null>
   openExternal?: (url: string) => Promise<boolean>
   /** Extra environment for the embedded server (tests keep it offline with this). */
@@ -203,6 +205,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       initialProject: opts.initialProject,
       canPickFolder: Boolean(opts.pickFolder),
       attachmentKey,
+      ...(opts.startCommand ? { startCommand: opts.startCommand } : {}),
     }),
     'server.status': () => connection.status,
     'server.restart': async () => {

@@ -28,6 +28,8 @@ export const AppInfoSchema = z.object({
   canPickFolder: z.boolean(),
   /** This install's key (64 hex) for tagging inlined attachment blocks: only tagged ones show as chips. */
   attachmentKey: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Browser mode: the command that started this run, shown when the tab outlives it. */
+  startCommand: z.string().optional(),
 })
 export type AppInfo = z.infer<typeof AppInfoSchema>
 

@@ -48,10 +48,27 @@ export function unwrap<T>(label: string, result: SdkResult<T>): T {
   return result.data as T
 }
 
-/** A short message for any thrown value, for inline error displays. */
+/**
+ * A short message for any thrown value, for inline error displays: a sentence for people. A failed
+ * opencode call says what the server did (the call's name, e.g. `session.promptAsync`, stays in
+ * the error's own message for logs), then what it said, if anything.
+ */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message
+  if (err instanceof ApiError) return apiErrorSentence(err.status, describeBody(err.body))
+  if (err instanceof PromptFailedError) return `The turn failed: ${describeBody(err.error) || err.error.name}`
+  if (err instanceof Error) return err.message || 'Unexpected error'
   return describeBody(err) || 'Unknown error'
+}
+
+/** What an HTTP status (none: no answer at all) means for the person who asked. */
+export function apiErrorSentence(status: number | undefined, detail: string): string {
+  const said = detail ? `: ${detail}` : ''
+  if (status === undefined) return 'The server is not answering'
+  if (status >= 500) return `The server failed (HTTP ${status})${said}`
+  if (status === 401 || status === 403) return `The server refused this (HTTP ${status})${said}`
+  if (status === 404) return detail || 'The server no longer has this (HTTP 404)'
+  if (status === 409) return detail ? `The server could not do this now: ${detail}` : 'The server could not do this now (HTTP 409)'
+  return `The server did not accept this (HTTP ${status})${said}`
 }
 
 /** What a failed turn looks like when `session.prompt` still answered HTTP 200. */

@@ -84,3 +84,14 @@ export function parseWebArgs(argv: string[], cwd = process.cwd()): WebCliOptions
   }
   return opts
 }
+
+/**
+ * The command that starts browser mode again as this run was started (shown by a tab that outlived
+ * its run): `npm start` when it came through it, else `npm run web` with the same options.
+ */
+export function startCommandOf(argv: string[], npmScript: string | undefined): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)
+  const args = argv.map(quote).join(' ')
+  if (npmScript === 'start') return args ? `npm start -- ${args}` : 'npm start'
+  return args ? `npm run web -- ${args}` : 'npm run web'
+}

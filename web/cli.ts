@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRetakeCore } from '../core/retake-core'
 import { findAppRoot, readVersions } from '../core/app-paths'
-import { parseWebArgs, USAGE } from './cli-args'
+import { parseWebArgs, startCommandOf, USAGE } from './cli-args'
 import { startWebHost } from './host'
 
 async function main() {
@@ -32,6 +32,7 @@ async function main() {
     opencodeConfigPath: opts.opencodeConfig,
     remote: opts.remote ? { url: opts.remote, password: process.env.RETAKE_REMOTE_PASSWORD } : undefined,
     initialProject: opts.project ?? undefined,
+    startCommand: startCommandOf(process.argv.slice(2), process.env.npm_lifecycle_event),
     log: (line) => console.error(line),
   })
   const host = await startWebHost({ core, staticDir: join(appRoot, 'dist', 'renderer'), port: opts.port, host: opts.host, token: process.env.RETAKE_WEB_TOKEN })

@@ -10,6 +10,7 @@ import { OPENCODE_PROXY_PATH } from '../shared/ipc-contract'
 import type { RetakeCore } from '../core/retake-core'
 import { SECURITY_HEADERS } from '../core/security/csp'
 import { contentTypeFor, resolveStaticPath } from '../core/security/static-path'
+import { REFUSAL_CSP, REFUSAL_TEXT, refusalPage } from './refusal-page'
 import { checkRequest, hostNames, instanceHostName, safeEqual, SessionStore, sessionCookie, sessionCookieName, type HostNames } from './host-auth'
 
 export interface WebHostOptions {
@@ -56,21 +57,21 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     // 127.0.0.1 and the like are shared by every port and every process: there only a valid
     // token is answered, by sending it on to this instance's own origin (unnamed to anyone else).
     if (names.aliases.has(req.headers.host ?? '')) {
-      if (!exchange || !safeEqual(token, secret)) return refuse(res, isApi, 421, 'This Retake host answers only at the address it printed: open that URL.')
+      if (!exchange || !safeEqual(token, secret)) return refuse(res, isApi, 421, 'This Retake host answers only at the address it printed: open that URL.', REFUSAL_TEXT.alias)
       res.writeHead(303, { location: sameOriginLocation(origin, url), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
       return res.end()
     }
     // The token in the printed URL buys a session of this instance, then leaves the address bar.
     if (exchange) {
       const guard = checkRequest(req, { names, sessions, cookieName, needsSession: false, api: false })
-      if (!guard.ok) return sendText(res, guard.status!, guard.reason!)
-      if (!safeEqual(token, secret)) return sendText(res, 401, 'This link’s access token is not valid for this Retake host.')
+      if (!guard.ok) return sendPage(res, guard.status!, pageTextFor(guard.status!, guard.reason!))
+      if (!safeEqual(token, secret)) return sendPage(res, 401, REFUSAL_TEXT.badToken)
       url.searchParams.delete('token')
       res.writeHead(303, { location: sameOriginLocation(origin, url), 'set-cookie': sessionCookie(cookieName, sessions.issue()), 'cache-control': 'no-store' })
       return res.end()
     }
     const guard = checkRequest(req, { names, sessions, cookieName, api: isApi, needsSession: isApi || path.endsWith('.html') || !/\.[a-z0-9]+$/i.test(path) })
-    if (!guard.ok) return refuse(res, isApi, guard.status!, guard.reason!)
+    if (!guard.ok) return refuse(res, isApi, guard.status!, guard.reason!, pageTextFor(guard.status!, guard.reason!))
 
     if (path.startsWith('/api/rpc/')) return rpc(req, res, decodeURIComponent(path.slice('/api/rpc/'.length)))
     if (path === '/api/events') return events(req, res)
@@ -183,8 +184,30 @@ export function sameOriginLocation(origin: string, url: URL): string {
   return `${origin}/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`
 }
 
-function refuse(res: ServerResponse, api: boolean, status: number, reason: string) {
-  return api ? send(res, status, { ok: false, error: { code: 'forbidden', message: reason } }) : sendText(res, status, reason)
+/** A refusal: the reason as JSON for the app's own calls, a page with a sentence for a person otherwise. */
+function refuse(res: ServerResponse, api: boolean, status: number, reason: string, sentence: string) {
+  return api ? send(res, status, { ok: false, error: { code: 'forbidden', message: reason } }) : sendPage(res, status, sentence)
+}
+
+/** The sentence for a guard's refusal (host-auth.ts): a wrong Host is mostly a tab of an ended run. */
+function pageTextFor(status: number, reason: string): string {
+  if (status === 421) return REFUSAL_TEXT.otherRun
+  if (status === 401) return REFUSAL_TEXT.noSession
+  return `Retake refused this request: ${reason}.`
+}
+
+function sendPage(res: ServerResponse, status: number, sentence: string) {
+  const html = refusalPage(sentence, status)
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(html)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'content-security-policy': REFUSAL_CSP,
+  })
+  res.end(html)
 }
 
 function sendText(res: ServerResponse, status: number, text: string) {

@@ -4,6 +4,7 @@
  * serves the desktop preload and browser mode's HTTP bridge.
  */
 import { z } from 'zod'
+import { errorMessage } from '../../shared/unwrap'
 import { channels, isChannel, type ChannelName, type ChannelOutput, type Channels, type Envelope, type ErrorCode } from '../../shared/ipc-contract'
 
 export type Handler<C extends ChannelName> = (input: z.infer<Channels[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C>
@@ -47,7 +48,8 @@ export function createRouter<S>(handlers: Handlers, opts: RouterOptions<S>): Dis
     } catch (err) {
       const code: ErrorCode = err instanceof RouteError ? err.code : (err as { code?: unknown }).code === 'bad-input' ? 'bad-input' : 'internal'
       opts.log?.(`[ipc] ${channel} failed: ${(err as Error).stack ?? err}`)
-      return fail(code, (err as Error).message || 'Unexpected error')
+      // A sentence for people: an opencode call's name stays in the log line above.
+      return fail(code, errorMessage(err))
     }
   }
 }

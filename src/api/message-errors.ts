@@ -3,6 +3,7 @@
  * and in the session banner only when a `session.error` has no such message (e.g. an unknown model
  * fails before any assistant message exists).
  */
+import { errorMessage } from '../../shared/unwrap'
 import type { MessageError, MessageWithParts } from './types'
 
 export interface ErrorDisplay {
@@ -58,4 +59,9 @@ export function bannerError(sessionError: MessageError | undefined, messages: Me
   )
     return undefined
   return sessionError
+}
+
+/** What the composer says when a message did not go out: why, and that its text is back in the box. */
+export function sendFailedText(err: unknown): string {
+  return `${errorMessage(err).replace(/[.\s]+$/, '')} — your message is kept.`
 }

@@ -12,6 +12,7 @@ import { useUiStore } from '../ui/ui-store'
 import { ServerStatusPanel, serverStatusText } from '../features/settings/ServerStatusPanel'
 import { ShortcutsSheet } from '../features/palette/ShortcutsKey'
 import { ProjectPicker } from './lazy'
+import { HostGoneNotice, useHostGone } from './HostGoneNotice'
 import { Workspace, type LoadState } from './Workspace'
 
 /** Bumps each time the server becomes ready, so caches of a previous server process are not reused. */
@@ -89,9 +90,11 @@ export function AppShell() {
 
   const appState = appStateOf({ failed: info.isError || server.data?.state === 'failed', booting: !info.data || !ready || initial.opening, workspace: !!scope, load })
   const rootRef = useAppStateMark(appState)
+  const hostGone = useHostGone()
 
   return (
     <div className={`app${scope ? '' : ' app-single'}`} ref={rootRef}>
+      {hostGone && <HostGoneNotice startCommand={info.data?.startCommand} />}
       <ShellContent info={info} server={server} ready={ready} scope={scope} initialError={initial.error} onLoadState={onLoadState} onOpenProject={setProject} />
       <ShortcutsSheet />
     </div>

@@ -26,6 +26,8 @@ export interface AppUnderTest {
   page: Page
   /** Everything the host printed (for failure reports). */
   output: () => string
+  /** Stops the browser-mode host process (as Ctrl-C does), leaving the browser open. */
+  stopHost(): Promise<void>
   close(): Promise<void>
 }
 
@@ -119,6 +121,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppUnderTest> {
     context,
     page,
     output: () => out,
+    stopHost: () => stopHost(host),
     close: stopAll,
   }
 }

@@ -50,6 +50,47 @@ describe('resilience', () => {
     await waitForText(messages('user').first(), 'before the crash')
   })
 
+  it('a reload that reaches no run of its own gets a styled page saying what to do; a stopped host leaves the tab saying so', async () => {
+    app = await startApp()
+    const { page, context, origin } = app
+    const port = new URL(origin).port
+    const violations: string[] = []
+    const other = await context.newPage()
+    other.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+    })
+    // What a tab of an ended run meets when a new run holds the port: another name on it.
+    for (const [url, sentence] of [
+      [`http://${'0'.repeat(32)}.localhost:${port}/`, 'This address belongs to a Retake run that has stopped. Start Retake again, then open the address it prints.'],
+      [`http://127.0.0.1:${port}/`, 'This Retake run answers only at the address it printed when it started'],
+    ]) {
+      const res = await other.goto(url)
+      expect(res!.status()).toBe(421)
+      await other.getByRole('heading', { name: 'Retake' }).waitFor()
+      expect(await other.getByRole('alert').textContent()).toContain(sentence)
+      // Styled (its style passed the page's own CSP), and nothing on it runs.
+      expect(await other.locator('main').evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).not.toBe('0px')
+      expect(await other.locator('script').count()).toBe(0)
+    }
+    // Without the session this browser got from the printed address (a fresh profile): 401, same kind of page.
+    const fresh = await app.browser.newContext()
+    const stranger = await fresh.newPage()
+    expect((await stranger.goto(`${origin}/`))!.status()).toBe(401)
+    await stranger.getByRole('alert').filter({ hasText: 'open that address' }).waitFor()
+    await fresh.close()
+    expect(violations).toEqual([])
+
+    // The host process ends under the open tab: one sentence, the command, a way to copy it.
+    await page.getByTestId('composer').fill('not sent yet')
+    await app.stopHost()
+    const notice = page.getByRole('alert').filter({ hasText: 'Retake stopped running. Start it again, then open the address it prints.' })
+    await notice.waitFor()
+    expect(await notice.getByLabel('Command that starts Retake').textContent()).toMatch(/^npm run web -- .*--project /)
+    await notice.getByRole('button', { name: 'Copy the command' }).waitFor()
+    await notice.getByText('Unsent text is still in this tab').waitFor()
+    expect(await page.getByTestId('composer').inputValue()).toBe('not sent yet')
+  })
+
   it('a provider answering 429 shows "provider retrying" with the attempt, and Stop ends it', async () => {
     app = await startApp()
     const { page, fake } = app

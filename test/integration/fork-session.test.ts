@@ -3,7 +3,7 @@
  * the conversation up to the chosen turn; with "a folder of its own" it works in a new folder that
  * holds the project as that turn left it, while the original session's files stay untouched.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { hostFetch } from '../support/host-fetch'
@@ -48,6 +48,12 @@ for (const git of [false, true]) {
       expect(tree(folder)).toEqual({ 'readme.txt': original['readme.txt'], 'one.txt': original['one.txt'] })
       const fork = clientFor(folder)
       expect(await asked(fork, out.sessionID)).toEqual(['WRITE one.txt from turn one'])
+      // The copied turn says where it ran (the original folder): the renderer reads its tool paths
+      // relative to that, so the fork shows `one.txt`, not the original folder's absolute path.
+      const copied = ((await fork.session.messages({ sessionID: out.sessionID })).data as unknown as { info: { role: string; path?: { cwd: string } } }[]).find(
+        (m) => m.info.role === 'assistant',
+      )
+      expect(realpathSync(copied!.info.path!.cwd)).toBe(realpathSync(app.project))
 
       await fork.session.prompt({ sessionID: out.sessionID, parts: [{ type: 'text', text: 'WRITE three.txt in the fork' }] })
       expect(existsSync(join(folder, 'three.txt'))).toBe(true)

@@ -6,7 +6,7 @@ import { messageText } from '../../api/message-text'
 import { isInlinedAttachmentPart } from '../attachments'
 import { ErrorBlock } from './ErrorBlock'
 import { MessageActions } from '../../ui/MessageActions'
-import { PartView } from '../messages'
+import { MessageFolderProvider, messageFolder, PartView } from '../messages'
 
 /** True while an assistant message is still being written. */
 export function isStreaming(m: MessageWithParts): boolean {
@@ -46,9 +46,11 @@ export const MessageRow = memo(function MessageRow({
     >
       {!continued && <div className="message-head">{role === 'user' ? 'You' : info.role === 'assistant' ? `${info.agent || 'Assistant'} · ${info.modelID}` : ''}</div>}
       <div className="message-body">
-        {visibleParts.map((p) => (
-          <PartView key={p.id} part={p} role={role} />
-        ))}
+        <MessageFolderProvider value={messageFolder(message)}>
+          {visibleParts.map((p) => (
+            <PartView key={p.id} part={p} role={role} />
+          ))}
+        </MessageFolderProvider>
         {streaming && visibleParts.length === 0 && (
           <div className="typing" aria-label="Waiting for the answer">
             <span />

@@ -14,7 +14,7 @@ import type { MessageError, SessionStatus } from '../../api/types'
 import { buildPromptParts, type PendingAttachment, useAttachmentsStore } from '../attachments'
 import { choiceKey, useModelStore } from '../models'
 import { draftKey, useDraftsStore } from './drafts-store'
-import { describeError } from '../../api/message-errors'
+import { describeError, sendFailedText } from '../../api/message-errors'
 import type { PendingSend } from './pending-send'
 import { usePendingSendStore } from './pending-send-store'
 import { useSessionErrors } from '../sessions'
@@ -95,7 +95,7 @@ export function useSendTurn(o: {
       // attachments come back too, to the composer the user now sees.
       giveBack(sid, text, sent)
       if (mentioned.length) useMentionsStore.getState().restore(draftKey(directory, sid), mentioned)
-      setSendError(errorMessage(err))
+      setSendError(sendFailedText(err))
     }
   }
   /**
@@ -109,7 +109,7 @@ export function useSendTurn(o: {
       usePendingSendStore.getState().clear(sid, messageID)
       setCheckpointFailed(isCheckpointFailure(err))
       giveBack(sid, text, sent)
-      setSendError(errorMessage(err))
+      setSendError(sendFailedText(err))
     })
   }
 

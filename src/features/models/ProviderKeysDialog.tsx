@@ -10,9 +10,10 @@ import { AuthPrompts } from './AuthPrompts'
 import { methodsFor, promptAnswers } from './provider-auth'
 import { useProviderAuth, useProviderAuthMethods } from './provider-auth-calls'
 import { ProviderSignIn } from './ProviderSignIn'
+import { CustomProviderForm } from './CustomProviderForm'
+import { ProviderPicker } from './ProviderPicker'
+import { CUSTOM_PROVIDER, type ProviderRow } from './provider-order'
 import { useProviderKeysWaiting } from './use-apply-provider-keys'
-
-type ProviderRow = { id: string; name?: string; source?: string }
 
 export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const list = useProviderList(true)
@@ -21,7 +22,7 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   const [saved, setSaved] = useState<string | null>(null)
   const waiting = useProviderKeysWaiting()
   const connected = new Set(list.data?.connected ?? [])
-  const all = [...(list.data?.all ?? [])].sort((a, b) => Number(connected.has(b.id)) - Number(connected.has(a.id)) || (a.name || a.id).localeCompare(b.name || b.id))
+  const all = list.data?.all ?? []
   const { providerID, method, methodIndex, answered } = choice
   const providerName = all.find((p) => p.id === providerID)?.name || providerID
   // A key set through the auth API shows up as source "custom"/"api"; providers that come from the
@@ -40,9 +41,9 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
           </button>
         </div>
         <p className="muted">Keys and sign-ins are stored by the opencode server for this machine.</p>
-        <ProviderSelect providers={all} connected={connected} value={providerID} loading={list.isLoading} onChange={choice.setProviderID} />
-        <MethodsPart choice={choice} />
-        {method.type === 'api' ? (
+        <ProviderPicker providers={all} connected={connected} value={providerID} loading={list.isLoading} onChange={choice.setProviderID} />
+        {providerID === CUSTOM_PROVIDER ? <CustomProviderForm existing={all.map((p) => p.id)} /> : <MethodsPart choice={choice} />}
+        {providerID === CUSTOM_PROVIDER ? null : method.type === 'api' ? (
           <ApiKeyForm
             providerID={providerID}
             ready={answered.ok}
@@ -102,20 +103,6 @@ function useProviderChoice() {
     answered: promptAnswers(method.prompts, answers),
     methodsError: methodsQuery.error,
   }
-}
-
-function ProviderSelect(p: { providers: ProviderRow[]; connected: Set<string>; value: string; loading: boolean; onChange(id: string): void }) {
-  return (
-    <select aria-label="Provider" data-testid="key-provider" className="keys-provider" value={p.value} onChange={(e) => p.onChange(e.target.value)} disabled={p.loading}>
-      <option value="">{p.loading ? 'Loading providers…' : 'Choose a provider'}</option>
-      {p.providers.map((x) => (
-        <option key={x.id} value={x.id}>
-          {x.name || x.id}
-          {p.connected.has(x.id) ? ' (connected)' : ''}
-        </option>
-      ))}
-    </select>
-  )
 }
 
 /** The ways to connect (when there is more than one), why they could not be read, and the chosen one's questions. */

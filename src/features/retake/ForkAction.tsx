@@ -9,11 +9,14 @@ import { useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
 import { queryKeys } from '../../api/query-keys'
 import { useScope } from '../../api/scope'
-import type { MessageWithParts } from '../../api/types'
+import type { MessageWithParts, Session } from '../../api/types'
+import { choiceKey, useModelStore } from '../models'
+import { modelToKeep } from './fork-model'
 import { useRetryContext } from './retry-context'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from './ForkIcon'
+import { errorMessage } from '../../../shared/unwrap'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */
 export function defaultForkFolder(directory: string, now = new Date()): string {
@@ -42,13 +45,24 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
       if (out.status === 'failed') return setState({ busy: false, error: out.error })
       setOpen(false)
       setState({ busy: false, error: null })
+      keepModel(scope.directory, ctx.sessionID, out.directory, out.sessionID)
       const ui = useUiStore.getState()
       ui.selectSession(out.directory, out.sessionID)
       if (out.directory !== scope.directory) ui.setProject(out.directory)
       else await qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) })
     } catch (err) {
-      setState({ busy: false, error: (err as Error).message })
+      setState({ busy: false, error: errorMessage(err) })
     }
+  }
+
+  /** The fork goes on with the model (and agent) of the session it came from. */
+  const keepModel = (fromDir: string, fromID: string, toDir: string, toID: string) => {
+    const models = useModelStore.getState()
+    const session = qc.getQueryData<Session[]>(queryKeys.sessions(scope))?.find((x) => x.id === fromID)
+    const ref = modelToKeep(models.models[choiceKey(fromDir, fromID)], session, ctx.getMessages())
+    if (ref) models.setModel(choiceKey(toDir, toID), ref)
+    const agent = models.agents[choiceKey(fromDir, fromID)]
+    if (agent) models.setAgent(choiceKey(toDir, toID), agent)
   }
 
   return (

@@ -14,6 +14,7 @@ import { type RestoreDecision, turnsWithFileChanges, type RestoreCounts } from '
 import { toPending, type PendingAttachment, composerContentOf } from '../attachments'
 import type { RetryContextValue } from './retry-context'
 import type { useCompareModels, useRetake } from './use-retake'
+import { errorMessage } from '../../../shared/unwrap'
 
 /** A ↺ that asked first: the restore sheet is open for `target`, the user turn `clickedID` belongs to. */
 export interface RetakeSheetRequest {
@@ -108,7 +109,7 @@ function compareOf(s: RetryContextSources): RetryContextValue['compare'] {
       if (failed?.status === 'failed' && !failed.saved) s.setStartError(failed.error)
       if (out.runs.length > 1) s.setComparison({ messageID: target, runs: out.runs })
     } catch (err) {
-      s.setStartError((err as Error).message)
+      s.setStartError(errorMessage(err))
     }
   }
 }
@@ -135,7 +136,7 @@ function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
       // retry that could not even start needs a message of its own.
       if (out.status === 'failed' && !out.saved) s.setStartError(out.error)
     } catch (err) {
-      s.setStartError((err as Error).message)
+      s.setStartError(errorMessage(err))
     }
   }
 }

@@ -15,6 +15,7 @@ import type { RetryContextValue } from './retry-context'
 import { fileChoicesOf, retryContextOf, type Comparison, type RetakeSheetRequest } from './retry-context-value'
 import { useRetryStore } from './retry-store'
 import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetries } from './use-retake'
+import { errorMessage } from '../../../shared/unwrap'
 
 export interface RetrySessionInput {
   sessionID: string | undefined
@@ -124,7 +125,7 @@ export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => 
       }
       return true
     } catch (err) {
-      setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${(err as Error).message}` })
+      setSwitchNote({ ok: false, text: `Could not continue from that attempt: ${errorMessage(err)}` })
       return false
     }
   }
@@ -147,6 +148,6 @@ export function runSheetDecision(
   else
     applyRestore.mutate(fileChoicesOf(d), {
       onSuccess: (r) => r.restoreId && report.noteRestore(r),
-      onError: (err) => report.setStartError(`the files could not be restored: ${(err as Error).message}`),
+      onError: (err) => report.setStartError(`the files could not be restored: ${errorMessage(err)}`),
     })
 }

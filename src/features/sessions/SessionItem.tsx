@@ -53,6 +53,7 @@ export function SessionItem({
   mark,
   onSelect,
   actions,
+  snippet,
 }: {
   session: Session
   active: boolean
@@ -60,6 +61,8 @@ export function SessionItem({
   mark?: SessionMark
   onSelect(): void
   actions: ItemActions
+  /** While searching, the words found in its messages (when the title does not have them). */
+  snippet?: string
 }) {
   const item = useItemMode(session)
   const now = useMinuteClock()
@@ -76,6 +79,11 @@ export function SessionItem({
           {session.title || 'Untitled'}
         </span>
         <span className="session-time">{relativeTime(session.time.updated, now)}</span>
+        {snippet && (
+          <span className="session-snippet muted" data-testid="session-snippet">
+            {snippet}
+          </span>
+        )}
       </button>
       {item.mode === 'confirm' ? (
         <DeleteConfirm

@@ -1,5 +1,5 @@
 /**
- * The project's sessions, newest first and grouped by day: search by title, switch, start a new
+ * The project's sessions, newest first and grouped by day: search by title and message text, switch, start a new
  * conversation, rename in place, archive, delete after confirming — both undoable for a few
  * seconds (a deleted session is archived first and deleted for real only when the undo lapses, so
  * closing the window meanwhile loses nothing) — and the archived ones, to bring back.
@@ -7,9 +7,10 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useArchiveSession, useDeleteSession } from '../../api/mutations'
 import { useSessions, useStatusMap } from '../../api/queries'
-import type { StatusMap } from '../../api/types'
+import type { Session, StatusMap } from '../../api/types'
 import { errorMessage } from '../../../shared/unwrap'
-import { groupSessions, type SessionGroup } from './session-groups'
+import { groupSessions, matchesQuery, searchSnippet, type SearchText, type SessionGroup } from './session-groups'
+import { useMessageSearch } from './use-message-search'
 import type { SessionMarks } from './session-marks'
 import { useSessionMarks } from './session-marks-store'
 import { SearchIcon } from '../../ui/icons'
@@ -53,7 +54,8 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
   const clearMark = useSessionMarks((s) => s.clear)
   const [query, setQuery] = useState('')
   const now = useMinuteClock()
-  const groups = useMemo(() => groupSessions(sessions.data ?? [], now, query), [sessions.data, now, query])
+  const textOf = useMessageSearch(query, sessions.data)
+  const groups = useMemo(() => groupSessions(sessions.data ?? [], now, query, textOf), [sessions.data, now, query, textOf])
   // Whatever happened in the session on screen is seen, however it got there.
   useEffect(() => {
     if (selected) clearMark(selected)
@@ -69,7 +71,16 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
       {sessions.error && <ListError error={sessions.error} />}
       <div className="session-list" data-testid="session-list">
         {groups.map((g) => (
-          <SessionGroupSection key={g.label} group={g} selected={selected} status={status.data} marks={marks} onSelect={onSelect} actions={actions} />
+          <SessionGroupSection
+            key={g.label}
+            group={g}
+            selected={selected}
+            status={status.data}
+            marks={marks}
+            onSelect={onSelect}
+            actions={actions}
+            snippet={(s) => snippetFor(s, query, textOf)}
+          />
         ))}
       </div>
       {total === 0 && !sessions.isLoading && <div className="muted pad">No sessions yet.</div>}
@@ -91,6 +102,13 @@ export function SessionList({ selected, onSelect }: { selected: string | undefin
       )}
     </section>
   )
+}
+
+/** Under a session found by its messages (not its title): where the words are. */
+function snippetFor(s: Session, query: string, textOf: (id: string) => SearchText | undefined): string | undefined {
+  if (!query.trim() || matchesQuery(s.title || 'Untitled', query)) return undefined
+  const text = textOf(s.id)
+  return text && searchSnippet(text, query)
 }
 
 function SessionsHead({ onNew }: { onNew(): void }) {
@@ -144,6 +162,7 @@ function SessionGroupSection(p: {
   marks: SessionMarks
   onSelect(id: string): void
   actions: ItemActions
+  snippet(session: Session): string | undefined
 }) {
   const { group: g, selected } = p
   return (
@@ -159,6 +178,7 @@ function SessionGroupSection(p: {
             mark={s.id === selected ? undefined : p.marks[s.id]}
             onSelect={() => p.onSelect(s.id)}
             actions={p.actions}
+            snippet={p.snippet(s)}
           />
         ))}
       </ul>

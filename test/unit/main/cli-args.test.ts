@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultDataDir, parseWebArgs } from '../../../web/cli-args'
+import { defaultDataDir, parseWebArgs, startCommandOf } from '../../../web/cli-args'
 
 describe('parseWebArgs', () => {
   it('takes every flag, in both --flag value and --flag=value forms', () => {
@@ -29,5 +29,14 @@ describe('defaultDataDir', () => {
     expect(defaultDataDir({ XDG_DATA_HOME: '/xdg' }, 'linux')).toBe('/xdg/retake')
     expect(defaultDataDir({}, 'darwin')).toMatch(/Library\/Application Support\/Retake$/)
     expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toMatch(/Retake$/)
+  })
+})
+
+describe('startCommandOf', () => {
+  it('gives back the command this run was started with, quoted for a shell', () => {
+    expect(startCommandOf([], 'web')).toBe('npm run web')
+    expect(startCommandOf(['--project', '/home/me/my app', '--port', '0'], 'web')).toBe("npm run web -- --project '/home/me/my app' --port 0")
+    expect(startCommandOf([], 'start')).toBe('npm start')
+    expect(startCommandOf(['--project', "it's"], undefined)).toBe(`npm run web -- --project 'it'\\''s'`)
   })
 })

@@ -34,6 +34,8 @@ function fakeOpencode(opts: { promptStatus: number; messages?: unknown[] }) {
       ])
     if (p === `/session/${SID}/prompt_async`) {
       prompts.push(await input.json())
+      // 0: the connection fails (the server is gone), as fetch does then.
+      if (opts.promptStatus === 0) throw new TypeError('Failed to fetch')
       return opts.promptStatus === 204 ? new Response(null, { status: 204 }) : json({ name: 'UnknownError', data: { message: 'boom' } }, opts.promptStatus)
     }
     return new Response('nope', { status: 404 })
@@ -87,9 +89,18 @@ describe('ChatView', () => {
   it('keeps the draft and shows the error when sending fails', async () => {
     renderChat({ promptStatus: 500 })
     await userEvent.type(await screen.findByTestId('composer'), 'do not lose me{Enter}')
-    expect(await screen.findByTestId('composer-error')).toHaveTextContent('session.promptAsync: HTTP 500: boom')
+    expect(await screen.findByTestId('composer-error')).toHaveTextContent('The server failed (HTTP 500): boom — your message is kept.')
+    expect(screen.getByTestId('composer-error')).not.toHaveTextContent('session.promptAsync')
     expect(screen.getByTestId('composer')).toHaveValue('do not lose me')
     expect(useDraftsStore.getState().drafts[draftKey('/p', SID)]).toBe('do not lose me')
+  })
+
+  it('says in words that the server is not answering, and that the message is kept', async () => {
+    useDraftsStore.setState({ drafts: {} })
+    renderChat({ promptStatus: 0 })
+    await userEvent.type(await screen.findByTestId('composer'), 'still here{Enter}')
+    expect(await screen.findByTestId('composer-error')).toHaveTextContent(/^The server is not answering — your message is kept\.$/)
+    expect(screen.getByTestId('composer')).toHaveValue('still here')
   })
 
   it('shows a session error in the banner only when the timeline does not show it', async () => {

@@ -7,6 +7,7 @@ import { setBridge } from '../../../src/bridge'
 import { ForkAction, defaultForkFolder } from '../../../src/features/retake/ForkAction'
 import { RetryProvider, type RetryContextValue } from '../../../src/features/retake/retry-context'
 import { useUiStore } from '../../../src/ui/ui-store'
+import { choiceKey, useModelStore } from '../../../src/features/models'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { SID, assistant, user } from './fixtures'
 
@@ -44,6 +45,24 @@ describe('Fork', () => {
     expect(useUiStore.getState().project).toBe('/tmp/elsewhere')
     expect(useUiStore.getState().selected['/tmp/elsewhere']).toBe('ses_fork')
     expect(screen.queryByTestId('fork-panel')).toBeNull()
+  })
+
+  it('goes on with the model the session was using: the one chosen for it, else the one it last ran', async () => {
+    useModelStore.setState({ models: { [choiceKey('/home/me/app', SID)]: { providerID: 'local', modelID: 'thinker' } }, agents: { [choiceKey('/home/me/app', SID)]: 'plan' } })
+    setup({ status: 'done', sessionID: 'ses_fork', directory: '/tmp/elsewhere', skipped: [] })
+    await userEvent.click(screen.getByTestId('fork-message'))
+    await userEvent.click(screen.getByTestId('fork-confirm'))
+    expect(useModelStore.getState().models[choiceKey('/tmp/elsewhere', 'ses_fork')]).toEqual({ providerID: 'local', modelID: 'thinker' })
+    expect(useModelStore.getState().agents[choiceKey('/tmp/elsewhere', 'ses_fork')]).toBe('plan')
+  })
+
+  it('without a choice, the fork keeps the model the session last ran with (not the server default)', async () => {
+    useModelStore.setState({ models: {}, agents: {} })
+    setup({ status: 'done', sessionID: 'ses_fork2', directory: '/home/me/app', skipped: [] })
+    await userEvent.click(screen.getByTestId('fork-message'))
+    await userEvent.click(screen.getByTestId('fork-leave-mode'))
+    await userEvent.click(screen.getByTestId('fork-confirm'))
+    expect(useModelStore.getState().models[choiceKey('/home/me/app', 'ses_fork2')]).toEqual({ providerID: 'local', modelID: 'echo' })
   })
 
   it('says why a fork was refused and keeps the panel open', async () => {

@@ -262,3 +262,61 @@ describe('ProviderKeysDialog: signing in', () => {
     expect(within(screen.getByTestId('sign-in')).getByTestId('sign-in-url')).toHaveTextContent('https://auth.example.com/a')
   })
 })
+
+describe('ProviderKeysDialog: finding a provider', () => {
+  const many = ['zhipu', 'openrouter', 'anthropic', 'alibaba', 'google', 'openai', 'deepseek'].map((id) => ({
+    id,
+    name: id === 'google' ? 'Google' : id,
+    source: 'custom',
+    env: [],
+    options: {},
+    models: {},
+  }))
+
+  it('lists the popular providers first, then the others by name, and a search narrows the list', async () => {
+    fakeServer({ 'GET /provider': () => json({ all: many, default: {}, connected: [] }) })
+    renderDialog()
+    const list = screen.getByRole('combobox', { name: 'Provider' })
+    await waitFor(() => expect(within(list).getByRole('option', { name: 'anthropic' })).toBeInTheDocument())
+    const names = () =>
+      within(list)
+        .getAllByRole('option')
+        .map((o) => o.textContent)
+    expect(names()).toEqual(['Choose a provider', 'anthropic', 'openai', 'Google', 'openrouter', 'deepseek', 'alibaba', 'zhipu', 'Custom provider (OpenAI-compatible URL)'])
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search providers' }), 'OPEN')
+    expect(names()).toEqual(['Choose a provider', 'openai', 'openrouter', 'Custom provider (OpenAI-compatible URL)'])
+    // Enter takes the first provider the search leaves.
+    await userEvent.keyboard('{Enter}')
+    expect(list).toHaveValue('openai')
+  })
+
+  it('a provider of one’s own: checks the form and writes the OpenAI-compatible config entry to paste, nothing to any file', async () => {
+    const server = fakeServer()
+    renderDialog()
+    await waitFor(() => expect(screen.getByRole('option', { name: 'openai' })).toBeInTheDocument())
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Provider' }), screen.getByRole('option', { name: 'Custom provider (OpenAI-compatible URL)' }))
+    const form = screen.getByRole('form', { name: 'Custom provider' })
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Name' }), 'My Server')
+    await userEvent.type(within(form).getByRole('textbox', { name: 'URL' }), 'http://127.0.0.1:8080/v1/')
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Models' }), 'llama-3.1-8b, qwen2.5')
+    await userEvent.click(within(form).getByRole('button', { name: 'Make the config entry' }))
+    expect(within(form).getByRole('alert')).toHaveTextContent('Give the provider a short name')
+
+    await userEvent.clear(within(form).getByRole('textbox', { name: 'Name' }))
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Name' }), 'my-server')
+    await userEvent.click(within(form).getByRole('button', { name: 'Make the config entry' }))
+    expect(within(form).getByRole('status')).toHaveTextContent('put this in opencode.json in the project folder')
+    expect(JSON.parse(within(form).getByLabelText('Config entry', { selector: 'pre' }).textContent!)).toEqual({
+      provider: {
+        'my-server': {
+          name: 'my-server',
+          npm: '@ai-sdk/openai-compatible',
+          options: { baseURL: 'http://127.0.0.1:8080/v1' },
+          models: { 'llama-3.1-8b': { name: 'llama-3.1-8b' }, 'qwen2.5': { name: 'qwen2.5' } },
+        },
+      },
+    })
+    // opencode 1.18's config PATCH writes a config.json it never reads back: not used.
+    expect(server.calls.filter((c) => !c.route.startsWith('GET'))).toEqual([])
+  })
+})

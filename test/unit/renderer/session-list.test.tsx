@@ -4,13 +4,16 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { SessionList } from '../../../src/features/sessions/SessionList'
-import { session } from './fixtures'
+import { session, user } from './fixtures'
 import { useSessionMarks } from '../../../src/features/sessions/session-marks-store'
 import { act } from '@testing-library/react'
 import { useUndoToast } from '../../../src/ui/undo-toast-store'
 
 /** A fetch double for the opencode proxy: records requests, answers from a small table. */
-function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })]) {
+function fakeOpencode(
+  sessions = [session('ses_b', Date.now() - 60_000, { title: 'Older' }), session('ses_a', Date.now(), { title: 'Newest' })],
+  messages: Record<string, unknown[]> = {},
+) {
   const requests: string[] = []
   const fetchMock = vi.fn(async (input: Request) => {
     const url = new URL(input.url)
@@ -18,6 +21,8 @@ function fakeOpencode(sessions = [session('ses_b', Date.now() - 60_000, { title:
     const json = (v: unknown) => new Response(JSON.stringify(v), { status: 200, headers: { 'content-type': 'application/json' } })
     if (input.method === 'GET' && url.pathname === '/opencode/session') return json(sessions)
     if (input.method === 'GET' && url.pathname === '/opencode/session/status') return json({ ses_a: { type: 'busy' } })
+    const listed = /^\/opencode\/session\/(ses_\w+)\/message$/.exec(url.pathname)
+    if (listed && input.method === 'GET') return json(messages[listed[1]!] ?? [])
     const m = /^\/opencode\/session\/(ses_\w+)$/.exec(url.pathname)
     if (m && input.method === 'PATCH') {
       // Stateful, as the server is: a rename or an archive stays for the next list.
@@ -39,8 +44,8 @@ afterEach(() => {
   useSessionMarks.setState({ marks: {} })
 })
 
-function setup(sessions?: Parameters<typeof fakeOpencode>[0]) {
-  const api = fakeOpencode(sessions)
+function setup(sessions?: Parameters<typeof fakeOpencode>[0], messages?: Parameters<typeof fakeOpencode>[1]) {
+  const api = fakeOpencode(sessions, messages)
   vi.stubGlobal('fetch', api.fetchMock)
   const onSelect = vi.fn()
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
@@ -164,6 +169,26 @@ describe('SessionList', () => {
     const del = within(screen.getAllByTestId('session-item')[0]!).getByTestId('delete-session')
     expect(del.querySelector('svg')).not.toBeNull()
     expect(del.textContent).toBe('')
+  })
+
+  it('search also finds words inside the sessions’ messages, and shows where', async () => {
+    const sessions = [session('ses_a', Date.now(), { title: 'Fix the login bug' }), session('ses_y', Date.now() - 5_000, { title: 'Refactor the parser' })]
+    const say = (sid: string, id: string, text: string) => ({ ...user(id, text), info: { ...user(id, text).info, sessionID: sid } })
+    setup(sessions, {
+      ses_a: [say('ses_a', 'msg_1', 'the login form loses focus')],
+      ses_y: [say('ses_y', 'msg_2', 'Why does the tokenizer overflow on long Unicode identifiers?')],
+    })
+    await screen.findAllByTestId('session-item')
+    await userEvent.type(screen.getByRole('searchbox'), 'tokenizer overflow')
+    await waitFor(() => expect(screen.getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_y']))
+    expect(within(screen.getByTestId('session-item')).getByTestId('session-snippet')).toHaveTextContent('tokenizer overflow on long Unicode')
+    // A title match needs no snippet; a word found in neither leaves nothing.
+    await userEvent.clear(screen.getByRole('searchbox'))
+    await userEvent.type(screen.getByRole('searchbox'), 'login')
+    expect(screen.getAllByTestId('session-item').map((i) => i.getAttribute('data-session-id'))).toEqual(['ses_a'])
+    expect(screen.queryByTestId('session-snippet')).toBeNull()
+    await userEvent.type(screen.getByRole('searchbox'), ' zebra')
+    expect(screen.queryAllByTestId('session-item')).toHaveLength(0)
   })
 
   it('+ New starts a blank conversation without creating a session on the server', async () => {

@@ -164,4 +164,16 @@ describe('tool cards', () => {
     expect(screen.getByTestId('part-text')).toHaveTextContent('hello world')
     expect(toolCardRenders.count).toBe(before)
   })
+
+  it('in a fork’s own folder, the copied turns’ paths read relative to the folder they ran in', () => {
+    // Forked from /home/me/app into /home/me/app-fork: the copied turn ran in /home/me/app.
+    const card = tool('write', { status: 'completed', input: { filePath: '/home/me/app/src/one.txt', content: 'x' } })
+    render(
+      <ScopeProvider scope={{ connection: 'c', directory: '/home/me/app-fork' }}>
+        <MessageRow message={assistant('msg_2', 'msg_1', { path: { cwd: '/home/me/app', root: '/home/me/app' } }, [card])} continued={false} />
+      </ScopeProvider>,
+    )
+    expect(screen.getByTestId('tool-summary')).toHaveTextContent('src/one.txt')
+    expect(screen.getByTestId('tool-summary')).not.toHaveTextContent('/home/me/app')
+  })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, describeBody, PromptFailedError, unwrap, unwrapPrompt } from '../../../shared/unwrap'
+import { ApiError, describeBody, errorMessage, PromptFailedError, unwrap, unwrapPrompt } from '../../../shared/unwrap'
 
 const res = (status: number) => new Response(null, { status })
 
@@ -29,6 +29,22 @@ describe('unwrap', () => {
 
   it('throws on a network failure (no response)', () => {
     expect(() => unwrap('x', { error: new TypeError('fetch failed'), response: undefined })).toThrow('x: no response from the server: fetch failed')
+  })
+
+  it('shows people a sentence, never the call’s name', () => {
+    const fail = (status: number | undefined, error?: unknown) => {
+      try {
+        unwrap('session.promptAsync', { error, response: status === undefined ? undefined : res(status) })
+      } catch (e) {
+        return errorMessage(e)
+      }
+      throw new Error('no throw')
+    }
+    expect(fail(undefined, new TypeError('fetch failed'))).toBe('The server is not answering')
+    expect(fail(500, { name: 'UnknownError', data: { message: 'boom' } })).toBe('The server failed (HTTP 500): boom')
+    expect(fail(404, { name: 'NotFoundError', data: { message: 'Session not found: ses_x' } })).toBe('Session not found: ses_x')
+    expect(fail(400)).toBe('The server did not accept this (HTTP 400)')
+    for (const s of [undefined, 400, 401, 404, 409, 500]) expect(fail(s)).not.toMatch(/session\.promptAsync/)
   })
 
   it('reads the shapes opencode uses', () => {

@@ -6,13 +6,13 @@
  */
 import { memo, useId, useMemo, useState, type ReactNode } from 'react'
 import type { ToolPart } from '../../../api/types'
-import { useOptionalDirectory } from '../../../api/scope'
+import { useToolPathRoots } from '../message-folder'
 import { BashTool } from './BashTool'
 import { DiffTool } from './DiffTool'
 import { FallbackTool } from './FallbackTool'
 import { FileTool } from './FileTool'
 import { TodoTool } from './TodoTool'
-import { filePathOf, relPath, str, summarize } from './tool-info'
+import { filePathOf, relPath, str, summarize, type PathRoots } from './tool-info'
 import '../../../styles/tools.css'
 
 const STATUS_LABEL: Record<ToolPart['state']['status'], string> = {
@@ -25,7 +25,7 @@ const STATUS_LABEL: Record<ToolPart['state']['status'], string> = {
 /** How many times a card rendered (tests check that streaming text beside it does not). */
 export const toolCardRenders = { count: 0 }
 
-function bodyOf(part: ToolPart, directory: string | undefined): ReactNode {
+function bodyOf(part: ToolPart, directory: PathRoots): ReactNode {
   switch (part.tool) {
     case 'bash':
       return <BashTool part={part} />
@@ -59,7 +59,7 @@ function rawOf(part: ToolPart): string {
 
 export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }) {
   toolCardRenders.count++
-  const directory = useOptionalDirectory()
+  const directory = useToolPathRoots()
   const [open, setOpen] = useState(false)
   const [raw, setRaw] = useState(false)
   const bodyId = useId()

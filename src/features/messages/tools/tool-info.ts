@@ -21,10 +21,18 @@ export function meta(state: ToolState): Record<string, unknown> {
   return ('metadata' in state && state.metadata) || {}
 }
 
-/** A path relative to the project when it lies inside it; absolute (or as given) otherwise. */
-export function relPath(path: string | undefined, directory: string | undefined): string {
+/**
+ * The folders a tool's paths read relative to: the project, then the folder the turn ran in (a
+ * forked session's copied turns ran in the folder it was forked from: `one.txt` there is `one.txt`
+ * in the fork too).
+ */
+export type PathRoots = string | readonly (string | undefined)[] | undefined
+
+/** A path relative to the first of the folders it lies inside; absolute (or as given) otherwise. */
+export function relPath(path: string | undefined, roots: PathRoots): string {
   if (!path) return ''
-  if (directory) {
+  for (const directory of typeof roots === 'string' ? [roots] : (roots ?? [])) {
+    if (!directory) continue
     const root = directory.replace(/[\\/]+$/, '')
     if (path === root) return '.'
     if (path.startsWith(`${root}/`) || path.startsWith(`${root}\\`)) return displayPath(path.slice(root.length + 1))
@@ -81,7 +89,7 @@ export interface ToolSummary {
   detail?: string
 }
 
-export function summarize(part: ToolPart, directory: string | undefined): ToolSummary {
+export function summarize(part: ToolPart, directory: PathRoots): ToolSummary {
   const { state } = part
   const input = state.input ?? {}
   const m = meta(state)
