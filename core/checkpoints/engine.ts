@@ -14,8 +14,6 @@ import { hashPending } from './hash-phase'
 import { walkRootPooled } from './pooled-walk'
 import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
 import type { StatPool } from './stat-pool'
-import { acquireHashWorker, releaseHashWorker } from './hash-worker'
-import { POOLED_DELETES_FROM } from './delete-pool'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -86,8 +84,6 @@ export class Engine {
   /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
   readonly statPool: StatPool | null
   private readonly pooledMin: number
-  /** Plain deletes from which a restore hands them to the hash worker (delete-pool.ts). */
-  readonly pooledDeletesFrom: number
   private readonly ctimeMargins = new Map<string, number>()
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
@@ -124,9 +120,7 @@ export class Engine {
     }
     const workers = opts.statWorkers ?? defaultPoolSize()
     this.statPool = workers > 0 ? acquireStatPool(workers) : null
-    if (opts.hashWorker ?? defaultPoolSize() > 1) this.blobs.worker = acquireHashWorker()
     this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
-    this.pooledDeletesFrom = opts.pooledDeletesFrom ?? POOLED_DELETES_FROM
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
 
@@ -263,7 +257,6 @@ export class Engine {
     this.closed = true
     await this.stopWatchers()
     if (this.statPool) await releaseStatPool(this.statPool)
-    if (this.blobs.worker) await releaseHashWorker(this.blobs.worker)
     this.blobs.packs.closeCurrent()
     this.lock.release()
     this.owner.release()

@@ -21,7 +21,6 @@ import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
 import type { StepEnv } from './step-env'
-import { deletePoolFor } from './delete-pool'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
@@ -227,11 +226,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
-    // Both started before the intent is written, which takes a few milliseconds they run beside:
-    // a worker takes milliseconds to come up, and the change journal's thread lets go of the
-    // folders the steps remove (nothing is touched before the intent is durable, and a folder let
-    // go of but kept makes the next capture walk: rewatchKept, even when the intent fails).
-    const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom, hooks.workerGate)
+    // Started before the intent is written, which takes a few milliseconds it runs beside: the
+    // change journal's thread lets go of the folders the steps remove (nothing is touched before
+    // the intent is durable, and a folder let go of but kept makes the next capture walk:
+    // rewatchKept, even when the intent fails).
     const unwatching = unwatchRemovedFolders(e, steps)
     const intent: Intent = {
       type: 'intent',
@@ -248,7 +246,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     let env: StepEnv
     try {
       journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-      env = { ...stepEnv(e, restoreId, hooks, guards), pool }
+      env = stepEnv(e, restoreId, hooks, guards)
       await unwatching
       r = await runSteps(e, env, journal, intent, new Set(), hooks)
     } finally {

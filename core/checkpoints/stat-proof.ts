@@ -49,7 +49,7 @@ export function provable(recorded: Entry | undefined): recorded is Entry & { cti
   return !!recorded && recorded.type === 'file' && !!recorded.hash && recorded.ctimeMs !== undefined
 }
 
-/** The fields of an lstat that prove a file (the worker's copy of this check: hash-worker.ts). */
+/** The fields of an lstat that prove a file. */
 export interface StatProof {
   mode: number
   size: number

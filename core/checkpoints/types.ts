@@ -48,20 +48,10 @@ export interface OpenOptions {
    */
   statWorkers?: number
   /**
-   * A worker thread that copies and hashes files of 1 MiB or more while the capture reads the
-   * small ones (default: on with 2 cores or more). Started on the first large file.
-   */
-  hashWorker?: boolean
-  /**
    * Roots whose last record has at least this many paths are walked with the stat workers
    * (default 2000: below it, handing paths over costs about what it saves). Tests set 0.
    */
   pooledWalkMinEntries?: number
-  /**
-   * Restores with at least this many plain deletes have them unlinked on the hash worker's thread
-   * while the next ones are checked (delete-pool.ts; default 256). Tests set 1.
-   */
-  pooledDeletesFrom?: number
   /**
    * Restores the app still needs whatever happens to their turns: an attempt's files are the
    * before-image of the restore that replaced it (docs/attempts.md). Clean-ups never drop them.

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { currentEntry, matches } from './current'
 import { os, realpathOf } from './os-names'
 import type { RootRuntime } from './roots'
-import { provable, provenSame, type StatProof } from './stat-proof'
+import { provenSame } from './stat-proof'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
@@ -69,16 +69,4 @@ export function unlinkFailed(abs: string, err: NodeJS.ErrnoException): void {
   if (code === 'ENOENT' || code === 'ENOTDIR') return
   if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
   throw err
-}
-
-/**
- * What the delete pool's worker must see in a file's lstat to unlink it (the ctime proof of
- * checkUnlink, delete-pool.ts); null when only this thread can judge it: a guard the lstat cannot
- * prove, a link, a case-insensitive root, or no guard (a file re-judged under the lock: unlinked
- * here at once, never a moment later through a folder that may have been swapped for a link since).
- */
-export function poolProof(env: StepEnv, k: string, root: RootRuntime): StatProof | null {
-  const guard = env.guards.get(k)
-  if (root.caseInsensitive || !provable(guard)) return null
-  return { mode: guard.mode, size: guard.size, mtimeMs: guard.mtimeMs, ctimeMs: guard.ctimeMs, ino: guard.ino }
 }

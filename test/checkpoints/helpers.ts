@@ -17,11 +17,8 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The change journal: the engine's default ('auto': on for a local Linux folder); RETAKE_CK_WATCH=0 walks in full, =1 forces it on. */
 export const WATCH = process.env.RETAKE_CK_WATCH === '0' ? false : process.env.RETAKE_CK_WATCH === '1' ? true : undefined
-/**
- * RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers, and has every restore's
- * deletes unlinked by the hash worker (see vitest.config.ts).
- */
-const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0, pooledDeletesFrom: 1, hashWorker: true } : {}
+/** RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers (see vitest.config.ts). */
+const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0 } : {}
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -49,7 +46,7 @@ export interface Ws {
 }
 
 export async function workspace(
-  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number; hashWorker?: boolean } = {},
+  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number } = {},
 ): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
@@ -66,7 +63,6 @@ export async function workspace(
       maxFileBytes: opts.maxFileBytes,
       watch: opts.watch ?? WATCH,
       statWorkers: opts.statWorkers,
-      hashWorker: opts.hashWorker,
       ...POOLED,
     }),
     p: (rel) => path.join(ws, rel),
@@ -112,7 +108,6 @@ export async function workspace(
         maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes,
         watch: opts.watch ?? WATCH,
         statWorkers: opts.statWorkers,
-        hashWorker: opts.hashWorker,
         ...POOLED,
       })
       return w.store

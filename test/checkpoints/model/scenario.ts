@@ -73,8 +73,8 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   const g = new Gen(r, ws, outside, flags)
   g.initialTree()
   const outsideBefore = readTree(outside)
-  // Pooled: every walk on the stat workers, every restore's deletes on the hash worker.
-  const pooled = r.chance(0.3) ? { pooledWalkMinEntries: 0, statWorkers: 2, pooledDeletesFrom: 1, hashWorker: true } : { statWorkers: 0 }
+  // Pooled: every walk on the stat workers.
+  const pooled = r.chance(0.3) ? { pooledWalkMinEntries: 0, statWorkers: 2 } : { statWorkers: 0 }
   const storeDir = path.join(dir, 'store')
   let store: InternalStore | null = await openCheckpointStore({ storeDir, roots: [{ path: ws }], ...pooled })
   const violations: string[] = []
