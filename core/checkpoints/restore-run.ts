@@ -3,7 +3,6 @@
 import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
-import { FolderLane } from './folder-lane'
 import { LinkProbe } from './link-probe'
 import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
@@ -39,7 +38,6 @@ export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards 
     guards,
     maxFileBytes: e.maxFileBytes,
     vanished: new Set(),
-    lane: new FolderLane(),
   }
 }
 
@@ -75,30 +73,23 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
     out.failedKeys.add(k)
     journal.failed(i, msg)
   }
-  try {
-    for (let i = 0; i < intent.steps.length; i++) {
-      if (done.has(i)) continue
-      const s = intent.steps[i]!
-      const k = `${s.root}:${s.key}`
-      const plainDelete = s.op === 'unlink' && !rewritten.has(k)
-      // The folder lane (folder-lane.ts) is held by deletes only, and left before anything waits
-      // (a write): other code may run then, and the working folder is the whole process's.
-      if (s.op !== 'unlink') env.lane?.leave()
-      hooks.onStep?.(i, s)
-      try {
-        if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
-        // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
-        const writing = runStep(env, s, k)
-        if (writing) await writing
-        journal.done(i, plainDelete)
-        // A plain delete is the only step at its path: no other step can have kept it untouched.
-        if (!plainDelete && !env.vanished.has(k)) changed.add(k)
-      } catch (err) {
-        missed(i, s, k, err)
-      }
+  for (let i = 0; i < intent.steps.length; i++) {
+    if (done.has(i)) continue
+    const s = intent.steps[i]!
+    const k = `${s.root}:${s.key}`
+    const plainDelete = s.op === 'unlink' && !rewritten.has(k)
+    hooks.onStep?.(i, s)
+    try {
+      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+      // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
+      const writing = runStep(env, s, k)
+      if (writing) await writing
+      journal.done(i, plainDelete)
+      // A plain delete is the only step at its path: no other step can have kept it untouched.
+      if (!plainDelete && !env.vanished.has(k)) changed.add(k)
+    } catch (err) {
+      missed(i, s, k, err)
     }
-  } finally {
-    env.lane?.leave()
   }
   for (const k of env.vanished) out.untouched.add(k)
   for (const k of changed) out.untouched.delete(k)

@@ -1,7 +1,6 @@
 // What every step of a restore works with (StepEnv), and how a step says it left its path alone.
 import path from 'node:path'
 import type { BlobStore } from './blobs'
-import type { FolderLane } from './folder-lane'
 import type { LinkProbe } from './link-probe'
 import type { RootRuntime } from './roots'
 import type { Entry } from './types'
@@ -49,8 +48,6 @@ export interface StepEnv {
    * files (~3 µs each). Cleared by every rmdir, as `parents` and the probes forget theirs.
    */
   judged?: Set<string>
-  /** Deletes resolve their names from inside their folder (folder-lane.ts); absent: absolute paths. */
-  lane?: FolderLane
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */

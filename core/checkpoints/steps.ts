@@ -108,27 +108,16 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   return { root, abs }
 }
 
-/**
- * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
- * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
- * the file is gone already.
- */
-function checkedDelete(env: StepEnv, s: Step, k: string): { abs: string; at: string | Buffer } | null {
-  const { root, abs } = stepTarget(env, s)
-  const at = os(env.lane ? env.lane.at(abs, env.parents) : abs)
-  return checkUnlink(env, k, root, abs, at) ? { abs, at } : null
-}
-
-/** A delete step: judged a moment before its unlink, on the steps' own thread. */
+/** A delete step: where it is and its content guard judged a moment before its unlink. */
 function unlinkStep(env: StepEnv, s: Step, k: string): void {
-  const d = checkedDelete(env, s, k)
-  if (d === null) return
+  const { root, abs } = stepTarget(env, s)
+  if (!checkUnlink(env, k, root, abs)) return
   try {
-    fs.unlinkSync(d.at)
+    fs.unlinkSync(os(abs))
   } catch (err) {
-    return unlinkFailed(d.abs, err as NodeJS.ErrnoException)
+    return unlinkFailed(abs, err as NodeJS.ErrnoException)
   }
-  touchedFolder(env, d.abs)
+  touchedFolder(env, abs)
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */
