@@ -11,9 +11,6 @@ import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
-import { walkRootPooled } from './pooled-walk'
-import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
-import type { StatPool } from './stat-pool'
 import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -30,7 +27,6 @@ import type { CaptureOptions, OpenOptions } from './types'
 
 export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
-export const POOLED_WALK_MIN_ENTRIES = 2000
 
 export interface StoreMark {
   head: string | null
@@ -42,7 +38,6 @@ export interface CaptureOutcome extends ScanStats {
   snapshotBytes: number
   /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
   mode: 'full' | 'watched'
-  statWorkers: number
 }
 
 /** The store's own half-written files (`.x.retake-….tmp` beside records, blobs in tmp/). */
@@ -81,9 +76,6 @@ export class Engine {
   readonly plans: PlanRegistry = new Map()
   /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
   private readonly memos = new Map<string, ListingMemo | null>()
-  /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
-  readonly statPool: StatPool | null
-  private readonly pooledMin: number
   private readonly ctimeMargins = new Map<string, number>()
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
@@ -118,9 +110,6 @@ export class Engine {
       this.owner.release()
       throw err
     }
-    const workers = opts.statWorkers ?? defaultPoolSize()
-    this.statPool = workers > 0 ? acquireStatPool(workers) : null
-    this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
 
@@ -180,7 +169,7 @@ export class Engine {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
       const { id, bytes } = await this.captureKeysWith(quick, stats, opts)
       this.watchedSinceWalk++
-      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched', statWorkers: 0 }
+      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
     const reported = checking ? await journalReports(this.roots, this.watchers) : new Map<string, Set<string>>()
@@ -195,7 +184,6 @@ export class Engine {
     const next: State = new Map()
     const work: { ctx: ScanContext; pending: WalkResult['pending'] }[] = []
     const walked = new Map<string, WalkDelta>()
-    let statWorkers = 0
     for (const root of this.roots) {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
@@ -216,12 +204,8 @@ export class Engine {
         onFolder,
         memo,
       }
-      const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
-      const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
+      const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
-      if (pooled) statWorkers = this.statPool!.size
-      // A large root walked on this thread (the first capture): the next walk will want workers.
-      else if (state.size >= this.pooledMin) this.statPool?.warm()
       next.set(root.id, state)
       work.push({ ctx, pending })
     }
@@ -236,7 +220,7 @@ export class Engine {
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
-    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full', statWorkers }
+    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
   }
 
   async startWatchers(option: WatchOption): Promise<void> {
@@ -256,7 +240,6 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true
     await this.stopWatchers()
-    if (this.statPool) await releaseStatPool(this.statPool)
     this.blobs.packs.closeCurrent()
     this.lock.release()
     this.owner.release()

@@ -95,7 +95,6 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
           filesScanned: 0,
           filesHashed: 0,
           bytesHashed: 0,
-          statWorkers: 0,
           notCheckpointed: [],
           warnings: [],
         }
@@ -127,7 +126,6 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         filesScanned: out.filesScanned,
         filesHashed: out.filesHashed,
         bytesHashed: out.bytesHashed,
-        statWorkers: out.statWorkers,
         notCheckpointed: out.notCheckpointed,
         warnings: out.warnings,
       }

@@ -1,32 +1,16 @@
-// What makes a capture of a large root cheap, and must never make it miss a change: lstat on worker
-// threads (stat-pool.ts) and folder listings reused while a folder is unchanged (listing-memo.ts).
-// The pooled walk must record exactly what the one-thread walk records, find every kind of change
-// a turn makes, and stay correct when a worker dies or the tree changes mid-walk; a reused listing
-// must never hide an entry, even one added to a folder whose mtime was then set back.
+// What keeps a capture of a large root cheap must never make it miss a change: a walk finds every
+// kind of change a turn makes in a large folder, and a folder listing reused while a folder is
+// unchanged (listing-memo.ts) never hides an entry, even one added to a folder whose mtime was then
+// set back.
 import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ExcludeRules, LevelCache } from '../../core/checkpoints/excludes'
 import { ListingMemo, RACY_MARGIN_MS, listingStillValid, listingsTrustedOn } from '../../core/checkpoints/listing-memo'
-import { walkRootPooled } from '../../core/checkpoints/pooled-walk'
 import { walkRoot } from '../../core/checkpoints/scanner'
 import type { RootState, ScanContext } from '../../core/checkpoints/scanner'
-import { StatPool, acquireStatPool, releaseStatPool } from '../../core/checkpoints/stat-pool'
-import type { StatBatch } from '../../core/checkpoints/stat-pool'
 import { anHourLater, workspace } from './helpers'
 import type { Ws } from './helpers'
-
-const pools: StatPool[] = []
-afterEach(async () => {
-  while (pools.length) await pools.pop()!.close()
-})
-/** Two stat workers, closed after the test. */
-function twoWorkers(): StatPool {
-  const pool = new StatPool(2)
-  pools.push(pool)
-  return pool
-}
 
 /** ~2,600 paths: nested sources, a .gitignore'd build folder, an excluded cache, links, modes. */
 function bigTree(w: Ws): void {
@@ -58,32 +42,14 @@ function ctxFor(root: string, prior?: RootState, memo?: ListingMemo, levels?: Le
 
 const asObject = (s: RootState) => Object.fromEntries([...s].sort(([a], [b]) => (a < b ? -1 : 1)))
 
-describe('walking a large root with stat workers', () => {
-  it('records exactly what the one-thread walk records (paths, types, modes, sizes, mtimes, inodes, links, excludes)', async () => {
-    const w = await workspace({ statWorkers: 0 })
-    bigTree(w)
-    w.write('cache/c.bin', 'excluded by a user pattern')
-    const pool = twoWorkers()
-    const one = walkRoot(ctxFor(w.ws))
-    const pooled = await walkRootPooled(ctxFor(w.ws), pool)
-    expect(pooled.state.size).toBeGreaterThan(2400)
-    expect(asObject(pooled.state)).toEqual(asObject(one.state))
-    expect(pooled.pending.map((p) => p.key).sort()).toEqual(one.pending.map((p) => p.key).sort())
-    expect(pooled.state.has('src/p3/keep.log')).toBe(true)
-    for (const gone of ['build/out0.js', 'debug.log', 'src/p3/generated/g.ts', 'cache/c.bin']) expect(pooled.state.has(gone)).toBe(false)
-    expect(pooled.state.get('bin/link.ts')).toMatchObject({ type: 'symlink', link: '../src/p1/m1/f1.ts' })
-    expect(pooled.state.get('bin/run.sh')!.mode & 0o777).toBe(0o755)
-  })
-
+describe('a large root walked in full', () => {
   it('a turn in a large folder: every edit, creation, deletion, chmod and file-to-folder swap is found and rolled back', async () => {
     const w = await workspace({ watch: false }) // walks, not watcher events, are under test
     bigTree(w)
     w.settle()
-    const first = await w.store.capture('s/m1')
-    expect(first.statWorkers).toBe(0) // nothing recorded yet: the first walk stays on this thread
+    await w.store.capture('s/m1')
     await w.store.seal('s/m1')
-    const pre = await w.store.capture('s/m2')
-    expect(pre.statWorkers).toBeGreaterThan(0)
+    await w.store.capture('s/m2')
     w.write('src/p0/m0/f0.ts', 'edited by the turn\n')
     w.write('src/p5/m2/new.ts', 'created by the turn\n')
     fs.rmSync(w.p('src/p2/m2/f2.ts'))
@@ -92,7 +58,6 @@ describe('walking a large root with stat workers', () => {
     fs.rmSync(w.p('src/p6/m6/f6.ts'))
     w.write('src/p6/m6/f6.ts/inside.ts', 'a folder where a file was')
     const sealed = await w.store.seal('s/m2')
-    expect(sealed.statWorkers).toBeGreaterThan(0)
     // The edit, the two new files, and the chmod'ed file: a mode change moves the ctime, as an
     // equal-size edit with its mtime put back does, so it is read again. The rest: by metadata.
     expect(sealed.filesHashed).toBe(4)
@@ -112,94 +77,6 @@ describe('walking a large root with stat workers', () => {
     expect(w.text('src/p2/m2/f2.ts')).toBe('export const v2 = 2\n')
     expect(fs.statSync(w.p('src/p4/m4/f4.ts')).mode & 0o777).toBe(mode0)
     expect(w.text('src/p6/m6/f6.ts')).toBe('export const v6 = 6\n')
-  })
-
-  it('a worker that dies mid-walk costs nothing: its batch is lstat-ed on this thread and the record is complete', async () => {
-    const w = await workspace({ statWorkers: 0 })
-    bigTree(w)
-    const real = twoWorkers()
-    let calls = 0
-    // Every other batch fails as a crashed worker's would.
-    const flaky = { stat: (batch: StatBatch) => (++calls % 2 === 0 ? Promise.reject(new Error('stat worker exited with code 1')) : real.stat(batch)) }
-    const one = walkRoot(ctxFor(w.ws))
-    const pooled = await walkRootPooled(ctxFor(w.ws), flaky)
-    expect(calls).toBeGreaterThan(1)
-    expect(asObject(pooled.state)).toEqual(asObject(one.state))
-  })
-
-  it('a file replaced by a folder between the listing and its lstat is walked as a folder, with the rules in force there', async () => {
-    const w = await workspace({ statWorkers: 0 })
-    bigTree(w)
-    w.write('src/p3/late', 'a file when listed')
-    const real = twoWorkers()
-    let swapped = false
-    const racing = {
-      stat: (batch: StatBatch) => {
-        if (!swapped && batch.prefixes.includes(w.p('src/p3') + path.sep) && batch.names.includes('late')) {
-          swapped = true
-          fs.rmSync(w.p('src/p3/late'))
-          w.write('src/p3/late/inner.ts', 'inside the new folder')
-          w.write('src/p3/late/generated/skip.ts', 'excluded by src/p3/.gitignore')
-          w.write('src/p3/late/trace.log', 'excluded by the root .gitignore')
-        }
-        return real.stat(batch)
-      },
-    }
-    const pooled = await walkRootPooled(ctxFor(w.ws), racing)
-    expect(swapped).toBe(true)
-    expect(pooled.state.get('src/p3/late')?.type).toBe('dir')
-    expect(pooled.state.get('src/p3/late/inner.ts')?.type).toBe('file')
-    expect(pooled.state.has('src/p3/late/generated/skip.ts')).toBe(false)
-    expect(pooled.state.has('src/p3/late/trace.log')).toBe(false)
-    // Same paths and types as a walk of the tree as it is now (src/p3's mtime moved on with the swap).
-    const types = (st: RootState) => [...st].map(([k, e]) => `${k}:${e.type}`).sort()
-    expect(types(pooled.state)).toEqual(types(walkRoot(ctxFor(w.ws)).state))
-  })
-
-  it('a reopened store walks with a fresh pool; a closed pool refuses work (its callers lstat on their own thread)', async () => {
-    const w = await workspace({ watch: false }) // walks, not watcher events, are under test
-    bigTree(w)
-    w.settle()
-    await w.store.capture('s/m1')
-    await w.store.seal('s/m1')
-    await w.reopen() // closing the store closed its pool
-    w.write('src/p0/m0/f0.ts', 'changed while the app was closed\n')
-    const again = await w.store.capture('s/m2')
-    expect(again.statWorkers).toBeGreaterThan(0)
-    expect(again.filesHashed).toBe(1)
-    const pool = new StatPool(1)
-    await pool.close()
-    await expect(pool.stat({ prefixes: [w.ws + path.sep], counts: [1], names: ['debug.log'] })).rejects.toThrow(/unavailable/)
-    expect(pool.usable).toBe(false)
-  })
-})
-
-describe('one stat pool for the whole process', () => {
-  it('stores share it: one store closing leaves it working for the others; the last one closes it', async () => {
-    const a = acquireStatPool(3)
-    const b = acquireStatPool(3)
-    expect(b).toBe(a)
-    const w = await workspace({ statWorkers: 0 })
-    w.write('x.txt', 'x')
-    const batch = { prefixes: [w.ws + path.sep], counts: [1], names: ['x.txt'] }
-    await releaseStatPool(a)
-    expect((await b.stat(batch))[1]).toBe(1) // the size of x.txt
-    await releaseStatPool(b)
-    expect(b.usable).toBe(false)
-    const c = acquireStatPool(3)
-    expect(c).not.toBe(a) // a fresh pool once the old one is gone
-    await releaseStatPool(c)
-  })
-
-  it('a broken pool is not handed to the next store', async () => {
-    const a = acquireStatPool(3)
-    await a.close() // as when a worker dies
-    const b = acquireStatPool(3)
-    expect(b).not.toBe(a)
-    expect(b.usable).toBe(true)
-    await releaseStatPool(a)
-    expect(b.usable).toBe(true) // releasing the broken one does not touch its replacement
-    await releaseStatPool(b)
   })
 })
 
@@ -228,7 +105,7 @@ describe('folder listings reused between walks', () => {
   })
 
   it('a tree unchanged since long before the last walk is walked from remembered listings; a folder an entry was added to or removed from is listed again', async () => {
-    const w = await workspace({ statWorkers: 0 })
+    const w = await workspace()
     bigTree(w)
     const memo = new ListingMemo()
     await anHourLater(() => {
@@ -262,8 +139,7 @@ describe('folder listings reused between walks', () => {
       w.write('src/p1/m1/extracted.ts', 'unpacked by the turn')
       fs.utimesSync(folder, longAgo, longAgo)
       expect(fs.statSync(folder).mtimeMs).toBe(mtime)
-      const sealed = await w.store.seal('s/m2')
-      expect(sealed.statWorkers).toBeGreaterThan(0)
+      await w.store.seal('s/m2')
       expect((await w.store.changes('s/m2')).map((c) => c.path)).toEqual(['src/p1/m1/extracted.ts'])
       await w.store.apply(await w.store.plan({ turnKey: 's/m2' }))
     })
@@ -271,7 +147,7 @@ describe('folder listings reused between walks', () => {
   })
 
   it('decisions of the exclude rules are reused while every .gitignore above a folder is unchanged; an edited one is applied at once', async () => {
-    const w = await workspace({ statWorkers: 0 })
+    const w = await workspace()
     bigTree(w)
     const memo = new ListingMemo()
     const levels = new LevelCache()
