@@ -11,10 +11,9 @@ import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
-import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
-import { ctimeMarginMs, fsTypeOf } from './stat-proof'
+import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
@@ -74,8 +73,6 @@ export class Engine {
   readonly watchers = new Map<string, ChangeWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
-  /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
-  private readonly memos = new Map<string, ListingMemo | null>()
   private readonly ctimeMargins = new Map<string, number>()
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
@@ -188,7 +185,6 @@ export class Engine {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
-      const memo = this.memoFor(root.abs, root.id)
       const ctx: ScanContext = {
         rootAbs: root.abs,
         rules: root.rules(),
@@ -202,7 +198,6 @@ export class Engine {
         stats,
         progress,
         onFolder,
-        memo,
       }
       const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
@@ -305,21 +300,6 @@ export class Engine {
     }
     this.blobs.flush()
     return this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace)
-  }
-
-  private memoFor(abs: string, rootId: string): ListingMemo | undefined {
-    let memo = this.memos.get(rootId)
-    if (memo === undefined) {
-      let fsType: number | undefined
-      try {
-        fsType = fs.statfsSync(abs).type
-      } catch {
-        /* unknown: see listingsTrustedOn */
-      }
-      memo = listingsTrustedOn(fsType) ? new ListingMemo() : null
-      this.memos.set(rootId, memo)
-    }
-    return memo ?? undefined
   }
 
   storeBytes(): number {

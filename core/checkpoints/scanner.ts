@@ -10,7 +10,6 @@ import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
-import type { Listing, ListingMemo } from './listing-memo'
 import { os, readdirTyped, readLink, toBytes } from './os-names'
 import { provenSame } from './stat-proof'
 
@@ -71,8 +70,6 @@ export interface ScanContext {
   /** CaptureOptions.afterRead (test hook). */
   afterRead?: (abs: string) => void
   stats: ScanStats
-  /** Folder listings kept between full walks of this root (see listing-memo.ts). */
-  memo?: ListingMemo
   /** Sees the lstat of every folder walked (the watcher checks folder birth times). */
   onFolder?: (st: fs.Stats) => void
   /** Totals across roots for progress. */
@@ -109,19 +106,6 @@ export interface WalkResult {
   state: RootState
   pending: Pending[]
   delta: WalkDelta
-}
-
-/**
- * The root folder's own stat, following a symlink: a project opened through a link (or under a
- * linked parent) is the folder behind it. lstat would give the link's times, which never move, so
- * a remembered listing of the root would hide every entry added at its top level.
- */
-export function rootStat(abs: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(abs)
-  } catch {
-    return undefined
-  }
 }
 
 /** One root's new state, built from lstat results. */
@@ -201,53 +185,34 @@ export class RootScan {
   /**
    * Walks a folder: each entry the rules keep is lstat-ed and recorded, each folder walked in turn.
    */
-  walk(dirAbs: string, dirKey: string, st?: fs.Stats): void {
+  walk(dirAbs: string, dirKey: string): void {
     const ctx = this.ctx
-    const listing = (st && ctx.memo?.get(dirKey, st)) || this.list(dirAbs, dirKey, st)
-    if (!listing) return
-    const { names, dirs, keys } = listing
-    const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
-    const pushed = ctx.rules.enter(dirKey, names.includes('.gitignore'))
-    // The same entries under the same rules as last time: the same decisions (see LevelCache).
-    const rules = ctx.rules.signature()
-    const known = listing.excluded?.rules === rules ? listing.excluded.flags : null
-    const flags = known ?? new Uint8Array(names.length)
-    for (let i = 0; i < names.length; i++) {
-      const raw = names[i]!
-      const key = keys[i]!
-      const isDir = dirs[i]!
-      if (!known) flags[i] = ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw) ? 1 : 0
-      if (flags[i]) continue
-      const abs = prefix + raw
-      const est = lstatOrNull(abs)
-      if (!est) continue // deleted while walking
-      this.addStat(key, abs, est)
-      if (est.isDirectory()) this.folder(key, abs, est)
-    }
-    if (!known) listing.excluded = { rules, flags }
-    ctx.rules.leave(pushed)
-  }
-
-  /** Lists a folder (remembering the listing when its stat is known), or null if unreadable. */
-  private list(dirAbs: string, dirKey: string, st: fs.Stats | undefined): Listing | null {
     let entries: { name: string; isDirectory: boolean }[]
     try {
       entries = readdirTyped(dirAbs)
     } catch (err) {
-      this.ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
-      return null
+      ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
+      return
     }
     const keyPrefix = dirKey ? dirKey + '/' : ''
-    const names = entries.map((d) => d.name)
-    const keys = names.map((n) => keyPrefix + (NFC ? n.normalize('NFC') : n))
-    const listing: Listing = { names, dirs: entries.map((d) => d.isDirectory), keys }
-    if (st) this.ctx.memo?.put(dirKey, st, listing)
-    return listing
-  }
-
-  folder(key: string, abs: string, st: fs.Stats): void {
-    this.ctx.onFolder?.(st)
-    this.walk(abs, key, st)
+    const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
+    const pushed = ctx.rules.enter(
+      dirKey,
+      entries.some((d) => d.name === '.gitignore'),
+    )
+    for (const { name: raw, isDirectory: isDir } of entries) {
+      const key = keyPrefix + (NFC ? raw.normalize('NFC') : raw)
+      if (ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw)) continue
+      const abs = prefix + raw
+      const est = lstatOrNull(abs)
+      if (!est) continue // deleted while walking
+      this.addStat(key, abs, est)
+      if (est.isDirectory()) {
+        ctx.onFolder?.(est)
+        this.walk(abs, key)
+      }
+    }
+    ctx.rules.leave(pushed)
   }
 }
 
@@ -267,9 +232,7 @@ export function walkRoot(ctx: ScanContext): WalkResult {
       if (st) scan.addStat(key, abs, st)
     }
   } else {
-    ctx.memo?.begin()
-    scan.walk(ctx.rootAbs, '', rootStat(ctx.rootAbs))
-    ctx.memo?.end()
+    scan.walk(ctx.rootAbs, '')
   }
   ctx.progress.filesTotal += scan.pending.length
   return scan.result()

@@ -1,12 +1,9 @@
-// What keeps a capture of a large root cheap must never make it miss a change: a walk finds every
-// kind of change a turn makes in a large folder, and a folder listing reused while a folder is
-// unchanged (listing-memo.ts) never hides an entry, even one added to a folder whose mtime was then
-// set back.
+// A full walk of a large root finds every kind of change a turn makes, an entry added to a folder
+// whose mtime was then set back included, and applies an edited .gitignore at once (its matcher
+// is kept between walks only while its text is the same).
 import fs from 'node:fs'
-import os from 'node:os'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ExcludeRules, LevelCache } from '../../core/checkpoints/excludes'
-import { ListingMemo, RACY_MARGIN_MS, listingStillValid, listingsTrustedOn } from '../../core/checkpoints/listing-memo'
 import { walkRoot } from '../../core/checkpoints/scanner'
 import type { RootState, ScanContext } from '../../core/checkpoints/scanner'
 import { anHourLater, workspace } from './helpers'
@@ -25,10 +22,9 @@ function bigTree(w: Ws): void {
   fs.symlinkSync('../src/p1/m1/f1.ts', w.p('bin/link.ts'))
 }
 
-function ctxFor(root: string, prior?: RootState, memo?: ListingMemo, levels?: LevelCache): ScanContext {
+function ctxFor(root: string, prior?: RootState, levels?: LevelCache): ScanContext {
   return {
     rootAbs: root,
-    memo,
     rules: new ExcludeRules(root, ['cache/'], true, [], levels),
     blobs: null as never, // the walk never reads content; hashing is a later phase
     maxFileBytes: 1 << 30,
@@ -80,52 +76,8 @@ describe('a large root walked in full', () => {
   })
 })
 
-describe('folder listings reused between walks', () => {
-  it('a listing stands only for the same folder (inode) with the same mtime and ctime, both well before it was listed', () => {
-    const listedAt = 1_000_000
-    const old = listedAt - RACY_MARGIN_MS - 1
-    const was = { ino: 7, mtimeMs: old, ctimeMs: old, listedAt }
-    expect(listingStillValid(was, { ino: 7, mtimeMs: old, ctimeMs: old })).toBe(true)
-    expect(listingStillValid(was, { ino: 7, mtimeMs: old + 0.001, ctimeMs: old + 0.001 })).toBe(false) // an entry came or went
-    expect(listingStillValid(was, { ino: 7, mtimeMs: old, ctimeMs: old + 5 })).toBe(false) // … and the mtime was set back
-    expect(listingStillValid(was, { ino: 8, mtimeMs: old, ctimeMs: old })).toBe(false) // another folder under the name
-    // Changed within the margin before the listing: a later change in the same clock tick would
-    // leave the same times, so the folder is listed again.
-    const recent = listedAt - 10
-    expect(listingStillValid({ ino: 7, mtimeMs: recent, ctimeMs: recent, listedAt }, { ino: 7, mtimeMs: recent, ctimeMs: recent })).toBe(false)
-    expect(listingStillValid({ ino: 7, mtimeMs: old, ctimeMs: recent, listedAt }, { ino: 7, mtimeMs: old, ctimeMs: recent })).toBe(false)
-  })
-
-  it('folders on network file systems (NFS, SMB, sshfs, 9p) are always listed: their times may come from another machine', () => {
-    expect(listingsTrustedOn(0xef53, 'linux')).toBe(true) // ext4
-    expect(listingsTrustedOn(0x01021994, 'linux')).toBe(true) // tmpfs
-    for (const remote of [0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997]) expect(listingsTrustedOn(remote, 'linux')).toBe(false)
-    expect(listingsTrustedOn(undefined, 'linux')).toBe(false) // cannot tell: list
-    expect(listingsTrustedOn(fs.statfsSync(os.tmpdir()).type)).toBe(true) // where these tests run
-  })
-
-  it('a tree unchanged since long before the last walk is walked from remembered listings; a folder an entry was added to or removed from is listed again', async () => {
-    const w = await workspace()
-    bigTree(w)
-    const memo = new ListingMemo()
-    await anHourLater(() => {
-      const first = walkRoot(ctxFor(w.ws, undefined, memo))
-      const folders = [...first.state.values()].filter((e) => e.type === 'dir').length
-      expect(memo.listed).toBe(folders + 1) // every folder, and the root
-      const again = walkRoot(ctxFor(w.ws, first.state, memo))
-      expect(memo.reused).toBe(folders + 1)
-      expect(memo.listed).toBe(0)
-      expect(asObject(again.state)).toEqual(asObject(first.state))
-      w.write('src/p2/m1/added.ts', 'new')
-      fs.rmSync(w.p('src/p9/m3/f213.ts'))
-      const third = walkRoot(ctxFor(w.ws, again.state, memo))
-      expect(memo.listed).toBe(2) // the two changed folders
-      expect(third.state.has('src/p2/m1/added.ts')).toBe(true)
-      expect(third.state.has('src/p9/m3/f213.ts')).toBe(false)
-    })
-  })
-
-  it('a folder filled and then given its old mtime back (tar, rsync -a, cp -p) is listed again: the new file is found and rolled back', async () => {
+describe('walks that follow one another', () => {
+  it('a folder filled and then given its old mtime back (tar, rsync -a, cp -p) is walked: the new file is found and rolled back', async () => {
     const w = await workspace({ watch: false }) // walks, not watcher events, are under test
     bigTree(w)
     const folder = w.p('src/p1/m1')
@@ -135,7 +87,7 @@ describe('folder listings reused between walks', () => {
     await anHourLater(async () => {
       await w.store.capture('s/m1')
       await w.store.seal('s/m1')
-      await w.store.capture('s/m2') // the listing of src/p1/m1 is remembered and trusted from here on
+      await w.store.capture('s/m2')
       w.write('src/p1/m1/extracted.ts', 'unpacked by the turn')
       fs.utimesSync(folder, longAgo, longAgo)
       expect(fs.statSync(folder).mtimeMs).toBe(mtime)
@@ -146,34 +98,21 @@ describe('folder listings reused between walks', () => {
     expect(w.exists('src/p1/m1/extracted.ts')).toBe(false)
   })
 
-  it('decisions of the exclude rules are reused while every .gitignore above a folder is unchanged; an edited one is applied at once', async () => {
+  it('an edited .gitignore is applied at the next walk, in its own folder and below', async () => {
     const w = await workspace()
     bigTree(w)
-    const memo = new ListingMemo()
     const levels = new LevelCache()
-    const judged = vi.spyOn(ExcludeRules.prototype, 'excluded')
-    try {
-      await anHourLater(() => {
-        const first = walkRoot(ctxFor(w.ws, undefined, memo, levels))
-        expect(judged.mock.calls.length).toBeGreaterThan(2400)
-        judged.mockClear()
-        const again = walkRoot(ctxFor(w.ws, first.state, memo, levels))
-        expect(judged).not.toHaveBeenCalled()
-        expect(asObject(again.state)).toEqual(asObject(first.state))
-        // Rewritten in place (its folder's listing stays remembered): the new rules apply below it.
-        fs.writeFileSync(w.p('src/p3/.gitignore'), 'generated/\n!keep.log\nm1/\n')
-        const edited = walkRoot(ctxFor(w.ws, again.state, memo, levels))
-        expect(judged).toHaveBeenCalled()
-        const under = (st: RootState, dir: string) => [...st.keys()].filter((k) => k.startsWith(dir)).length
-        expect(under(edited.state, 'src/p3/m1/')).toBe(0)
-        expect(under(edited.state, 'src/p4/m1/')).toBe(under(again.state, 'src/p4/m1/')) // other folders' rules did not change
-        fs.writeFileSync(w.p('.gitignore'), 'build/\n') // *.log no longer ignored at the root
-        const root = walkRoot(ctxFor(w.ws, edited.state, memo, levels))
-        expect(root.state.has('debug.log')).toBe(true)
-        expect(under(root.state, 'src/p3/m1/')).toBe(0)
-      })
-    } finally {
-      judged.mockRestore()
-    }
+    const first = walkRoot(ctxFor(w.ws, undefined, levels))
+    const again = walkRoot(ctxFor(w.ws, first.state, levels))
+    expect(asObject(again.state)).toEqual(asObject(first.state))
+    fs.writeFileSync(w.p('src/p3/.gitignore'), 'generated/\n!keep.log\nm1/\n')
+    const edited = walkRoot(ctxFor(w.ws, again.state, levels))
+    const under = (st: RootState, dir: string) => [...st.keys()].filter((k) => k.startsWith(dir)).length
+    expect(under(edited.state, 'src/p3/m1/')).toBe(0)
+    expect(under(edited.state, 'src/p4/m1/')).toBe(under(again.state, 'src/p4/m1/')) // other folders' rules did not change
+    fs.writeFileSync(w.p('.gitignore'), 'build/\n') // *.log no longer ignored at the root
+    const root = walkRoot(ctxFor(w.ws, edited.state, levels))
+    expect(root.state.has('debug.log')).toBe(true)
+    expect(under(root.state, 'src/p3/m1/')).toBe(0)
   })
 })
