@@ -1,7 +1,6 @@
 // Child of bench:checkpoints (run on its own, so its peak memory is the plan's): the plan of a turn
 // that changed one large text file. Prints one JSON line: the plan's wall time, the longest stretch
-// the main thread was blocked meanwhile, the same diff made inline on the main thread (what a plan
-// cost the thread before the diff worker), and the peak RSS the plan added.
+// the main thread was blocked meanwhile, the same diff made alone, and the peak RSS the plan added.
 //   tsx bench/diff-plan-child.ts <dir> 1mb|205kb
 import fs from 'node:fs'
 import path from 'node:path'

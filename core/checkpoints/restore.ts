@@ -6,8 +6,6 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
 import type { Engine } from './engine'
-import { withDiffBudget } from './diff'
-import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
@@ -123,14 +121,11 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
   const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null)
-  // Diffs share a budget of main-thread time; those past it are made by completeDiffs, off-thread.
-  withDiffBudget(PLAN_DIFF_BUDGET_MS, () => {
-    for (const c of cands) {
-      const a = classify(e, c, true, ctx)
-      plan.actions.push(a)
-      byId.set(a.id, c)
-    }
-  })
+  for (const c of cands) {
+    const a = classify(e, c, true, ctx)
+    plan.actions.push(a)
+    byId.set(a.id, c)
+  }
   // By root, then path (compared apart: a joined string per comparison was ~40,000 for an install).
   plan.actions.sort((a, b) => (a.root !== b.root ? (a.root < b.root ? -1 : 1) : a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   remember(e, plan, byId)
