@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// One runner, seven projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
-// temporary workspaces (its behaviour tests twice: the second time every walk uses the stat
-// workers), integration against a real opencode server with the fake LLM, end-to-end in
+// One runner, six projects: pure logic (node), renderer components (jsdom), the checkpoint engine in
+// temporary workspaces, integration against a real opencode server with the fake LLM, end-to-end in
 // Chromium through browser mode, and the security attacks (also in Chromium). Groups run one after
 // another (groupOrder), so the heavy ones never compete with each other for the two cores.
 export default defineConfig({
@@ -28,20 +27,6 @@ export default defineConfig({
           name: 'checkpoints',
           environment: 'node',
           include: ['test/checkpoints/**/*.test.ts'],
-          testTimeout: 120_000,
-        },
-      },
-      {
-        // The engine's behaviours again with every walk on the stat workers and every restore's
-        // deletes unlinked by the hash worker (large roots and installs use them; the behaviour
-        // tests' are small), so both ways answer to the same tests. The change journal is off
-        // here: every capture walks (the first project runs the default, journal on).
-        extends: true,
-        test: {
-          name: 'checkpoints-pooled',
-          environment: 'node',
-          include: ['test/checkpoints/{capture,restore,safety,data-loss}.test.ts'],
-          env: { RETAKE_CK_POOLED: '1', RETAKE_CK_WATCH: '0' },
           testTimeout: 120_000,
         },
       },

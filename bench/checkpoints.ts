@@ -17,7 +17,6 @@ import { fileURLToPath } from 'node:url'
 import { openCheckpointStore } from '../core/checkpoints/index'
 import type { CaptureResult, OpenOptions } from '../core/checkpoints/index'
 import { dirSize } from '../core/checkpoints/fsutil'
-import { defaultPoolSize } from '../core/checkpoints/stat-pool'
 import { captureRows, diffPlanRows, installRows, printTable, realTree, sideBySide } from './checkpoints-extra'
 import type { Figures } from './checkpoints-extra'
 
@@ -208,18 +207,16 @@ async function main(): Promise<void> {
       fs.writeFileSync(oneFile, original)
       return median(xs)
     }
-    // The same turns with the change journal off, every capture a full walk: on the stat workers
-    // (what a root on a network file system gets), and on one thread.
+    // The same turns with the change journal off, every capture a full walk (what a root on a
+    // network file system gets).
     const rtWalked = await medianSeal('x', { watch: false }, (r, i) => {
       if (r.mode !== 'full') console.log(`note: walked seal ${i} ran as ${r.mode}`)
     })
-    const rtSingle = await medianSeal('s', { statWorkers: 0, watch: false })
 
     const ratio = (a: number, b: number) => (a / b).toFixed(3) + '×'
     rows.push(['first capture', sec(rtFirst), `git ${sec(gitFirst)} · cp ${sec(cpMs)}`, `${ratio(rtFirst, gitFirst)} git (≤0.2) · ${ratio(rtFirst, cpMs)} cp (≤1.5)`])
     rows.push(['capture after one changed file (median of 5, change journal)', sec(rtSecond), `git ${sec(gitSecond)} (median of 5)`, `${ratio(rtSecond, gitSecond)} git (≤0.25)`])
-    rows.push([`  same, full walk (watch: false; ${defaultPoolSize()} stat workers)`, sec(rtWalked), `git ${sec(gitSecond)}`, `${ratio(rtWalked, gitSecond)} git`])
-    rows.push(['  same, full walk on one thread', sec(rtSingle), `git ${sec(gitSecond)}`, `${ratio(rtSingle, gitSecond)} git`])
+    rows.push(['  same, full walk (watch: false)', sec(rtWalked), `git ${sec(gitSecond)}`, `${ratio(rtWalked, gitSecond)} git`])
     rows.push(['capture, nothing changed', sec(rtIdle), '', ''])
     rows.push(['restore one-file turn (median of 5)', sec(rtRestore), `git checkout ${sec(gitRestore)}`, `${ratio(rtRestore, gitRestore)} git · target ≤100 ms`])
     rows.push(['bytes written by that restore', String(written) + ' B', `restored file is ${targetBytes} B`, written === targetBytes ? 'exactly one file' : 'NOT one file'])

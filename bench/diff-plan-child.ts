@@ -1,7 +1,6 @@
 // Child of bench:checkpoints (run on its own, so its peak memory is the plan's): the plan of a turn
 // that changed one large text file. Prints one JSON line: the plan's wall time, the longest stretch
-// the main thread was blocked meanwhile, the same diff made inline on the main thread (what a plan
-// cost the thread before the diff worker), and the peak RSS the plan added.
+// the main thread was blocked meanwhile, the same diff made alone, and the peak RSS the plan added.
 //   tsx bench/diff-plan-child.ts <dir> 1mb|205kb
 import fs from 'node:fs'
 import path from 'node:path'
@@ -23,7 +22,7 @@ const before = Buffer.from(lines.join('\n'))
 const after = lines.map((l, i) => (which === '1mb' ? ([100, 5000, 12000].includes(i) ? `edited by the turn at ${i}` : l) : i % 3 === 0 ? l.replace('compute', 'recompute') : l))
 const file = path.join(ws, 'big.txt')
 fs.writeFileSync(file, before)
-const store = await openCheckpointStore({ storeDir: path.join(dir, 'store'), roots: [{ path: ws }], statWorkers: 0 })
+const store = await openCheckpointStore({ storeDir: path.join(dir, 'store'), roots: [{ path: ws }] })
 await store.capture('bench/d1')
 fs.writeFileSync(file, after.join('\n'))
 await store.seal('bench/d1')

@@ -19,8 +19,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { FILE_MODE } from './fsutil'
-import { HashWorkerGone } from './hash-worker'
-import type { HashWorker } from './hash-worker'
 import { os } from './os-names'
 import { spaceLimited, writeToStoreAsync } from './store-space'
 
@@ -106,29 +104,4 @@ async function copyThroughGate(abs: string, tmp: string, buf: Buffer): Promise<v
     await src.close()
     await out.close()
   }
-}
-
-/** hashFileAsync on the worker when there is one (this thread stays free for small files). */
-export async function hashLarge(worker: HashWorker | null, abs: string, bufs: HashBuffers, onBytes?: (n: number) => void): Promise<{ hash: string; size: number }> {
-  if (worker?.usable) {
-    try {
-      return await worker.run(os(abs), null, onBytes)
-    } catch (err) {
-      if (!(err instanceof HashWorkerGone)) throw err
-    }
-  }
-  return hashFileAsync(os(abs), bufs, onBytes)
-}
-
-/** copyThenHash on the worker when there is one and no test limits the store's space. */
-export async function copyLarge(worker: HashWorker | null, abs: string, tmp: string, bufs: HashBuffers, onBytes?: (n: number) => void): Promise<{ hash: string; size: number }> {
-  if (worker?.usable && !spaceLimited()) {
-    try {
-      return await worker.run(os(abs), tmp, onBytes)
-    } catch (err) {
-      if (!(err instanceof HashWorkerGone)) throw err
-      fs.rmSync(tmp, { force: true }) // whatever the worker copied before it died
-    }
-  }
-  return copyThenHash(abs, tmp, bufs, onBytes)
 }

@@ -10,8 +10,7 @@ import { BLOB_ID_RE } from './paths'
 import { fsyncDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
 import type { PackLoc, PackMark } from './packs'
-import { CHUNK, copyLarge, hashBuffers, hashLarge, readUpTo, sha256 } from './blob-io'
-import type { HashWorker } from './hash-worker'
+import { CHUNK, copyThenHash, hashBuffers, hashFileAsync, readUpTo, sha256 } from './blob-io'
 import { os } from './os-names'
 
 /** Contents of this size or more are loose blobs; smaller ones go into packs. */
@@ -39,8 +38,6 @@ export class BlobStore {
   /** Loose blobs' ids and sizes, loaded on first use (see loose()). */
   private looseKnown: { ids: Set<string>; sizes: Set<number> } | null = null
   readonly packs: PackStore
-  /** Set by the engine: large files are copied and hashed there (see hash-phase.ts). */
-  worker: HashWorker | null = null
 
   constructor(storeDir: string) {
     this.dir = path.join(storeDir, 'blobs')
@@ -116,14 +113,14 @@ export class BlobStore {
   private async putLarge(abs: string, size: number, onBytes?: (n: number) => void): Promise<PutResult> {
     // The size of a large blob already kept: most likely the same content, so hash before copying.
     if (this.loose().sizes.has(size)) {
-      const r = await hashLarge(this.worker, abs, this.bufs, onBytes)
+      const r = await hashFileAsync(os(abs), this.bufs, onBytes)
       if (this.has(r.hash)) return { hash: r.hash, size: r.size, written: 0 }
       onBytes = undefined // counted once; the copy below is hashed again
     }
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.tmp`)
     let r: { hash: string; size: number }
     try {
-      r = await copyLarge(this.worker, abs, tmp, this.bufs, onBytes)
+      r = await copyThenHash(abs, tmp, this.bufs, onBytes)
     } catch (err) {
       // A half-copied blob (the disk filled, the source vanished) is worth nothing: not kept.
       fs.rmSync(tmp, { force: true })

@@ -2,7 +2,7 @@
 // with +/- line counts for text. Binary files and files over the cap are listed too.
 import type { Engine } from './engine'
 import { contentChanged } from './current'
-import { diffOffThread } from './diff-worker'
+import { diffBuffers } from './diff'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
 import type { ChangeItem, Entry, TurnKeyInput } from './types'
@@ -27,12 +27,12 @@ export async function restoreChanges(e: Engine, restoreId: string): Promise<Chan
   return r ? snapshotChanges(e, r.post, r.pre) : []
 }
 
-async function snapshotChanges(e: Engine, preId: string, postId: string): Promise<ChangeItem[]> {
+function snapshotChanges(e: Engine, preId: string, postId: string): ChangeItem[] {
   const before = e.snaps.state(preId)
   const after = e.snaps.state(postId)
   if (!before || !after) return []
-  // Every entry read before the first await: a restore that runs meanwhile may commit into the
-  // head's state in place (snapshots.ts), and entries themselves are never changed.
+  // Every entry read at once, with no await in between: a restore that runs meanwhile may commit
+  // into the head's state in place (snapshots.ts), and entries themselves are never changed.
   const pairs: { root: string; k: string; x: Entry | undefined; y: Entry | undefined }[] = []
   for (const root of e.roots) {
     if (root.shared) continue
@@ -54,8 +54,7 @@ async function snapshotChanges(e: Engine, preId: string, postId: string): Promis
     else if (x.type !== y.type) item.change = 'type'
     else if (x.type === 'file' && x.hash === y.hash) item.change = 'mode'
     if (item.change !== 'not-checkpointed' && item.change !== 'mode') {
-      // Off the main thread: a change list of large rewrites must not freeze the window.
-      const d = await diffOffThread(read(e, x), read(e, y), k)
+      const d = diffBuffers(read(e, x), read(e, y), k)
       Object.assign(item, { binary: d.binary, added: d.added, removed: d.removed, ...(d.text !== undefined ? { diff: d.text } : {}) })
     }
     out.push(item)

@@ -1,14 +1,15 @@
 // Line diffs for the UI: a unified diff (Myers' O(ND) algorithm) and +/- line counts. Binary
 // content (a NUL byte in the first 8 KB) gets no diff but is still listed as a change.
-// Memory is what bounds a diff on the main process: lines both sides share at the start and the
-// end are set aside first (an edit in a large file leaves little in between), and the search keeps,
-// per edit step d, only the 2d+1 diagonals it reached — 4·D² bytes in all, D capped at MAX_EDIT
-// (64 MB at worst, where the old full-width trace took gigabytes). Past the cap: counts, no diff.
-// Time is what bounds it on the host's main thread (a 205 KB rewrite is ~0.4 s of search): inside
-// `withDiffBudget` a diff that runs past the budget gives up ("deferred") and diff-worker.ts makes
-// it on a worker thread instead.
-const MAX_DIFF_BYTES = 8 << 20
-const MAX_EDIT = 4_000
+// Diffs are made on the calling thread (the host's main thread), so memory and time are bounded by
+// sizes, never by a clock: lines both sides share at the start and the end are set aside first (an
+// edit in a large file leaves little in between); the search keeps, per edit step d, only the 2d+1
+// diagonals it reached — 4·D² bytes in all, D capped at MAX_EDIT (16 MB at worst); and its time,
+// O((N+M)·D + D²) for the N+M lines left in between, by capping D lower when N+M is large, so that
+// (N+M)·D stays under MAX_SEARCH (a few edits in a 1 MB file are diffed; a 1 MB rewrite gets
+// counts). Past a cap: counts, no diff.
+const MAX_DIFF_BYTES = 2 << 20
+const MAX_EDIT = 2_000
+const MAX_SEARCH = 20_000_000
 
 export function isBinary(buf: Uint8Array): boolean {
   const n = Math.min(buf.length, 8192)
@@ -19,26 +20,18 @@ export function isBinary(buf: Uint8Array): boolean {
 export interface LineDiff {
   added: number
   removed: number
-  /** Unified diff; absent past the edit cap (counts of the changed middle) or when deferred. */
+  /** Unified diff; absent past a cap (counts of the changed middle). */
   text?: string
-  /** The deadline passed before the search ended: nothing was decided, make it elsewhere. */
-  deferred?: true
 }
 
-/**
- * The whole diff of two texts, self-contained on purpose: diff-worker.ts runs this function's own
- * source on a worker thread (nothing to bundle or ship), so it may use nothing outside its body but
- * globals. `deadline` is a performance.now() value (Infinity: none).
- */
-export function lineDiff(aText: string, bText: string, fromName: string, toName: string, maxEdit: number, deadline: number): LineDiff {
+/** The whole diff of two texts; past `maxEdit` edits (or fewer, see MAX_SEARCH), counts only. */
+function lineDiff(aText: string, bText: string, fromName: string, toName: string, maxEdit: number): LineDiff {
   const split = (t: string): string[] => {
     if (t === '') return []
     const ls = t.split('\n')
     if (ls[ls.length - 1] === '') ls.pop()
     return ls
   }
-  // A spent budget defers even small diffs: thousands of them (an install's files) add up.
-  if (deadline !== Infinity && performance.now() > deadline) return { added: 0, removed: 0, deferred: true }
   const a = split(aText)
   const b = split(bText)
   let pre = 0
@@ -49,15 +42,15 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
   const bm = b.slice(pre, b.length - suf)
   const n = am.length
   const m = bm.length
-  const max = Math.min(n + m, maxEdit)
+  const max = Math.min(n + m, maxEdit, Math.floor(MAX_SEARCH / Math.max(1, n + m)))
+  // One side empty in between (a new or deleted file, a block added or removed): nothing to search.
+  if ((n === 0 || m === 0) && n + m <= max) return hunks(a, pre, suf, n === 0 ? bm.map((l) => '+' + l) : am.map((l) => '-' + l), fromName, toName)
   const off = max + 1
   const v = new Int32Array(2 * max + 3)
   // trace[d] holds the diagonals -d..d as they were before step d (index k + d).
   const trace: Int32Array[] = []
   let dEnd = -1
   search: for (let d = 0; d <= max; d++) {
-    // The clock is read every 16 steps: a step costs at most a pass over the lines.
-    if ((d & 15) === 15 && performance.now() > deadline) return { added: m, removed: n, deferred: true }
     trace.push(v.slice(off - d, off + d + 1))
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1
@@ -97,6 +90,11 @@ export function lineDiff(aText: string, bText: string, fromName: string, toName:
     y--
   }
   ops.reverse()
+  return hunks(a, pre, suf, ops, fromName, toName)
+}
+
+/** The unified diff (hunks with 3 lines of context) of `a` with `ops` between its first `pre` and last `suf` lines. */
+function hunks(a: string[], pre: number, suf: number, ops: string[], fromName: string, toName: string): LineDiff {
   const all = [...a.slice(0, pre).map((l) => ' ' + l), ...ops, ...a.slice(a.length - suf).map((l) => ' ' + l)]
   let added = 0
   let removed = 0
@@ -151,47 +149,19 @@ export interface DiffResult {
   removed: number
   /** Unified diff text; undefined for binary or oversized content. */
   text?: string
-  /** Given up past the budget of `withDiffBudget` (no text): make it with diffOffThread. */
-  deferred?: true
-}
-
-/** performance.now() past which a diff made on this thread gives up; Infinity outside a budget. */
-let deadline = Infinity
-
-/**
- * Run `fn` (synchronous) with every diffBuffers call in it sharing `ms` of diff search: the plan
- * of a turn with many large files blocks the thread for that long at most, not that long per file.
- */
-export function withDiffBudget<T>(ms: number, fn: () => T): T {
-  const outer = deadline
-  deadline = Math.min(outer, performance.now() + ms)
-  try {
-    return fn()
-  } finally {
-    deadline = outer
-  }
 }
 
 /** What a diff of `from` → `to` needs decided before any search (null: search it). */
-export function diffPrecheck(from: Uint8Array | null, to: Uint8Array | null, a: () => number, b: () => number): DiffResult | null {
+function diffPrecheck(from: Uint8Array | null, to: Uint8Array | null, a: () => number, b: () => number): DiffResult | null {
   if ((from && isBinary(from)) || (to && isBinary(to))) return { binary: true, added: 0, removed: 0 }
   if ((from?.length ?? 0) > MAX_DIFF_BYTES || (to?.length ?? 0) > MAX_DIFF_BYTES) return { binary: false, added: b(), removed: a() }
   return null
 }
 
-export const diffNames = (from: unknown, to: unknown, label: string): [string, string] => [from ? `a/${label}` : '/dev/null', to ? `b/${label}` : '/dev/null']
-export const MAX_EDIT_LINES = MAX_EDIT
-
-/**
- * Inside a budget, inputs this large are deferred before any work: decoding and splitting 1 MB and
- * setting its shared lines aside is ~40 ms of linear work the deadline cannot interrupt.
- */
-const BUDGET_BYTES = 128 * 1024
+const diffNames = (from: unknown, to: unknown, label: string): [string, string] => [from ? `a/${label}` : '/dev/null', to ? `b/${label}` : '/dev/null']
 
 /** Diff `from` → `to` (either may be null for an absent file) on this thread. */
 export function diffBuffers(from: Uint8Array | null, to: Uint8Array | null, label: string): DiffResult {
-  const bytes = (from?.length ?? 0) + (to?.length ?? 0)
-  if (deadline !== Infinity && bytes > BUDGET_BYTES && !((from && isBinary(from)) || (to && isBinary(to)))) return { binary: false, added: 0, removed: 0, deferred: true }
   const aText = from ? Buffer.from(from).toString('utf8') : ''
   const bText = to ? Buffer.from(to).toString('utf8') : ''
   const lines = (t: string) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0))
@@ -202,7 +172,6 @@ export function diffBuffers(from: Uint8Array | null, to: Uint8Array | null, labe
     () => lines(bText),
   )
   if (early) return early
-  const d = lineDiff(aText, bText, ...diffNames(from, to, label), MAX_EDIT, deadline)
-  if (d.deferred) return { binary: false, added: d.added, removed: d.removed, deferred: true }
+  const d = lineDiff(aText, bText, ...diffNames(from, to, label), MAX_EDIT)
   return { binary: false, added: d.added, removed: d.removed, ...(d.text !== undefined ? { text: d.text } : {}) }
 }

@@ -11,15 +11,9 @@ import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
 import { walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
-import { walkRootPooled } from './pooled-walk'
-import { acquireStatPool, defaultPoolSize, releaseStatPool } from './stat-pool'
-import type { StatPool } from './stat-pool'
-import { acquireHashWorker, releaseHashWorker } from './hash-worker'
-import { POOLED_DELETES_FROM } from './delete-pool'
-import { ListingMemo, listingsTrustedOn, RACY_MARGIN_MS } from './listing-memo'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
-import { ctimeMarginMs, fsTypeOf } from './stat-proof'
+import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
@@ -32,7 +26,6 @@ import type { CaptureOptions, OpenOptions } from './types'
 
 export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
-export const POOLED_WALK_MIN_ENTRIES = 2000
 
 export interface StoreMark {
   head: string | null
@@ -44,7 +37,6 @@ export interface CaptureOutcome extends ScanStats {
   snapshotBytes: number
   /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
   mode: 'full' | 'watched'
-  statWorkers: number
 }
 
 /** The store's own half-written files (`.x.retake-….tmp` beside records, blobs in tmp/). */
@@ -81,13 +73,6 @@ export class Engine {
   readonly watchers = new Map<string, ChangeWatcher>()
   /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
   readonly plans: PlanRegistry = new Map()
-  /** Folder listings per root, reused by the next full walk while a folder is unchanged (null: not on this file system). */
-  private readonly memos = new Map<string, ListingMemo | null>()
-  /** lstat workers for walks of large roots, shared by the process's stores (null: walks stay on this thread). */
-  readonly statPool: StatPool | null
-  private readonly pooledMin: number
-  /** Plain deletes from which a restore hands them to the hash worker (delete-pool.ts). */
-  readonly pooledDeletesFrom: number
   private readonly ctimeMargins = new Map<string, number>()
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
@@ -122,11 +107,6 @@ export class Engine {
       this.owner.release()
       throw err
     }
-    const workers = opts.statWorkers ?? defaultPoolSize()
-    this.statPool = workers > 0 ? acquireStatPool(workers) : null
-    if (opts.hashWorker ?? defaultPoolSize() > 1) this.blobs.worker = acquireHashWorker()
-    this.pooledMin = opts.pooledWalkMinEntries ?? POOLED_WALK_MIN_ENTRIES
-    this.pooledDeletesFrom = opts.pooledDeletesFrom ?? POOLED_DELETES_FROM
     this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
   }
 
@@ -186,7 +166,7 @@ export class Engine {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
       const { id, bytes } = await this.captureKeysWith(quick, stats, opts)
       this.watchedSinceWalk++
-      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched', statWorkers: 0 }
+      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
     const reported = checking ? await journalReports(this.roots, this.watchers) : new Map<string, Set<string>>()
@@ -201,12 +181,10 @@ export class Engine {
     const next: State = new Map()
     const work: { ctx: ScanContext; pending: WalkResult['pending'] }[] = []
     const walked = new Map<string, WalkDelta>()
-    let statWorkers = 0
     for (const root of this.roots) {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
-      const memo = this.memoFor(root.abs, root.id)
       const ctx: ScanContext = {
         rootAbs: root.abs,
         rules: root.rules(),
@@ -220,14 +198,9 @@ export class Engine {
         stats,
         progress,
         onFolder,
-        memo,
       }
-      const pooled = this.statPool?.usable && (ctx.prior?.size ?? 0) >= this.pooledMin
-      const { state, pending, delta } = pooled ? await walkRootPooled(ctx, this.statPool!) : walkRoot(ctx)
+      const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
-      if (pooled) statWorkers = this.statPool!.size
-      // A large root walked on this thread (the first capture): the next walk will want workers.
-      else if (state.size >= this.pooledMin) this.statPool?.warm()
       next.set(root.id, state)
       work.push({ ctx, pending })
     }
@@ -242,7 +215,7 @@ export class Engine {
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
-    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full', statWorkers }
+    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
   }
 
   async startWatchers(option: WatchOption): Promise<void> {
@@ -262,8 +235,6 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true
     await this.stopWatchers()
-    if (this.statPool) await releaseStatPool(this.statPool)
-    if (this.blobs.worker) await releaseHashWorker(this.blobs.worker)
     this.blobs.packs.closeCurrent()
     this.lock.release()
     this.owner.release()
@@ -329,21 +300,6 @@ export class Engine {
     }
     this.blobs.flush()
     return this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace)
-  }
-
-  private memoFor(abs: string, rootId: string): ListingMemo | undefined {
-    let memo = this.memos.get(rootId)
-    if (memo === undefined) {
-      let fsType: number | undefined
-      try {
-        fsType = fs.statfsSync(abs).type
-      } catch {
-        /* unknown: see listingsTrustedOn */
-      }
-      memo = listingsTrustedOn(fsType) ? new ListingMemo() : null
-      this.memos.set(rootId, memo)
-    }
-    return memo ?? undefined
   }
 
   storeBytes(): number {

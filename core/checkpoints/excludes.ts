@@ -18,19 +18,12 @@ interface Level {
   /** Key of the folder holding the rules ('' for the root). */
   base: string
   ig: Ignore
-  /** Unique per matcher: the same id means the same rules. */
-  id: number
   text: string
 }
 
-/** Process-wide, so that levels of different caches never share an id. */
-let nextLevelId = 1
-
 /**
- * Rule levels kept from one walk of a root to the next. An unchanged .gitignore keeps its matcher
- * (and its id), so the walker can tell that a folder's rules are the ones it judged the folder's
- * entries with last time and reuse those decisions: matching every path of a tree against its
- * .gitignore costs about as much as the rest of a walk.
+ * Rule levels kept from one walk of a root to the next: an unchanged .gitignore keeps its matcher,
+ * so a walk does not compile every .gitignore of the tree again.
  */
 export class LevelCache {
   private readonly byKey = new Map<string, Level>()
@@ -38,7 +31,7 @@ export class LevelCache {
   level(key: string, base: string, text: string, make: () => Ignore): Level {
     const had = this.byKey.get(key)
     if (had && had.text === text) return had
-    const level = { base, ig: make(), id: nextLevelId++, text }
+    const level = { base, ig: make(), text }
     this.byKey.set(key, level)
     return level
   }
@@ -48,8 +41,6 @@ export class ExcludeRules {
   private readonly levels: Level[]
   private readonly extraAbs: string[]
   private readonly onlyBuiltins: boolean
-  /** The ids of the levels in force: equal signatures mean equal rules. */
-  private sig = ''
 
   constructor(
     private readonly rootAbs: string,
@@ -64,16 +55,6 @@ export class ExcludeRules {
     this.onlyBuiltins = userPatterns.length === 0
     this.extraAbs = excludedAbs.map((p) => path.resolve(p))
     if (gitignore) this.loadGitignore('')
-    this.resign()
-  }
-
-  /** Identifies the rules now in force (see LevelCache). */
-  signature(): string {
-    return this.sig
-  }
-
-  private resign(): void {
-    this.sig = this.levels.map((l) => l.id).join('.')
   }
 
   /**
@@ -87,7 +68,6 @@ export class ExcludeRules {
   leave(pushed: number): void {
     if (!pushed) return
     for (let i = 0; i < pushed; i++) this.levels.pop()
-    this.resign()
   }
 
   private loadGitignore(dirKey: string): boolean {
@@ -99,7 +79,6 @@ export class ExcludeRules {
       return false
     }
     this.levels.push(this.cache.level(dirKey, dirKey, text, () => ignore().add(text)))
-    this.resign()
     return true
   }
 

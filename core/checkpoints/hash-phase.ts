@@ -3,7 +3,6 @@
 // of the file (a torn read is read again), hard links read once.
 import fs from 'node:fs'
 import { isOutOfSpace } from './store-space'
-import { LARGE_BLOB_BYTES } from './blobs'
 import type { PutResult } from './blobs'
 import { os } from './os-names'
 import { trustedCtime } from './stat-proof'
@@ -76,10 +75,8 @@ function sameVersion(a: Version, b: Version): boolean {
 }
 
 /**
- * Hash phase: read changed files once, storing their bytes while hashing. With a hash worker
- * (blobs.worker), the large files go there one after another while this thread does the small
- * ones: two lanes side by side, and a failure of one (a full disk) stops the other before it is
- * reported, so nothing is still being written when the capture is rolled back.
+ * Hash phase: read changed files once, one after another, storing their bytes while hashing. A
+ * full store disk fails the whole capture (hashOne), which is then rolled back.
  */
 export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise<void> {
   let lastEmit = 0
@@ -95,37 +92,17 @@ export async function hashPending(ctx: ScanContext, pending: Pending[]): Promise
     emit()
   }
   const inodes: ReadInodes = new Map()
-  let failed = null as { err: unknown } | null
-  const lane = async (list: Pending[], yieldEvery: number): Promise<void> => {
-    let sinceYield = 0
-    for (const p of list) {
-      if (failed) return
-      try {
-        await hashOne(ctx, p, onBytes, inodes)
-      } catch (err) {
-        failed ??= { err }
-        return
-      }
-      ctx.progress.filesDone++
-      emit()
-      // Let IPC, timers and the other lane's worker replies run during a long first capture.
-      if (++sinceYield >= yieldEvery) {
-        sinceYield = 0
-        await new Promise((r) => setImmediate(r))
-      }
+  let sinceYield = 0
+  for (const p of pending) {
+    await hashOne(ctx, p, onBytes, inodes)
+    ctx.progress.filesDone++
+    emit()
+    // Let IPC and timers run during a long first capture (a large file yields in its own reads).
+    if (++sinceYield >= 256) {
+      sinceYield = 0
+      await new Promise((r) => setImmediate(r))
     }
   }
-  const large = ctx.blobs.worker?.usable ? pending.filter((p) => p.entry.size >= LARGE_BLOB_BYTES) : []
-  if (large.length === 0) await lane(pending, 256)
-  else
-    await Promise.all([
-      lane(large, 1),
-      lane(
-        pending.filter((p) => p.entry.size < LARGE_BLOB_BYTES),
-        16,
-      ),
-    ])
-  if (failed) throw failed.err
   emit(true)
 }
 

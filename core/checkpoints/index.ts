@@ -19,7 +19,6 @@ import { recover } from './restore-run'
 import type { ApplyHooks, RecoveredRestore } from './restore-run'
 import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './retention'
 import { restoreChanges, turnChanges } from './changes'
-import { completeDiffs } from './plan-diffs'
 import { verifyStore } from './verify'
 import { lastRestoreOf } from './turn-status'
 import { isOutOfSpace, outOfSpaceError } from './store-space'
@@ -95,7 +94,6 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
           filesScanned: 0,
           filesHashed: 0,
           bytesHashed: 0,
-          statWorkers: 0,
           notCheckpointed: [],
           warnings: [],
         }
@@ -127,7 +125,6 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         filesScanned: out.filesScanned,
         filesHashed: out.filesHashed,
         bytesHashed: out.bytesHashed,
-        statWorkers: out.statWorkers,
         notCheckpointed: out.notCheckpointed,
         warnings: out.warnings,
       }
@@ -149,10 +146,10 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       // Attribution asks the host what the turns' tools wrote; the engine says which turns matter.
       const turns = opts?.toolUse ? [...planTurns(e, target), ...(opts.foreign ?? []).map((f) => f.turn)] : []
       const tools = turns.length > 0 ? await opts!.toolUse!(turns) : undefined
-      return completeDiffs(e, makePlan(e, target, { tools, foreign: opts?.foreign }, await journalForPlan(e)))
+      return makePlan(e, target, { tools, foreign: opts?.foreign }, await journalForPlan(e))
     },
     apply: (plan, choices, hooks) => applyPlan(e, plan, choices, hooks),
-    planUndo: async (restoreId) => completeDiffs(e, makeUndoPlan(e, restoreId)),
+    planUndo: async (restoreId) => makeUndoPlan(e, restoreId),
     undo: async (restoreId, choices) => applyPlan(e, makeUndoPlan(e, restoreId), choices),
     listTurns: (sessionID) => {
       const ts = sessionID ? e.records.sessionTurns(sessionID) : e.records.allTurns()

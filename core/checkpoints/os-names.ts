@@ -71,9 +71,12 @@ export function readdirNames(dir: string): string[] {
   return readdirTyped(dir).map((d) => d.name)
 }
 
-/** realpath of a path that may carry escaped bytes, in key form. */
+/**
+ * realpath of a path that may carry escaped bytes, in key form. Bytes go to the kernel's realpath:
+ * Node's own (JavaScript) realpathSync decodes a Buffer path as UTF-8 and then fails with ENOENT.
+ */
 export function realpathOf(p: string): string {
-  return hasRawBytes(p) ? fromBytes(fs.realpathSync(toBytes(p), { encoding: 'buffer' })) : fs.realpathSync(p)
+  return hasRawBytes(p) ? fromBytes(fs.realpathSync.native(toBytes(p), { encoding: 'buffer' })) : fs.realpathSync(p)
 }
 
 /** A symlink's text in key form (a link may point at a name that is not UTF-8 either). */

@@ -3,17 +3,13 @@
 import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
-import { FolderLane } from './folder-lane'
-import { GONE, UNPROVEN } from './hash-worker'
 import { LinkProbe } from './link-probe'
 import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
-import { os } from './os-names'
 import { keyToAbs } from './paths'
 import type { RestoreRecord } from './records'
-import { cleanTemps, flushFolders, pooledDelete, runStep, unlinkStep } from './steps'
-import { KeptInPlace, touchedFolder } from './step-env'
-import { unlinkFailed } from './unlinks'
+import { cleanTemps, flushFolders, runStep } from './steps'
+import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 import { markTurns, markUndone } from './turn-status'
 import type { ApplyResult, Entry } from './types'
@@ -25,8 +21,6 @@ export interface ApplyHooks {
   beforeRename?: (tmp: string, target: string) => void
   /** Receives the bytes written to the workspace (benchmark). */
   onBytesWritten?: (n: number) => void
-  /** The delete pool's worker waits at its n-th claim until `workerGate[0]` is n or more (hash-worker.ts unlinkAll). */
-  workerGate?: Int32Array
 }
 
 export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {
@@ -44,7 +38,6 @@ export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards 
     guards,
     maxFileBytes: e.maxFileBytes,
     vanished: new Set(),
-    lane: new FolderLane(),
   }
 }
 
@@ -65,96 +58,39 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
   const preState = recovering ? e.snaps.state(intent.pre) : null
   // Paths some step writes, makes or changes: an unlink of any other path (a plain delete) is the
   // only step at its path, so redoing it after a crash finds the path gone and does nothing; its
-  // `done` mark may wait for the next batch (Journal.done), and a large restore's unlinks are done
-  // by the pool (delete-pool.ts; not during recovery, which checks each step first).
+  // `done` mark may wait for the next batch (Journal.done).
   const rewritten = new Set(intent.steps.filter((s) => s.op !== 'unlink').map((s) => `${s.root}:${s.key}`))
-  const pool = recovering ? null : (env.pool ?? null)
-  // Reported in step order, though pooled deletes settle in the order the threads finish.
-  const stepOf = new Map<object, number>()
   const missed = (i: number, s: Step, k: string, err: unknown): void => {
     const where = { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key }
     if (err instanceof KeptInPlace) {
-      const kept = { ...where, reason: err.message }
-      stepOf.set(kept, i)
-      out.kept.push(kept)
+      out.kept.push({ ...where, reason: err.message })
       out.untouched.add(k)
       journal.kept(i, err.message)
       return
     }
     const msg = (err as NodeJS.ErrnoException).code ? `${(err as NodeJS.ErrnoException).code}: ${(err as Error).message}` : (err as Error).message
-    const failed = { ...where, error: msg }
-    stepOf.set(failed, i)
-    out.failed.push(failed)
+    out.failed.push({ ...where, error: msg })
     out.failedKeys.add(k)
     journal.failed(i, msg)
   }
-  // A pooled delete settled (on the main thread): it ends as runStep's unlink would have. A file
-  // the worker's lstat did not prove is judged and unlinked here (by content, its whole path: the
-  // lane is left while the steps wait). What cannot be recorded (the journal failed) fails the run
-  // once the pool is drained.
-  let unrecorded: unknown = null
-  const deleted = (i: number, s: Step, k: string, abs: string, err: NodeJS.ErrnoException | null): void => {
+  for (let i = 0; i < intent.steps.length; i++) {
+    if (done.has(i)) continue
+    const s = intent.steps[i]!
+    const k = `${s.root}:${s.key}`
+    const plainDelete = s.op === 'unlink' && !rewritten.has(k)
+    hooks.onStep?.(i, s)
     try {
-      try {
-        if (err?.code === UNPROVEN) unlinkStep(env, s, k, true)
-        else if (err?.code === GONE) env.vanished.add(k)
-        else if (err) unlinkFailed(abs, err)
-        else touchedFolder(env, abs)
-        journal.done(i, true)
-      } catch (failure) {
-        missed(i, s, k, failure)
-      }
-    } catch (failure) {
-      unrecorded ??= failure
+      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+      // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
+      const writing = runStep(env, s, k)
+      if (writing) await writing
+      journal.done(i, plainDelete)
+      // A plain delete is the only step at its path: no other step can have kept it untouched.
+      if (!plainDelete && !env.vanished.has(k)) changed.add(k)
+    } catch (err) {
+      missed(i, s, k, err)
     }
   }
-  try {
-    for (let i = 0; i < intent.steps.length; i++) {
-      if (done.has(i)) continue
-      const s = intent.steps[i]!
-      const k = `${s.root}:${s.key}`
-      const plainDelete = s.op === 'unlink' && !rewritten.has(k)
-      // The folder lane (folder-lane.ts) is held by deletes only, and left before anything waits
-      // (the pool's drain, a write): other code may run then, and the working folder is the whole
-      // process's. Every delete in the pool is done before any other step (an rmdir needs its
-      // files gone); with none pending, nothing waits (no microtask per step).
-      if (s.op !== 'unlink') env.lane?.leave()
-      if (!plainDelete && pool && !pool.idle) {
-        env.lane?.leave()
-        await pool.drain()
-      }
-      hooks.onStep?.(i, s)
-      try {
-        if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
-        // Handed to the pool's worker unless it is behind: then unlinked here, as below.
-        if (pool && plainDelete && !pool.full) {
-          const d = pooledDelete(env, s, k)
-          if (d !== null) {
-            pool.add(os(d.abs), d.proof, (err) => deleted(i, s, k, d.abs, err))
-            continue
-          }
-        }
-        // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
-        const writing = runStep(env, s, k)
-        if (writing) await writing
-        journal.done(i, plainDelete)
-        // A plain delete is the only step at its path: no other step can have kept it untouched.
-        if (!plainDelete && !env.vanished.has(k)) changed.add(k)
-      } catch (err) {
-        missed(i, s, k, err)
-      }
-    }
-    env.lane?.leave()
-    await pool?.drain()
-    if (unrecorded) throw unrecorded
-  } finally {
-    env.lane?.leave()
-    // No unlink runs after the steps end, even when a hook threw.
-    await pool?.drain()
-  }
-  const byStep = (a: object, b: object) => stepOf.get(a)! - stepOf.get(b)!
-  out.kept.sort(byStep)
-  out.failed.sort(byStep)
   for (const k of env.vanished) out.untouched.add(k)
   for (const k of changed) out.untouched.delete(k)
   // Every change durable before the caller commits (restore record, turns marked, journal gone).

@@ -6,8 +6,6 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
 import type { Engine } from './engine'
-import { withDiffBudget } from './diff'
-import { PLAN_DIFF_BUDGET_MS } from './plan-diffs'
 import { Journal, journalDir } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
@@ -21,7 +19,6 @@ import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
 import type { StepEnv } from './step-env'
-import { deletePoolFor } from './delete-pool'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
@@ -124,14 +121,11 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
   const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null)
-  // Diffs share a budget of main-thread time; those past it are made by completeDiffs, off-thread.
-  withDiffBudget(PLAN_DIFF_BUDGET_MS, () => {
-    for (const c of cands) {
-      const a = classify(e, c, true, ctx)
-      plan.actions.push(a)
-      byId.set(a.id, c)
-    }
-  })
+  for (const c of cands) {
+    const a = classify(e, c, true, ctx)
+    plan.actions.push(a)
+    byId.set(a.id, c)
+  }
   // By root, then path (compared apart: a joined string per comparison was ~40,000 for an install).
   plan.actions.sort((a, b) => (a.root !== b.root ? (a.root < b.root ? -1 : 1) : a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   remember(e, plan, byId)
@@ -227,11 +221,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
-    // Both started before the intent is written, which takes a few milliseconds they run beside:
-    // a worker takes milliseconds to come up, and the change journal's thread lets go of the
-    // folders the steps remove (nothing is touched before the intent is durable, and a folder let
-    // go of but kept makes the next capture walk: rewatchKept, even when the intent fails).
-    const pool = deletePoolFor(e.blobs.worker, steps, e.pooledDeletesFrom, hooks.workerGate)
+    // Started before the intent is written, which takes a few milliseconds it runs beside: the
+    // change journal's thread lets go of the folders the steps remove (nothing is touched before
+    // the intent is durable, and a folder let go of but kept makes the next capture walk:
+    // rewatchKept, even when the intent fails).
     const unwatching = unwatchRemovedFolders(e, steps)
     const intent: Intent = {
       type: 'intent',
@@ -248,7 +241,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     let env: StepEnv
     try {
       journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-      env = { ...stepEnv(e, restoreId, hooks, guards), pool }
+      env = stepEnv(e, restoreId, hooks, guards)
       await unwatching
       r = await runSteps(e, env, journal, intent, new Set(), hooks)
     } finally {

@@ -10,8 +10,7 @@ import type { BlobStore } from './blobs'
 import { nameKey } from './paths'
 import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
-import type { Listing, ListingMemo } from './listing-memo'
-import { hasRawBytes, os, readdirTyped, readLink, toBytes } from './os-names'
+import { os, readdirTyped, readLink, toBytes } from './os-names'
 import { provenSame } from './stat-proof'
 
 export type RootState = Map<string, Entry>
@@ -71,8 +70,6 @@ export interface ScanContext {
   /** CaptureOptions.afterRead (test hook). */
   afterRead?: (abs: string) => void
   stats: ScanStats
-  /** Folder listings kept between full walks of this root (see listing-memo.ts). */
-  memo?: ListingMemo
   /** Sees the lstat of every folder walked (the watcher checks folder birth times). */
   onFolder?: (st: fs.Stats) => void
   /** Totals across roots for progress. */
@@ -82,9 +79,6 @@ export interface ScanContext {
 const { S_IFMT, S_IFDIR, S_IFLNK, S_IFREG } = fs.constants
 /** Keys hold NFC names on macOS (see nameKey); decided once, not per name. */
 const NFC = nameKey('\u0065\u0301') !== '\u0065\u0301'
-
-/** Receives an entry to lstat later: its folder (ending with a separator), name and key. */
-export type Defer = (prefix: string, name: string, key: string) => void
 
 /** lstat, or null for a path that is gone or no longer reachable (ENOENT, ENOTDIR, …). */
 export function lstatOrNull(abs: string): fs.Stats | null {
@@ -114,20 +108,7 @@ export interface WalkResult {
   delta: WalkDelta
 }
 
-/**
- * The root folder's own stat, following a symlink: a project opened through a link (or under a
- * linked parent) is the folder behind it. lstat would give the link's times, which never move, so
- * a remembered listing of the root would hide every entry added at its top level.
- */
-export function rootStat(abs: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(abs)
-  } catch {
-    return undefined
-  }
-}
-
-/** One root's new state, built from lstat results (fs.Stats on this thread, or pool rows). */
+/** One root's new state, built from lstat results. */
 export class RootScan {
   readonly state: RootState = new Map()
   readonly pending: Pending[] = []
@@ -145,16 +126,10 @@ export class RootScan {
     if (entry !== old) this.delta.fresh.push(key)
   }
 
+  /** Records the path `key` at `abs` from its lstat `st`. */
   addStat(key: string, abs: string, st: fs.Stats): void {
-    this.add(key, abs, '', st.mode, st.size, st.mtimeMs, st.ino, st.ctimeMs)
-  }
-
-  /**
-   * `mode` carries the type bits (S_IFMT), as lstat gives it. The path is `dir + name`, joined only
-   * for the few entries that need it (new content to read, a link to read).
-   */
-  add(key: string, dir: string, name: string, mode: number, size: number, mtimeMs: number, ino: number, ctimeMs?: number): void {
     const ctx = this.ctx
+    const { mode, size, mtimeMs, ino, ctimeMs } = st
     const fmt = mode & S_IFMT
     const type = fmt === S_IFDIR ? 'dir' : fmt === S_IFLNK ? 'symlink' : fmt === S_IFREG ? 'file' : null
     if (!type) return // sockets, fifos, devices: never checkpointed
@@ -165,8 +140,7 @@ export class RootScan {
     if (type === 'file' && size <= ctx.maxFileBytes) {
       // Trusted by its mtime, and its ctime agrees: the recorded one if any, else one older than
       // the trust line too. An edit of equal size with its mtime set back moves the ctime.
-      const trusted =
-        old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs === undefined || ctimeMs < ctx.trustStatBefore)
+      const trusted = old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs < ctx.trustStatBefore)
       if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)
@@ -174,14 +148,14 @@ export class RootScan {
       }
       // Racy by its mtime, but its ctime proves it (stat-proof.ts): the recorded entry is kept.
       // Asked only after the common case above, so a walk of unchanged files pays nothing for it.
-      if (ctimeMs !== undefined && old?.ctimeMs !== undefined && provenSame({ mode, size, mtimeMs, ctimeMs, ino }, old)) {
+      if (old?.ctimeMs !== undefined && provenSame(st, old)) {
         this.keep(key, old, old)
         return
       }
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
       if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
-        this.pending.push({ key, abs: dir + name, entry, ctimeMs })
+        this.pending.push({ key, abs, entry, ctimeMs })
         ctx.progress.bytesTotal += size
       }
       this.keep(key, entry, old)
@@ -194,7 +168,7 @@ export class RootScan {
     const entry: Entry = { type, mode: perm, size: type === 'dir' ? 0 : size, mtimeMs, ino }
     if (type === 'symlink') {
       try {
-        entry.link = readLink(dir + name)
+        entry.link = readLink(abs)
         entry.hash = linkHash(entry.link)
       } catch (err) {
         ctx.stats.warnings.push(`cannot read link ${key}: ${(err as Error).message}`)
@@ -209,63 +183,36 @@ export class RootScan {
   }
 
   /**
-   * Walks a folder. With `defer`, entries the listing says are not folders go to `defer` (their
-   * lstat is done elsewhere, see walkRootPooled); folders are always lstat-ed here, since the walk
-   * needs them at once.
+   * Walks a folder: each entry the rules keep is lstat-ed and recorded, each folder walked in turn.
    */
-  walk(dirAbs: string, dirKey: string, defer: Defer | null, st?: fs.Stats): void {
+  walk(dirAbs: string, dirKey: string): void {
     const ctx = this.ctx
-    const listing = (st && ctx.memo?.get(dirKey, st)) || this.list(dirAbs, dirKey, st)
-    if (!listing) return
-    const { names, dirs, keys } = listing
-    const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
-    const rawDir = defer !== null && hasRawBytes(prefix)
-    const pushed = ctx.rules.enter(dirKey, names.includes('.gitignore'))
-    // The same entries under the same rules as last time: the same decisions (see LevelCache).
-    const rules = ctx.rules.signature()
-    const known = listing.excluded?.rules === rules ? listing.excluded.flags : null
-    const flags = known ?? new Uint8Array(names.length)
-    for (let i = 0; i < names.length; i++) {
-      const raw = names[i]!
-      const key = keys[i]!
-      const isDir = dirs[i]!
-      if (!known) flags[i] = ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw) ? 1 : 0
-      if (flags[i]) continue
-      // Names that are not UTF-8 are lstat-ed here: the workers take string paths only.
-      if (defer && !isDir && !rawDir && !hasRawBytes(raw)) {
-        defer(prefix, raw, key)
-        continue
-      }
-      const abs = prefix + raw
-      const est = lstatOrNull(abs)
-      if (!est) continue // deleted while walking
-      this.addStat(key, abs, est)
-      if (est.isDirectory()) this.folder(key, abs, est, defer)
-    }
-    if (!known) listing.excluded = { rules, flags }
-    ctx.rules.leave(pushed)
-  }
-
-  /** Lists a folder (remembering the listing when its stat is known), or null if unreadable. */
-  private list(dirAbs: string, dirKey: string, st: fs.Stats | undefined): Listing | null {
     let entries: { name: string; isDirectory: boolean }[]
     try {
       entries = readdirTyped(dirAbs)
     } catch (err) {
-      this.ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
-      return null
+      ctx.stats.warnings.push(`cannot read folder ${dirKey || '.'}: ${(err as Error).message}`)
+      return
     }
     const keyPrefix = dirKey ? dirKey + '/' : ''
-    const names = entries.map((d) => d.name)
-    const keys = names.map((n) => keyPrefix + (NFC ? n.normalize('NFC') : n))
-    const listing: Listing = { names, dirs: entries.map((d) => d.isDirectory), keys }
-    if (st) this.ctx.memo?.put(dirKey, st, listing)
-    return listing
-  }
-
-  folder(key: string, abs: string, st: fs.Stats, defer: Defer | null): void {
-    this.ctx.onFolder?.(st)
-    this.walk(abs, key, defer, st)
+    const prefix = dirAbs.endsWith(path.sep) ? dirAbs : dirAbs + path.sep
+    const pushed = ctx.rules.enter(
+      dirKey,
+      entries.some((d) => d.name === '.gitignore'),
+    )
+    for (const { name: raw, isDirectory: isDir } of entries) {
+      const key = keyPrefix + (NFC ? raw.normalize('NFC') : raw)
+      if (ctx.rules.excluded(key, isDir, isDir ? prefix + raw : '', NFC ? undefined : raw)) continue
+      const abs = prefix + raw
+      const est = lstatOrNull(abs)
+      if (!est) continue // deleted while walking
+      this.addStat(key, abs, est)
+      if (est.isDirectory()) {
+        ctx.onFolder?.(est)
+        this.walk(abs, key)
+      }
+    }
+    ctx.rules.leave(pushed)
   }
 }
 
@@ -285,9 +232,7 @@ export function walkRoot(ctx: ScanContext): WalkResult {
       if (st) scan.addStat(key, abs, st)
     }
   } else {
-    ctx.memo?.begin()
-    scan.walk(ctx.rootAbs, '', null, rootStat(ctx.rootAbs))
-    ctx.memo?.end()
+    scan.walk(ctx.rootAbs, '')
   }
   ctx.progress.filesTotal += scan.pending.length
   return scan.result()

@@ -12,11 +12,17 @@
 // (`ctimeMarginMs`). A file without it, or whose stat differs in any field, is hashed as before.
 import fs from 'node:fs'
 import type { Entry } from './types'
-import { RACY_MARGIN_MS } from './listing-memo'
 
 // Linux statfs magic numbers of local file systems with nanosecond timestamps taken from the
 // kernel's coarse clock (one tick: 10 ms at the slowest HZ): ext2/3/4, XFS, Btrfs, tmpfs, F2FS, ZFS.
 const FINE_LOCAL_FS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x2fc12fc1])
+
+/**
+ * How much older than a capture a recorded time must be to be trusted where nothing finer is known:
+ * more than the coarsest timestamp granularity in use (FAT: 2 s) and any coarse kernel clock (git's
+ * racy rule), so a later change in the same tick cannot leave the same times.
+ */
+export const RACY_MARGIN_MS = 3000
 
 /** Two ticks of the slowest kernel clock: a ctime this much older than a stat cannot recur. */
 export const FINE_CTIME_MARGIN_MS = 20
@@ -49,7 +55,7 @@ export function provable(recorded: Entry | undefined): recorded is Entry & { cti
   return !!recorded && recorded.type === 'file' && !!recorded.hash && recorded.ctimeMs !== undefined
 }
 
-/** The fields of an lstat that prove a file (the worker's copy of this check: hash-worker.ts). */
+/** The fields of an lstat that prove a file. */
 export interface StatProof {
   mode: number
   size: number

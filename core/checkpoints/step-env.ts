@@ -1,8 +1,6 @@
 // What every step of a restore works with (StepEnv), and how a step says it left its path alone.
 import path from 'node:path'
 import type { BlobStore } from './blobs'
-import type { DeletePool } from './delete-pool'
-import type { FolderLane } from './folder-lane'
 import type { LinkProbe } from './link-probe'
 import type { RootRuntime } from './roots'
 import type { Entry } from './types'
@@ -50,10 +48,6 @@ export interface StepEnv {
    * files (~3 µs each). Cleared by every rmdir, as `parents` and the probes forget theirs.
    */
   judged?: Set<string>
-  /** Deletes resolve their names from inside their folder (folder-lane.ts); absent: absolute paths. */
-  lane?: FolderLane
-  /** Where a large restore's plain deletes are unlinked (delete-pool.ts); absent: by each step. */
-  pool?: DeletePool | null
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */

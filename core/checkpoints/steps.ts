@@ -11,8 +11,7 @@ import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
-import { assertFolderAsJudged, checkUnlink, poolProof, unlinkFailed } from './unlinks'
-import type { StatProof } from './stat-proof'
+import { checkUnlink, unlinkFailed } from './unlinks'
 import { os, readdirNames } from './os-names'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
@@ -109,40 +108,16 @@ export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: str
   return { root, abs }
 }
 
-/**
- * A delete's checks (where it is, the content guard): its path, and what to hand to the unlink (its
- * name inside its folder when the lane is there, folder-lane.ts, else the whole path); null when
- * the file is gone already. `absolute`: the whole path, the lane left where it is, and its folder
- * checked again (a file the delete pool's worker handed back, judged while the steps wait:
- * delete-pool.ts).
- */
-function checkedDelete(env: StepEnv, s: Step, k: string, absolute = false): { abs: string; at: string | Buffer } | null {
+/** A delete step: where it is and its content guard judged a moment before its unlink. */
+function unlinkStep(env: StepEnv, s: Step, k: string): void {
   const { root, abs } = stepTarget(env, s)
-  if (absolute) assertFolderAsJudged(env, abs)
-  const at = os(env.lane && !absolute ? env.lane.at(abs, env.parents) : abs)
-  return checkUnlink(env, k, root, abs, at) ? { abs, at } : null
-}
-
-/** A delete step, judged and done here (`absolute`: as checkedDelete). */
-export function unlinkStep(env: StepEnv, s: Step, k: string, absolute = false): void {
-  const d = checkedDelete(env, s, k, absolute)
-  if (d === null) return
+  if (!checkUnlink(env, k, root, abs)) return
   try {
-    fs.unlinkSync(d.at)
+    fs.unlinkSync(os(abs))
   } catch (err) {
-    return unlinkFailed(d.abs, err as NodeJS.ErrnoException)
+    return unlinkFailed(abs, err as NodeJS.ErrnoException)
   }
-  touchedFolder(env, d.abs)
-}
-
-/**
- * A plain delete the pool's worker can prove by lstat (delete-pool.ts): its absolute path and what
- * the lstat must show; null when it is checked and unlinked here instead.
- */
-export function pooledDelete(env: StepEnv, s: Step, k: string): { abs: string; proof: StatProof } | null {
-  const { root, abs } = stepTarget(env, s)
-  const proof = poolProof(env, k, root)
-  return proof && { abs, proof }
+  touchedFolder(env, abs)
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */

@@ -43,26 +43,6 @@ export interface OpenOptions {
    */
   journalCheckEvery?: number
   /**
-   * Worker threads that lstat files during a full walk of a large root (default: the core count,
-   * at most 4; 0 = walk on the calling thread only). Started on the first walk that needs them.
-   */
-  statWorkers?: number
-  /**
-   * A worker thread that copies and hashes files of 1 MiB or more while the capture reads the
-   * small ones (default: on with 2 cores or more). Started on the first large file.
-   */
-  hashWorker?: boolean
-  /**
-   * Roots whose last record has at least this many paths are walked with the stat workers
-   * (default 2000: below it, handing paths over costs about what it saves). Tests set 0.
-   */
-  pooledWalkMinEntries?: number
-  /**
-   * Restores with at least this many plain deletes have them unlinked on the hash worker's thread
-   * while the next ones are checked (delete-pool.ts; default 256). Tests set 1.
-   */
-  pooledDeletesFrom?: number
-  /**
    * Restores the app still needs whatever happens to their turns: an attempt's files are the
    * before-image of the restore that replaced it (docs/attempts.md). Clean-ups never drop them.
    */
@@ -111,8 +91,6 @@ export interface CaptureResult {
   filesScanned: number
   filesHashed: number
   bytesHashed: number
-  /** Worker threads that did the lstat of this capture's walk (0: the calling thread did). */
-  statWorkers: number
   /** Paths skipped because they are over the size cap (root-relative, prefixed with root index). */
   notCheckpointed: string[]
   warnings: string[]

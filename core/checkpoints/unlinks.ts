@@ -7,41 +7,42 @@ import path from 'node:path'
 import { currentEntry, matches } from './current'
 import { os, realpathOf } from './os-names'
 import type { RootRuntime } from './roots'
-import { provable, provenSame, type StatProof } from './stat-proof'
+import { provenSame } from './stat-proof'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
 
 const MAYBE = { throwIfNoEntry: false } as const
 
 /**
- * An unlink's check, a moment before the unlink (`k`: its `root:key`; `at`: the path to look at,
- * relative inside the folder lane): a file the turn made must still hold what the plan saw (the content guard: the ctime proof, else the hash, as the re-check judges: current.ts).
- * False when the file is gone already (the restore does not touch it); throws KeptInPlace when it
- * changed since the plan. Otherwise true.
+ * An unlink's check, a moment before the unlink (`k`: its `root:key`): a file the turn made must
+ * still hold what the plan saw (the content guard: the ctime proof, else the hash, as the re-check
+ * judges: current.ts). False when the file is gone already (the restore does not touch it); throws
+ * KeptInPlace when it changed since the plan. Otherwise true.
  */
-export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string, at: string | Buffer = os(abs)): boolean {
+export function checkUnlink(env: StepEnv, k: string, root: RootRuntime, abs: string): boolean {
   const guard = env.guards.get(k)
   if (!guard) return true
   if (!root.caseInsensitive) {
     // Its common case first: one lstat whose ctime proves the file is the one the plan saw.
-    const st = fs.lstatSync(at, MAYBE)
+    const st = fs.lstatSync(os(abs), MAYBE)
     if (st && provenSame(st, guard)) return true
     if (!st) return gone(env, k)
   }
   const now = currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, guard)
   if (!now) return gone(env, k)
+  assertFolderAsJudged(env, abs)
   if (!matches(now, guard)) throw new KeptInPlace('changed since the plan was made; kept as it is')
   return true
 }
 
 /**
- * A file the delete pool's worker handed back is judged here long after its step's checks (a few
- * hundred deletes): only while its folder still resolves to the real path those checks found.
- * Why: its whole path is followed now, and a folder above it swapped for a link since leads to
- * another folder, whose file may hold the same bytes (a package store's copy) and would pass the
- * content guard. Such a file is kept.
+ * A file its lstat did not prove is judged by content only while its folder still resolves to the
+ * real path the steps' checks found for it (stepTarget judges a folder once per restore, for the
+ * first of its files). Why: a folder above it swapped for a link since leads to another folder,
+ * whose file may hold the same bytes (a package store's copy) and would pass the content guard.
+ * Such a file is kept. Asked only when the lstat proved nothing: one realpath, rarely.
  */
-export function assertFolderAsJudged(env: StepEnv, abs: string): void {
+function assertFolderAsJudged(env: StepEnv, abs: string): void {
   const dir = path.dirname(abs)
   const judged = env.parents.get(dir)
   let now: string | null = null
@@ -69,16 +70,4 @@ export function unlinkFailed(abs: string, err: NodeJS.ErrnoException): void {
   if (code === 'ENOENT' || code === 'ENOTDIR') return
   if ((code === 'EISDIR' || code === 'EPERM') && fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('is a folder now; kept')
   throw err
-}
-
-/**
- * What the delete pool's worker must see in a file's lstat to unlink it (the ctime proof of
- * checkUnlink, delete-pool.ts); null when only this thread can judge it: a guard the lstat cannot
- * prove, a link, a case-insensitive root, or no guard (a file re-judged under the lock: unlinked
- * here at once, never a moment later through a folder that may have been swapped for a link since).
- */
-export function poolProof(env: StepEnv, k: string, root: RootRuntime): StatProof | null {
-  const guard = env.guards.get(k)
-  if (root.caseInsensitive || !provable(guard)) return null
-  return { mode: guard.mode, size: guard.size, mtimeMs: guard.mtimeMs, ctimeMs: guard.ctimeMs, ino: guard.ino }
 }

@@ -145,8 +145,8 @@ describe('crash safety', () => {
       .trim()
       .split('\n')
     const marked = lines.filter((l) => l.includes('"done"')).length
-    // Up to 400 deletes were made (the pool's last ones may not have run: delete-pool.ts), none
-    // after the kill's step; the marks of those after the last full batch were still waiting.
+    // Up to 400 deletes were made, none after the kill's step; the marks of those after the last
+    // full batch were still waiting.
     const left = fs.readdirSync(w.p('installed'), { recursive: true }).filter((n) => String(n).endsWith('.js')).length
     expect(left).toBeGreaterThanOrEqual(200)
     expect(left).toBeLessThan(600)

@@ -3,9 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Worker } from 'node:worker_threads'
 import { BlobStore } from '../../core/checkpoints/blobs'
-import { HashWorker } from '../../core/checkpoints/hash-worker'
 import { clockPast, runChild, seededBytes, sha, workspace } from './helpers'
 
 afterEach(() => vi.restoreAllMocks())
@@ -78,39 +76,6 @@ describe('first capture', () => {
     const res = await w.store.apply(await w.store.plan({ turnKey: 'ses_crash/msg_1' }))
     expect(res.failed).toEqual([])
     expect(contents(w.ws)).toEqual(before)
-  })
-})
-
-describe('the hash worker', () => {
-  it('copies and hashes the large files while this thread does the small ones; killed mid-job, this thread does the job', async () => {
-    const w = await workspace({ hashWorker: true })
-    fill(w)
-    const before = contents(w.ws)
-    const run = HashWorker.prototype.run
-    const jobs = vi.spyOn(HashWorker.prototype, 'run')
-    // The first large job: the worker dies right after it was handed the job.
-    jobs.mockImplementationOnce(function (this: HashWorker, ...args) {
-      const p = run.apply(this, args)
-      void (this as unknown as { worker: Worker }).worker.terminate()
-      return p
-    })
-    const r = await w.store.capture('s/m1')
-    expect(jobs.mock.calls.length).toBeGreaterThanOrEqual(1)
-    expect(r.notCheckpointed).toEqual([])
-    expect(fs.readdirSync(path.join(w.storeDir, 'tmp'))).toEqual([])
-    for (const name of fs.readdirSync(w.ws)) fs.rmSync(w.p(name), { recursive: true })
-    await w.store.seal('s/m1')
-    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
-    expect(res.failed).toEqual([])
-    expect(contents(w.ws)).toEqual(before)
-  })
-
-  it('is not used when turned off', async () => {
-    const w = await workspace({ hashWorker: false })
-    fill(w)
-    const jobs = vi.spyOn(HashWorker.prototype, 'run')
-    await w.store.capture('s/m1')
-    expect(jobs).not.toHaveBeenCalled()
   })
 })
 

@@ -17,11 +17,6 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The change journal: the engine's default ('auto': on for a local Linux folder); RETAKE_CK_WATCH=0 walks in full, =1 forces it on. */
 export const WATCH = process.env.RETAKE_CK_WATCH === '0' ? false : process.env.RETAKE_CK_WATCH === '1' ? true : undefined
-/**
- * RETAKE_CK_POOLED=1 walks every root, however small, with the stat workers, and has every restore's
- * deletes unlinked by the hash worker (see vitest.config.ts).
- */
-const POOLED = process.env.RETAKE_CK_POOLED === '1' ? { pooledWalkMinEntries: 0, pooledDeletesFrom: 1, hashWorker: true } : {}
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -48,9 +43,7 @@ export interface Ws {
   settle(): void
 }
 
-export async function workspace(
-  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; statWorkers?: number; hashWorker?: boolean } = {},
-): Promise<Ws> {
+export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean } = {}): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
   fs.mkdirSync(ws)
@@ -65,9 +58,6 @@ export async function workspace(
       roots,
       maxFileBytes: opts.maxFileBytes,
       watch: opts.watch ?? WATCH,
-      statWorkers: opts.statWorkers,
-      hashWorker: opts.hashWorker,
-      ...POOLED,
     }),
     p: (rel) => path.join(ws, rel),
     write(rel, data, mode) {
@@ -111,9 +101,6 @@ export async function workspace(
         roots: extra.roots ?? roots,
         maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes,
         watch: opts.watch ?? WATCH,
-        statWorkers: opts.statWorkers,
-        hashWorker: opts.hashWorker,
-        ...POOLED,
       })
       return w.store
     },

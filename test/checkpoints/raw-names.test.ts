@@ -56,4 +56,21 @@ describe('names that are not UTF-8 (class 7)', () => {
     const again = await w.store.plan({ turnKey: 's/m1' })
     expect(again.actions.map((a) => displayPath(a.path)).sort()).toEqual(Object.keys(shown).sort())
   })
+
+  it('a file the turn made in such a folder, its ctime moved since (its stat proves nothing), is still judged by content and deleted', async () => {
+    const w = await workspace()
+    if (process.platform === 'darwin') return
+    await w.store.capture('s/m1')
+    fs.mkdirSync(raw(w.ws, 'pkg', [0xff, 0xfe]))
+    const file = raw(w.ws, 'pkg', [0xff, 0xfe], '/f.js')
+    fs.writeFileSync(file, 'v1')
+    await w.store.seal('s/m1')
+    // Its own mode again: the ctime moves, the content does not. The restore's check reads it, after
+    // asking whether its folder still resolves where its step found it (a realpath of raw bytes).
+    fs.chmodSync(file, fs.statSync(file).mode)
+    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(res.skipped).toEqual([])
+    expect(res.failed).toEqual([])
+    expect(fs.readdirSync(w.ws)).toEqual([])
+  })
 })
