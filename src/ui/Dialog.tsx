@@ -8,7 +8,9 @@
  *  - closes on Esc through the caller's onClose, so whether it is open stays React state (the
  *    `cancel` event is stopped; the keydown is handled first so a jsdom test sees the same path);
  *  - gives focus back to what opened it (the focused message for R, the button for a click);
- *  - counts itself as open (open-dialogs.ts): Esc in a dialog closes it, never stops a turn.
+ *  - counts itself as open (open-dialogs.ts): Esc in a dialog closes it, never stops a turn;
+ *  - wraps Tab from the last control to the first (Chromium would step out to the browser, or in
+ *    Electron to the bare document, before coming back: a press where nothing has focus).
  */
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode, type RefObject } from 'react'
 import { useOpenDialog } from './open-dialogs'
@@ -65,6 +67,7 @@ export function Dialog({ label, labelledBy, onClose, initialFocus, className, te
     // eslint-disable-next-line react-hooks/exhaustive-deps -- opened once; the safe choice is the first focus only
   }, [])
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
+    if (e.key === 'Tab') return wrapTab(e)
     if (e.key !== 'Escape' || e.defaultPrevented || e.nativeEvent.isComposing) return
     e.preventDefault()
     e.stopPropagation()
@@ -88,6 +91,26 @@ export function Dialog({ label, labelledBy, onClose, initialFocus, className, te
       {children}
     </dialog>
   )
+}
+
+/** Tab on the last control goes to the first, Shift+Tab on the first to the last. */
+function wrapTab(e: KeyboardEvent<HTMLDialogElement>): void {
+  const all = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.tabIndex >= 0 && el.getClientRects().length > 0 && tabStopOfGroup(el))
+  const first = all[0]
+  const last = all[all.length - 1]
+  if (!first || !last) return
+  const from = document.activeElement
+  const to = e.shiftKey ? (from === first || from === e.currentTarget ? last : null) : from === last ? first : null
+  if (!to) return
+  e.preventDefault()
+  to.focus()
+}
+
+/** A radio is a Tab stop only as its group's checked one (or the first, when none is). */
+function tabStopOfGroup(el: HTMLElement): boolean {
+  if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || !el.name) return true
+  const group = [...(el.closest('dialog')?.querySelectorAll<HTMLInputElement>(`input[type="radio"][name="${CSS.escape(el.name)}"]`) ?? [])]
+  return el === (group.find((r) => r.checked) ?? group[0])
 }
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'

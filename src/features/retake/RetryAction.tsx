@@ -84,6 +84,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
         aria-expanded={menuOpen}
         disabled={ctx.locked}
         title="Retry with another model"
+        aria-label="Retry with another model"
         onClick={() => setMenuOpen((o) => !o)}
       >
         ▾
