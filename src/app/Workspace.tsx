@@ -1,10 +1,11 @@
 /** A project once the server is ready: the event stream, the session list and the open chat. */
-import { useEffect, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useSessions } from '../api/queries'
 import { useScope } from '../api/scope'
 import { useApplyProviderKeys } from '../features/models/use-apply-provider-keys'
 import { useEventStream } from './use-event-stream'
 import { useUiStore } from '../ui/ui-store'
+import { useEscape } from '../ui/use-escape'
 import { SessionList } from '../features/sessions/SessionList'
 import { ChatView, SettingsDialog } from './lazy'
 import { CommandPalette } from '../features/palette/CommandPaletteKey'
@@ -31,6 +32,7 @@ export function Workspace({ onLoadState, sidebarTop, sidebarBottom }: { onLoadSt
   // undefined from the list or the chat means "a new conversation".
   // Below ~720 px the sidebar is a drawer (layout.css): choosing a session closes it.
   const [drawerOpen, setDrawerOpen] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
   const select = (id: string | undefined) => {
     setDrawerOpen(false)
     selectSession(scope.directory, id ?? null)
@@ -39,6 +41,7 @@ export function Workspace({ onLoadState, sidebarTop, sidebarBottom }: { onLoadSt
   return (
     <>
       <button
+        ref={toggle}
         type="button"
         className="icon-button sidebar-toggle"
         data-testid="sidebar-toggle"
@@ -48,6 +51,7 @@ export function Workspace({ onLoadState, sidebarTop, sidebarBottom }: { onLoadSt
       >
         ☰
       </button>
+      {drawerOpen && <DrawerEscape toggle={toggle} onClose={() => setDrawerOpen(false)} />}
       {drawerOpen && <div className="sidebar-backdrop" data-testid="sidebar-backdrop" onClick={() => setDrawerOpen(false)} />}
       <aside className={`sidebar${drawerOpen ? ' sidebar-open' : ''}`}>
         {sidebarTop}
@@ -66,4 +70,19 @@ export function Workspace({ onLoadState, sidebarTop, sidebarBottom }: { onLoadSt
       </main>
     </>
   )
+}
+
+/**
+ * Esc closes the open drawer (a narrow window) and focus goes back to ☰ when it was in the drawer;
+ * while it is open Esc is the drawer's, not "stop the running turn" (useEscape counts it as open).
+ */
+function DrawerEscape({ toggle, onClose }: { toggle: RefObject<HTMLButtonElement | null>; onClose(): void }) {
+  useEscape(
+    useCallback(() => {
+      const active = document.activeElement
+      if (!active || active === document.body || active.closest('aside.sidebar')) toggle.current?.focus()
+      onClose()
+    }, [toggle, onClose]),
+  )
+  return null
 }

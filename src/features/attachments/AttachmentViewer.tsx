@@ -4,14 +4,14 @@
  * text goes into the DOM as text (CR and BOM survive), and highlighted HTML escapes CR as `&#13;`
  * because the HTML parser would otherwise fold CRLF into LF.
  */
-import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useMemo, useState, useSyncExternalStore } from 'react'
 import { createPortal } from 'react-dom'
 import { formatBytes, highlightLanguage, parseCsv, viewModeOf, type ShownAttachment } from './attachments'
 import { bytesToDataUrl } from '../../../shared/attachments/inlined-attachment'
 import { grammarVersion, highlightCode, subscribeGrammars } from '../../ui/markdown/highlight'
 import { Markdown } from '../../ui/markdown/Markdown'
 import { copyText } from '../../ui/CopyButton'
-import { useOpenDialog } from '../../ui/open-dialogs'
+import { Dialog } from '../../ui/Dialog'
 import '../../styles/attachments.css'
 
 /** Above this, highlighting would freeze the window for a moment: plain text instead. */
@@ -97,29 +97,6 @@ function CsvTable({ text, tabs }: { text: string; tabs: boolean }) {
   )
 }
 
-/** Focuses the dialog, closes it on Esc (before anything else sees the key), and gives focus back on close. */
-function useViewerFocus(onClose: () => void) {
-  const dialog = useRef<HTMLDivElement>(null)
-  useOpenDialog()
-  // A layout effect (as useEscape): focus and Esc hold from the moment the viewer is in the page.
-  useLayoutEffect(() => {
-    const previous = document.activeElement as HTMLElement | null
-    dialog.current?.focus()
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation()
-        onClose()
-      }
-    }
-    window.addEventListener('keydown', onKey, true)
-    return () => {
-      window.removeEventListener('keydown', onKey, true)
-      previous?.focus?.()
-    }
-  }, [onClose])
-  return dialog
-}
-
 type ViewMode = ReturnType<typeof viewModeOf> | null
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -132,41 +109,39 @@ export function AttachmentViewer({ attachment, onClose }: { attachment: ShownAtt
     () => attachment.imageUrl ?? (attachment.kind === 'image' && bytes ? bytesToDataUrl(bytes, mime) : null),
     [attachment.imageUrl, attachment.kind, bytes, mime],
   )
-  const dialog = useViewerFocus(onClose)
   const onCopy = async (copyOf: string) => {
     setCopied((await copyText(copyOf)) ? 'copied' : 'failed')
     setTimeout(() => setCopied('idle'), 1500)
   }
 
   return createPortal(
-    <div className="viewer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="viewer" role="dialog" aria-modal="true" aria-label={`Attachment ${name}`} data-testid="attachment-viewer" tabIndex={-1} ref={dialog}>
-        <div className="viewer-head">
-          <div className="viewer-title">
-            <span className="viewer-name" data-testid="viewer-name">
-              {name}
-            </span>
-            <span className="muted">
-              {mime}
-              {attachment.size !== null ? ` · ${formatBytes(attachment.size)}` : ''}
-              {attachment.inline ? ' · sent inline as text' : ''}
-            </span>
-          </div>
-          <ViewerActions
-            attachment={attachment}
-            mode={mode}
-            showSource={showSource}
-            onToggleSource={() => setShowSource((s) => !s)}
-            copied={copied}
-            onCopy={onCopy}
-            onClose={onClose}
-          />
+    // Still portalled to the body: the composer's chips that open it sit in clipped, scrolled boxes.
+    <Dialog className="viewer" label={`Attachment ${name}`} testid="attachment-viewer" onClose={onClose}>
+      <div className="viewer-head">
+        <div className="viewer-title">
+          <span className="viewer-name" data-testid="viewer-name">
+            {name}
+          </span>
+          <span className="muted">
+            {mime}
+            {attachment.size !== null ? ` · ${formatBytes(attachment.size)}` : ''}
+            {attachment.inline ? ' · sent inline as text' : ''}
+          </span>
         </div>
-        <div className="viewer-body">
-          <ViewerBody attachment={attachment} mode={mode} showSource={showSource} imageUrl={imageUrl} />
-        </div>
+        <ViewerActions
+          attachment={attachment}
+          mode={mode}
+          showSource={showSource}
+          onToggleSource={() => setShowSource((s) => !s)}
+          copied={copied}
+          onCopy={onCopy}
+          onClose={onClose}
+        />
       </div>
-    </div>,
+      <div className="viewer-body">
+        <ViewerBody attachment={attachment} mode={mode} showSource={showSource} imageUrl={imageUrl} />
+      </div>
+    </Dialog>,
     document.body,
   )
 }

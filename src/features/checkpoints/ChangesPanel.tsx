@@ -11,6 +11,7 @@ import { displayFilePath } from '../../../shared/display-path'
 import { errorMessage } from '../../../shared/unwrap'
 import { checkpointKeys } from '../../api/query-keys'
 import { getBridge } from '../../bridge'
+import { Dialog } from '../../ui/Dialog'
 import { changedFiles, fileKey, fileTree, type ChangedFile, type TreeFolder } from './changes-logic'
 import { turnLabel } from './checkpoint-logic'
 import { DiffView, type DiffLayout } from './DiffView'
@@ -112,7 +113,7 @@ function FileDiffs(p: { sessionID: string; file: ChangedFile; turns: TurnCheckpo
 }
 
 export function ChangesPanel({ sessionID, busy, onClose }: { sessionID: string; busy: boolean; onClose(): void }) {
-  const panel = useCheckpointRestores(sessionID, busy, onClose)
+  const panel = useCheckpointRestores(sessionID, busy)
   const { turns, messages, target, setTarget, apply, outcome, setOutcome, directory } = panel
   const [scope, setScope] = useState<string>('session')
   const [filter, setFilter] = useState('')
@@ -133,71 +134,69 @@ export function ChangesPanel({ sessionID, busy, onClose }: { sessionID: string; 
   }
 
   return (
-    <div className="ckpt-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <aside className="ckpt-sheet changes-sheet" role="dialog" aria-modal="true" aria-labelledby="changes-title" data-testid="changes-panel">
-        <div className="dialog-head">
-          <h2 id="changes-title">Changes</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            ✕
-          </button>
-        </div>
-        {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
-        {target ? (
-          <RestoreSheet
-            sessionID={sessionID}
-            messageID={target.messageID}
-            only={only}
-            purpose={{ kind: 'files', turnLabel: turnLabel(target, messages.data), applying: apply.isPending, error: apply.error ? errorMessage(apply.error) : null }}
-            onConfirm={panel.confirm}
-            onCancel={() => setTarget(null)}
-          />
-        ) : (
-          <>
-            <div className="changes-controls">
-              <label>
-                Show
-                <select value={scope} onChange={(e) => setScope(e.target.value)} data-testid="changes-scope">
-                  <option value="session">The whole session</option>
-                  {all.map((t, i) => (
-                    <option key={t.messageID} value={t.messageID}>
-                      Turn {i + 1}: {turnLabel(t, messages.data)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <input type="search" placeholder="Filter files" aria-label="Filter files" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="changes-filter" />
-              <div role="radiogroup" aria-label="Diff layout" className="changes-layout">
-                {(['unified', 'split'] as const).map((l) => (
-                  <label key={l}>
-                    <input type="radio" name="diff-layout" checked={layout === l} onChange={() => setLayout(l)} />
-                    {l === 'unified' ? 'Unified' : 'Side by side'}
-                  </label>
+    <Dialog className="ckpt-sheet changes-sheet" labelledBy="changes-title" testid="changes-panel" onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id="changes-title">Changes</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ✕
+        </button>
+      </div>
+      {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
+      {target ? (
+        <RestoreSheet
+          sessionID={sessionID}
+          messageID={target.messageID}
+          only={only}
+          purpose={{ kind: 'files', turnLabel: turnLabel(target, messages.data), applying: apply.isPending, error: apply.error ? errorMessage(apply.error) : null }}
+          onConfirm={panel.confirm}
+          onCancel={() => setTarget(null)}
+        />
+      ) : (
+        <>
+          <div className="changes-controls">
+            <label>
+              Show
+              <select value={scope} onChange={(e) => setScope(e.target.value)} data-testid="changes-scope">
+                <option value="session">The whole session</option>
+                {all.map((t, i) => (
+                  <option key={t.messageID} value={t.messageID}>
+                    Turn {i + 1}: {turnLabel(t, messages.data)}
+                  </option>
                 ))}
-              </div>
+              </select>
+            </label>
+            <input type="search" placeholder="Filter files" aria-label="Filter files" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="changes-filter" />
+            <div role="radiogroup" aria-label="Diff layout" className="changes-layout">
+              {(['unified', 'split'] as const).map((l) => (
+                <label key={l}>
+                  <input type="radio" name="diff-layout" checked={layout === l} onChange={() => setLayout(l)} />
+                  {l === 'unified' ? 'Unified' : 'Side by side'}
+                </label>
+              ))}
             </div>
-            {turns.isLoading ? (
-              <p className="muted">Loading checkpoints…</p>
-            ) : turns.error ? (
-              <div className="inline-error">{errorMessage(turns.error)}</div>
-            ) : files.length === 0 ? (
-              <p className="muted" data-testid="changes-none">
-                {all.length === 0 ? 'No turns recorded yet.' : 'No file was changed.'}
-              </p>
-            ) : (
-              <div className="changes-body">
-                <ul className="changes-tree" role="tree" aria-label="Changed files" data-testid="changes-tree">
-                  <FolderRows folder={tree} depth={0} selected={selected} onSelect={setSelected} />
-                </ul>
-                {file ? (
-                  <FileDiffs sessionID={sessionID} file={file} turns={all} panel={panel} layout={layout} onRestore={() => restoreFile(file)} />
-                ) : (
-                  <p className="muted">Choose a file to see its changes.</p>
-                )}
-              </div>
-            )}
-          </>
-        )}
-      </aside>
-    </div>
+          </div>
+          {turns.isLoading ? (
+            <p className="muted">Loading checkpoints…</p>
+          ) : turns.error ? (
+            <div className="inline-error">{errorMessage(turns.error)}</div>
+          ) : files.length === 0 ? (
+            <p className="muted" data-testid="changes-none">
+              {all.length === 0 ? 'No turns recorded yet.' : 'No file was changed.'}
+            </p>
+          ) : (
+            <div className="changes-body">
+              <ul className="changes-tree" role="tree" aria-label="Changed files" data-testid="changes-tree">
+                <FolderRows folder={tree} depth={0} selected={selected} onSelect={setSelected} />
+              </ul>
+              {file ? (
+                <FileDiffs sessionID={sessionID} file={file} turns={all} panel={panel} layout={layout} onRestore={() => restoreFile(file)} />
+              ) : (
+                <p className="muted">Choose a file to see its changes.</p>
+              )}
+            </div>
+          )}
+        </>
+      )}
+    </Dialog>
   )
 }

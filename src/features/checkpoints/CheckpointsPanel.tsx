@@ -5,6 +5,7 @@
  * files only: the conversation is left as it is (↺ on a message is what rolls back both).
  */
 import { errorMessage } from '../../../shared/unwrap'
+import { Dialog } from '../../ui/Dialog'
 import { turnLabel } from './checkpoint-logic'
 import { RestoreOutcome } from './RestoreOutcome'
 import { RestoreSheet } from './RestoreSheet'
@@ -52,47 +53,45 @@ function TurnsSection({ panel, busy }: { panel: CheckpointRestores; busy: boolea
 }
 
 export function CheckpointsPanel({ sessionID, busy, onClose }: { sessionID: string; busy: boolean; onClose(): void }) {
-  const panel = useCheckpointRestores(sessionID, busy, onClose)
+  const panel = useCheckpointRestores(sessionID, busy)
   const { directory, messages, apply, undo, target, setTarget, progress, outcome, setOutcome } = panel
 
   return (
-    <div className="ckpt-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <aside className="ckpt-sheet" role="dialog" aria-modal="true" aria-labelledby="ckpt-title" data-testid="checkpoints-panel">
-        <div className="dialog-head">
-          <h2 id="ckpt-title">Checkpoints</h2>
-          <button type="button" className="icon-button" aria-label="Close" data-testid="close-checkpoints" onClick={onClose}>
-            ✕
-          </button>
+    <Dialog className="ckpt-sheet" labelledBy="ckpt-title" testid="checkpoints-panel" onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id="ckpt-title">Checkpoints</h2>
+        <button type="button" className="icon-button" aria-label="Close" data-testid="close-checkpoints" onClick={onClose}>
+          ✕
+        </button>
+      </div>
+      <p className="muted small ckpt-intro">
+        Every turn records the project folder (and your extra folders) before and after it runs. Restoring from here puts files back only: the conversation is not touched.
+      </p>
+      {busy && <div className="ckpt-warning">A turn is running: restores wait until it has finished.</div>}
+      {progress && progress.sessionID === sessionID && (
+        <div className="muted small" data-testid="capture-progress">
+          Recording the folder: {progress.filesDone} of {progress.filesTotal} files…
         </div>
-        <p className="muted small ckpt-intro">
-          Every turn records the project folder (and your extra folders) before and after it runs. Restoring from here puts files back only: the conversation is not touched.
-        </p>
-        {busy && <div className="ckpt-warning">A turn is running: restores wait until it has finished.</div>}
-        {progress && progress.sessionID === sessionID && (
-          <div className="muted small" data-testid="capture-progress">
-            Recording the folder: {progress.filesDone} of {progress.filesTotal} files…
-          </div>
-        )}
-        {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
-        {!target && <LastRestoreRow panel={panel} />}
-        {undo.error && (
-          <div className="inline-error" role="alert">
-            {errorMessage(undo.error)}
-          </div>
-        )}
-        {target ? (
-          <RestoreSheet
-            sessionID={sessionID}
-            messageID={target.messageID}
-            purpose={{ kind: 'files', turnLabel: turnLabel(target, messages.data), applying: apply.isPending, error: apply.error ? errorMessage(apply.error) : null }}
-            onConfirm={panel.confirm}
-            onCancel={() => setTarget(null)}
-          />
-        ) : (
-          <TurnsSection panel={panel} busy={busy} />
-        )}
-        <StorageSection />
-      </aside>
-    </div>
+      )}
+      {outcome && <RestoreOutcome result={outcome.result} verb={outcome.verb} projectRoot={directory} onDismiss={() => setOutcome(null)} />}
+      {!target && <LastRestoreRow panel={panel} />}
+      {undo.error && (
+        <div className="inline-error" role="alert">
+          {errorMessage(undo.error)}
+        </div>
+      )}
+      {target ? (
+        <RestoreSheet
+          sessionID={sessionID}
+          messageID={target.messageID}
+          purpose={{ kind: 'files', turnLabel: turnLabel(target, messages.data), applying: apply.isPending, error: apply.error ? errorMessage(apply.error) : null }}
+          onConfirm={panel.confirm}
+          onCancel={() => setTarget(null)}
+        />
+      ) : (
+        <TurnsSection panel={panel} busy={busy} />
+      )}
+      <StorageSection />
+    </Dialog>
   )
 }

@@ -7,9 +7,9 @@
  * conversation is not changed). Its styles are in retry.css, which comes with the chat that opens
  * every one of them.
  */
-import type { ReactNode } from 'react'
+import { useRef, type ReactNode, type RefObject } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
-import { useEscape } from '../../ui/use-escape'
+import { Dialog } from '../../ui/Dialog'
 import { canConfirmRestore, confirmRestoreLabel, filesOnlyIntro, restoreModes } from './checkpoint-logic'
 import { RestorePlanGroups } from './RestorePlanGroups'
 import { useRestoreChoices, type RestoreChoices, type RestoreDecision } from './use-restore-choices'
@@ -38,6 +38,8 @@ export function RestoreSheet(props: RestoreSheetProps) {
   const { purpose } = props
   const sheet = useRestoreChoices({ sessionID: props.sessionID, messageID: props.messageID, purpose: purpose.kind, onConfirm: props.onConfirm, only: props.only })
   const { planner, plan, groups } = sheet
+  // Cancel is the safe choice: the sheet opens with focus on it (a stray Enter loses nothing).
+  const cancel = useRef<HTMLButtonElement>(null)
   const content = (
     <>
       <RestoreIntro purpose={purpose} turns={plan?.turns.length ?? null} />
@@ -54,7 +56,7 @@ export function RestoreSheet(props: RestoreSheetProps) {
           {purpose.error}
         </p>
       )}
-      <SheetButtons sheet={sheet} purpose={purpose} onCancel={props.onCancel} />
+      <SheetButtons sheet={sheet} purpose={purpose} onCancel={props.onCancel} cancelRef={cancel} />
     </>
   )
   if (purpose.kind === 'files') {
@@ -65,21 +67,22 @@ export function RestoreSheet(props: RestoreSheetProps) {
     )
   }
   return (
-    <RestoreDialog label={purpose.kind === 'continue' ? 'Continue from this attempt' : 'Retake this turn'} onCancel={props.onCancel}>
+    <RestoreDialog label={purpose.kind === 'continue' ? 'Continue from this attempt' : 'Retake this turn'} onCancel={props.onCancel} cancel={cancel}>
       {content}
     </RestoreDialog>
   )
 }
 
-/** A retake or a switch asks over the chat; Escape cancels it (the panel's own Escape closes the panel). */
-function RestoreDialog({ label, onCancel, children }: { label: string; onCancel(): void; children: ReactNode }) {
-  useEscape(onCancel)
+/**
+ * A retake or a switch asks over the chat, as a modal dialog: focus starts on Cancel, Tab stays in
+ * the sheet, Escape cancels it (the panel's own Escape closes the panel). A click beside it does
+ * not: the choices made in it would be lost.
+ */
+function RestoreDialog({ label, onCancel, cancel, children }: { label: string; onCancel(): void; cancel: RefObject<HTMLButtonElement | null>; children: ReactNode }) {
   return (
-    <div className="dialog-backdrop" role="presentation">
-      <div className="dialog restore-sheet" role="dialog" aria-modal="true" aria-label={label} data-testid="restore-sheet">
-        {children}
-      </div>
-    </div>
+    <Dialog className="dialog restore-sheet" label={label} testid="restore-sheet" onClose={onCancel} initialFocus={cancel} closeOnBackdrop={false}>
+      {children}
+    </Dialog>
   )
 }
 
@@ -118,12 +121,22 @@ function RestoreIntro({ purpose, turns }: { purpose: RestorePurpose; turns: numb
   )
 }
 
-function SheetButtons({ sheet, purpose, onCancel }: { sheet: RestoreChoices; purpose: RestorePurpose; onCancel(): void }) {
+function SheetButtons({
+  sheet,
+  purpose,
+  onCancel,
+  cancelRef,
+}: {
+  sheet: RestoreChoices
+  purpose: RestorePurpose
+  onCancel(): void
+  cancelRef: RefObject<HTMLButtonElement | null>
+}) {
   const applying = purpose.kind === 'files' && purpose.applying
   const enabled = canConfirmRestore({ mode: sheet.mode, planned: !!sheet.plan, empty: sheet.empty, applying })
   return (
     <div className="dialog-buttons">
-      <button type="button" className="button button-secondary" data-testid="restore-cancel" onClick={onCancel}>
+      <button ref={cancelRef} type="button" className="button button-secondary" data-testid="restore-cancel" onClick={onCancel}>
         Cancel
       </button>
       <button type="button" className="button button-primary" data-testid="restore-confirm" disabled={!enabled} onClick={sheet.confirm}>

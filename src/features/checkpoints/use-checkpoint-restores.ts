@@ -7,7 +7,6 @@
 import { useEffect, useState } from 'react'
 import { useMessages } from '../../api/queries'
 import { useScope } from '../../api/scope'
-import { useEscape } from '../../ui/use-escape'
 import type { RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
 import type { RestoreDecision } from './use-restore-choices'
 import { useApplyRestore, useCaptureProgress, useLastRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
@@ -17,7 +16,8 @@ export interface RestoreOutcomeShown {
   result: RestoreResult
 }
 
-export function useCheckpointRestores(sessionID: string, busy: boolean, onClose: () => void) {
+/** Esc and the close button belong to the panel's dialog (src/ui/Dialog.tsx), not to this state. */
+export function useCheckpointRestores(sessionID: string, busy: boolean) {
   const { directory } = useScope()
   // `busy` flipping back to idle is when a turn is sealed: the list is refetched then.
   const turns = useTurnCheckpoints(sessionID, busy)
@@ -30,7 +30,6 @@ export function useCheckpointRestores(sessionID: string, busy: boolean, onClose:
   const [target, setTarget] = useState<TurnCheckpoint | null>(null)
   const progress = useCaptureProgress()
   const [outcome, setOutcome] = useState<RestoreOutcomeShown | null>(null)
-  useEscape(onClose)
   useRefetchUntilSealed(turns, busy)
 
   const working = apply.isPending || undo.isPending

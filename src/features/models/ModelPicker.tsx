@@ -38,7 +38,8 @@ export function ModelPicker({ providers, resolved, onChange, loading }: { provid
         className="model-picker-button"
         data-testid="model-picker"
         data-model={current}
-        aria-labelledby={`${id}-label ${id}-value`}
+        // Named by all it shows (label, model, provider): a voice user says what they see.
+        aria-labelledby={`${id}-label ${id}-value${known ? ` ${id}-provider` : ''}`}
         aria-haspopup="dialog"
         aria-expanded={open}
         disabled={loading || options.length === 0}
@@ -47,9 +48,13 @@ export function ModelPicker({ providers, resolved, onChange, loading }: { provid
       >
         <span className="name" id={`${id}-value`}>
           {text}
-        </span>
-        {known && <span className="provider">{known.providerName}</span>}
-        <span aria-hidden>▾</span>
+        </span>{' '}
+        {known && (
+          <span className="provider" id={`${id}-provider`}>
+            {known.providerName}
+          </span>
+        )}
+        <span className="chevron" aria-hidden />
       </button>
       {open && (
         <Popover label="Choose a model" onClose={() => setOpen(false)} trigger={trigger} testid="model-palette">

@@ -5,7 +5,7 @@
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { useProviderList } from '../../api/queries'
-import { useEscape } from '../../ui/use-escape'
+import { Dialog } from '../../ui/Dialog'
 import { AuthPrompts } from './AuthPrompts'
 import { methodsFor, promptAnswers } from './provider-auth'
 import { useProviderAuth, useProviderAuthMethods } from './provider-auth-calls'
@@ -29,54 +29,51 @@ export function ProviderKeysDialog({ onClose }: { onClose(): void }) {
   // config file or the environment are not removable from here.
   const withKey = all.filter((p) => connected.has(p.id) && p.source !== 'config' && p.source !== 'env')
   const error = set.error ?? remove.error ?? list.error
-  useEscape(onClose)
 
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="keys-title" data-testid="provider-keys">
-        <div className="dialog-head">
-          <h2 id="keys-title">Providers: keys and sign-in</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            ✕
-          </button>
-        </div>
-        <p className="muted">Keys and sign-ins are stored by the opencode server for this machine.</p>
-        <ProviderPicker providers={all} connected={connected} value={providerID} loading={list.isLoading} onChange={choice.setProviderID} />
-        {providerID === CUSTOM_PROVIDER ? <CustomProviderForm existing={all.map((p) => p.id)} /> : <MethodsPart choice={choice} />}
-        {providerID === CUSTOM_PROVIDER ? null : method.type === 'api' ? (
-          <ApiKeyForm
-            providerID={providerID}
-            ready={answered.ok}
-            saving={set.isPending}
-            onSave={(key, clear) =>
-              answered.ok &&
-              set.mutate(
-                { providerID, key, metadata: answered.inputs },
-                {
-                  onSuccess: () => {
-                    clear()
-                    setSaved(providerID)
-                  },
-                },
-              )
-            }
-          />
-        ) : (
-          <ProviderSignIn key={`${providerID}/${methodIndex}`} providerID={providerID} providerName={providerName} method={methodIndex} label={method.label} inputs={answered} />
-        )}
-        {saved && !error && (
-          <div className="muted" data-testid="keys-saved">
-            Key saved for {saved}. {waiting ? 'It applies as soon as the running turn ends.' : 'In use now, no restart needed.'}
-          </div>
-        )}
-        {error && (
-          <div className="inline-error" role="alert">
-            {errorMessage(error)}
-          </div>
-        )}
-        {withKey.length > 0 && <StoredKeys providers={withKey} removing={remove.isPending} onRemove={(id) => remove.mutate(id)} />}
+    <Dialog className="dialog" labelledBy="keys-title" testid="provider-keys" onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id="keys-title">Providers: keys and sign-in</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ✕
+        </button>
       </div>
-    </div>
+      <p className="muted">Keys and sign-ins are stored by the opencode server for this machine.</p>
+      <ProviderPicker providers={all} connected={connected} value={providerID} loading={list.isLoading} onChange={choice.setProviderID} />
+      {providerID === CUSTOM_PROVIDER ? <CustomProviderForm existing={all.map((p) => p.id)} /> : <MethodsPart choice={choice} />}
+      {providerID === CUSTOM_PROVIDER ? null : method.type === 'api' ? (
+        <ApiKeyForm
+          providerID={providerID}
+          ready={answered.ok}
+          saving={set.isPending}
+          onSave={(key, clear) =>
+            answered.ok &&
+            set.mutate(
+              { providerID, key, metadata: answered.inputs },
+              {
+                onSuccess: () => {
+                  clear()
+                  setSaved(providerID)
+                },
+              },
+            )
+          }
+        />
+      ) : (
+        <ProviderSignIn key={`${providerID}/${methodIndex}`} providerID={providerID} providerName={providerName} method={methodIndex} label={method.label} inputs={answered} />
+      )}
+      {saved && !error && (
+        <div className="muted" data-testid="keys-saved">
+          Key saved for {saved}. {waiting ? 'It applies as soon as the running turn ends.' : 'In use now, no restart needed.'}
+        </div>
+      )}
+      {error && (
+        <div className="inline-error" role="alert">
+          {errorMessage(error)}
+        </div>
+      )}
+      {withKey.length > 0 && <StoredKeys providers={withKey} removing={remove.isPending} onRemove={(id) => remove.mutate(id)} />}
+    </Dialog>
   )
 }
 

@@ -25,8 +25,7 @@ import {
 import { isBusy, useChatPanels } from '../chat'
 import { useSessionTransfer } from '../sessions'
 import { PaletteRoot } from './PaletteRoot'
-import { escapeCloses, useFocusReturn } from '../../ui/Popover'
-import { useOpenDialog } from '../../ui/open-dialogs'
+import { Dialog } from '../../ui/Dialog'
 import '../../styles/palette.css'
 
 /** Rows per kind while searching: the palette is for reaching things, not for browsing them. */
@@ -76,8 +75,6 @@ function modelRowsFor(options: ModelOption[], q: string, prefs: Parameters<typeo
 }
 
 export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: CommandPaletteProps & { onClose(): void }) {
-  useFocusReturn()
-  useOpenDialog()
   const sessions = useSessions()
   const status = useStatusMap()
   const abort = useAbort()
@@ -126,27 +123,26 @@ export function PaletteDialog({ selected, onSelect, onOpenSettings, onClose }: C
   }
 
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="command-palette" role="dialog" aria-modal="true" aria-label="Command palette" data-testid="command-palette" onKeyDown={escapeCloses(onClose)}>
-        {page === 'models' ? (
-          <ModelPalette options={model.options} current={model.current} currentNote={model.resolved.source === 'default' ? 'default' : undefined} onChoose={model.setModel} />
-        ) : (
-          <PaletteRoot
-            value={value}
-            onValueChange={setValue}
-            query={query}
-            onQueryChange={search}
-            toggleFavourite={prefs.toggleFavourite}
-            actions={actions}
-            sessionRows={sessionRows}
-            selected={selected}
-            openSession={(id) => run(() => onSelect(id))}
-            modelRows={modelRows}
-            current={model.current}
-            onChooseModel={model.setModel}
-          />
-        )}
-      </div>
-    </div>
+    // No initialFocus: the search box is the palette's first control, and the dialog focuses that.
+    <Dialog className="command-palette" label="Command palette" testid="command-palette" onClose={onClose}>
+      {page === 'models' ? (
+        <ModelPalette options={model.options} current={model.current} currentNote={model.resolved.source === 'default' ? 'default' : undefined} onChoose={model.setModel} />
+      ) : (
+        <PaletteRoot
+          value={value}
+          onValueChange={setValue}
+          query={query}
+          onQueryChange={search}
+          toggleFavourite={prefs.toggleFavourite}
+          actions={actions}
+          sessionRows={sessionRows}
+          selected={selected}
+          openSession={(id) => run(() => onSelect(id))}
+          modelRows={modelRows}
+          current={model.current}
+          onChooseModel={model.setModel}
+        />
+      )}
+    </Dialog>
   )
 }

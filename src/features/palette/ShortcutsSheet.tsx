@@ -2,8 +2,9 @@
  * The list of the app's keys and slash commands; Esc or Close shuts it. Its own chunk: opened by
  * `?` (ShortcutsKey.tsx, in the first load).
  */
+import { useRef } from 'react'
 import { SLASH_COMMANDS } from '../chat'
-import { useEscape } from '../../ui/use-escape'
+import { Dialog } from '../../ui/Dialog'
 import '../../styles/commands.css'
 
 const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
@@ -38,61 +39,59 @@ const KEYS: Array<{ group: string; keys: Array<[string[], string]> }> = [
 ]
 
 export function Sheet({ onClose }: { onClose(): void }) {
-  useEscape(onClose)
+  const close = useRef<HTMLButtonElement>(null)
   return (
-    <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog shortcuts-sheet" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts-sheet">
-        <div className="dialog-head">
-          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        </div>
-        <table>
-          {KEYS.map(({ group, keys }) => (
-            <tbody key={group}>
-              <tr>
-                <th colSpan={2} scope="colgroup">
-                  {group}
-                </th>
-              </tr>
-              {keys.map(([combo, what]) => (
-                <tr key={`${group}-${what}`}>
-                  <td>
-                    {combo.map((k, i) => (
-                      <span key={k}>
-                        {i > 0 && ' + '}
-                        <kbd>{k}</kbd>
-                      </span>
-                    ))}
-                  </td>
-                  <td>{what}</td>
-                </tr>
-              ))}
-            </tbody>
-          ))}
-          <tbody>
+    <Dialog className="dialog shortcuts-sheet" labelledBy="shortcuts-title" testid="shortcuts-sheet" onClose={onClose} initialFocus={close}>
+      <div className="dialog-head">
+        <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      </div>
+      <table>
+        {KEYS.map(({ group, keys }) => (
+          <tbody key={group}>
             <tr>
               <th colSpan={2} scope="colgroup">
-                Slash commands
+                {group}
               </th>
             </tr>
-            {SLASH_COMMANDS.map((c) => (
-              <tr key={c.name}>
+            {keys.map(([combo, what]) => (
+              <tr key={`${group}-${what}`}>
                 <td>
-                  <kbd>
-                    /{c.name}
-                    {c.args ? ` ${c.args}` : ''}
-                  </kbd>
+                  {combo.map((k, i) => (
+                    <span key={k}>
+                      {i > 0 && ' + '}
+                      <kbd>{k}</kbd>
+                    </span>
+                  ))}
                 </td>
-                <td>{c.description}</td>
+                <td>{what}</td>
               </tr>
             ))}
           </tbody>
-        </table>
-        <div className="dialog-buttons">
-          <button type="button" className="button button-secondary" autoFocus onClick={onClose}>
-            Close
-          </button>
-        </div>
+        ))}
+        <tbody>
+          <tr>
+            <th colSpan={2} scope="colgroup">
+              Slash commands
+            </th>
+          </tr>
+          {SLASH_COMMANDS.map((c) => (
+            <tr key={c.name}>
+              <td>
+                <kbd>
+                  /{c.name}
+                  {c.args ? ` ${c.args}` : ''}
+                </kbd>
+              </td>
+              <td>{c.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="dialog-buttons">
+        <button ref={close} type="button" className="button button-secondary" onClick={onClose}>
+          Close
+        </button>
       </div>
-    </div>
+    </Dialog>
   )
 }

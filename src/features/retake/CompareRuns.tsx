@@ -4,54 +4,54 @@
  * others are attempts, and "Keep this one" continues from it (the restore sheet of a continue).
  */
 import { useQuery } from '@tanstack/react-query'
+import { useRef } from 'react'
 import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
 import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import type { CompareColumn } from './compare-columns'
 import { displayPath } from '../../../shared/display-path'
-import { useEscape } from '../../ui/use-escape'
+import { Dialog } from '../../ui/Dialog'
 import { checkpointKeys } from '../../api/query-keys'
 
 /** onKeep: the run's attempt and the model it ran with (the session's model once it is kept). */
 export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt, model: ModelRef): void; onClose(): void }) {
-  useEscape(onClose)
+  // Focus starts on "Keep the current one": choosing it changes nothing.
+  const keepCurrent = useRef<HTMLButtonElement>(null)
   return (
-    <div className="dialog-backdrop" role="presentation">
-      <div className="dialog compare-runs" role="dialog" aria-modal="true" aria-label="Compare the answers" data-testid="compare-runs">
-        <div className="dialog-head">
-          <h2>Compare the answers</h2>
-        </div>
-        <div className="compare-columns">
-          {columns.map((c, i) => (
-            <section key={i} className="compare-column" data-testid="compare-column">
-              <h3>
-                {i + 1}. {c.modelLabel}
-              </h3>
-              <div className="muted compare-outcome">{c.failed ? `did not run: ${c.failed}` : outcomeOf(c.answers)}</div>
-              <div className="compare-answer" data-testid="compare-answer">
-                {c.answers.map((m) => answerText(m)).join('\n\n') || <span className="muted">no answer</span>}
-              </div>
-              <FileList column={c} />
-              {c.attempt ? (
-                <button type="button" className="button button-primary small" data-testid="compare-keep" onClick={() => onKeep(c.attempt!, c.model)}>
-                  Keep this one
-                </button>
-              ) : (
-                <span className="muted" data-testid="compare-current">
-                  Current
-                </span>
-              )}
-            </section>
-          ))}
-        </div>
-        <div className="dialog-buttons">
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Keep the current one
-          </button>
-        </div>
+    <Dialog className="dialog compare-runs" label="Compare the answers" testid="compare-runs" onClose={onClose} initialFocus={keepCurrent} closeOnBackdrop={false}>
+      <div className="dialog-head">
+        <h2>Compare the answers</h2>
       </div>
-    </div>
+      <div className="compare-columns">
+        {columns.map((c, i) => (
+          <section key={i} className="compare-column" data-testid="compare-column">
+            <h3>
+              {i + 1}. {c.modelLabel}
+            </h3>
+            <div className="muted compare-outcome">{c.failed ? `did not run: ${c.failed}` : outcomeOf(c.answers)}</div>
+            <div className="compare-answer" data-testid="compare-answer">
+              {c.answers.map((m) => answerText(m)).join('\n\n') || <span className="muted">no answer</span>}
+            </div>
+            <FileList column={c} />
+            {c.attempt ? (
+              <button type="button" className="button button-primary small" data-testid="compare-keep" onClick={() => onKeep(c.attempt!, c.model)}>
+                Keep this one
+              </button>
+            ) : (
+              <span className="muted" data-testid="compare-current">
+                Current
+              </span>
+            )}
+          </section>
+        ))}
+      </div>
+      <div className="dialog-buttons">
+        <button ref={keepCurrent} type="button" className="button button-secondary" onClick={onClose}>
+          Keep the current one
+        </button>
+      </div>
+    </Dialog>
   )
 }
 

@@ -4,12 +4,13 @@
  * once otherwise — with the same message id and the model chosen now. Attachments stay as they
  * were; the old text stays readable in the previous attempt.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useEditRequest } from './edit-request-store'
 import { typedText } from '../../api/message-text'
 import type { MessageWithParts } from '../../api/types'
 import { useRetryContext, type RetryContextValue } from './retry-context'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+import { useStayInView } from '../../ui/Popover'
 
 /** The text being edited (null: the edit box is closed), opened too when ↑ in the empty composer asks for this message (edit-request-store.ts). */
 function useEditDraft(message: MessageWithParts, ctx: RetryContextValue | null) {
@@ -65,11 +66,21 @@ export function EditAction({ message }: { message: MessageWithParts }) {
   )
 }
 
+/** Closes the edit box; when focus was in it, it goes back to the message (not lost on the page). */
+function closeTo(panel: HTMLElement | null, onDraft: (draft: null) => void) {
+  const message = panel?.closest<HTMLElement>('[data-testid="message"]')
+  const hadFocus = !!panel?.contains(document.activeElement)
+  onDraft(null)
+  if (hadFocus) message?.focus()
+}
+
 /** The edit box: Esc cancels, Ctrl/⌘+Enter retakes; when later turns go, Retake asks once more (then confirms). */
 function EditPanel(p: { draft: string; onDraft(draft: string | null): void; confirmLater: number | null; modelLabel: string; onSubmit(): void; onConfirm(): void }) {
   const { draft, confirmLater } = p
+  const panel = useRef<HTMLDivElement>(null)
+  useStayInView(panel)
   return (
-    <div className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
+    <div ref={panel} className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
       <textarea
         className="edit-text"
         data-testid="edit-text"
@@ -81,7 +92,7 @@ function EditPanel(p: { draft: string; onDraft(draft: string | null): void; conf
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
             e.stopPropagation()
-            p.onDraft(null)
+            closeTo(panel.current, p.onDraft)
           } else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) p.onSubmit()
         }}
       />
@@ -96,7 +107,7 @@ function EditPanel(p: { draft: string; onDraft(draft: string | null): void; conf
         <button type="button" className="button button-primary small" data-testid="edit-retake" onClick={confirmLater !== null ? p.onConfirm : p.onSubmit}>
           Retake
         </button>
-        <button type="button" className="button button-secondary small" onClick={() => p.onDraft(null)}>
+        <button type="button" className="button button-secondary small" onClick={() => closeTo(panel.current, p.onDraft)}>
           Cancel
         </button>
       </div>

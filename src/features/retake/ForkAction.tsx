@@ -4,7 +4,7 @@
  * folder of its own holding the project as this turn left it (a git worktree or a copy), so the
  * two sessions never touch each other's files. The new session opens at once.
  */
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { getBridge } from '../../bridge'
 import { queryKeys } from '../../api/query-keys'
@@ -17,6 +17,7 @@ import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from './ForkIcon'
 import { errorMessage } from '../../../shared/unwrap'
+import { useStayInView } from '../../ui/Popover'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */
 export function defaultForkFolder(directory: string, now = new Date()): string {
@@ -95,9 +96,11 @@ function ForkPanel(p: {
   onFork(): void
   onCancel(): void
 }) {
+  const panel = useRef<HTMLDivElement>(null)
+  useStayInView(panel)
   const { mode, folder, state } = p
   return (
-    <div className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
+    <div ref={panel} className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
       <div>A new session with the conversation up to this turn. Its files:</div>
       <label>
         <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => p.onMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this turn

@@ -4,12 +4,14 @@
  * asks first (later turns are discarded); while a turn streams it becomes "Stop and retry"; while a
  * retry runs it is locked.
  */
+import { useRef } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import { useRetryContext, type RetryContextValue } from './retry-context'
 import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { RETRY_STEP_LABEL, useRetryStore, type RunningRetry } from './retry-store'
 import { RetryMenu } from './RetryMenu'
 import { retryChoices, useRetryMenu, type RetryConfirmRequest } from './use-retry-menu'
+import { useStayInView } from '../../ui/Popover'
 
 /** A retry of this turn is running: the step it is at instead of ↺. */
 function RetryProgress({ step }: { step: RunningRetry['step'] }) {
@@ -22,8 +24,10 @@ function RetryProgress({ step }: { step: RunningRetry['step'] }) {
 
 /** An earlier turn asks first: its later turns are discarded (kept in the attempt history). */
 function RetryConfirm({ ctx, clickedID, confirm, setConfirm }: { ctx: RetryContextValue; clickedID: string; confirm: RetryConfirmRequest; setConfirm(c: null): void }) {
+  const panel = useRef<HTMLDivElement>(null)
+  useStayInView(panel)
   return (
-    <div className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
+    <div ref={panel} className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
       <div>
         Retake this turn with <strong>{confirm.compare ? confirm.compare.map((m) => m.modelID).join(', ') : confirm.model.modelID}</strong>? The {confirm.later} later turn
         {confirm.later === 1 ? '' : 's'} will be discarded (kept in the attempt history).
@@ -84,6 +88,7 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
         aria-expanded={menuOpen}
         disabled={ctx.locked}
         title="Retry with another model"
+        aria-label="Retry with another model"
         onClick={() => setMenuOpen((o) => !o)}
       >
         ▾

@@ -5,7 +5,7 @@
  * Each section saves on its own: folder changes reopen the checkpoint stores, server changes
  * reconnect, and neither should happen because the other was edited.
  */
-import { useEscape } from '../../ui/use-escape'
+import { Dialog } from '../../ui/Dialog'
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import type { Settings } from '../../../shared/ipc-contract'
@@ -45,35 +45,32 @@ function ExcludesSection({ settings }: { settings: Settings }) {
 
 export function SettingsDialog({ project, onClose }: { project: string; onClose(): void }) {
   const settings = useSettings()
-  useEscape(onClose)
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog settings-dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings-dialog">
-        <div className="dialog-head">
-          <h2 id="settings-title">Settings</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            ✕
-          </button>
-        </div>
-        <p className="muted small">
-          Rolled back on restore: the project folder and extra folders. Never rolled back: shared folders, excluded files, files over the size cap, anything outside these folders.
-        </p>
-        {settings.data ? (
-          <>
-            <FoldersSection settings={settings.data} project={project} />
-            <ExcludesSection settings={settings.data} />
-            <ServerSection settings={settings.data} />
-            <NotificationsSection />
-          </>
-        ) : settings.error ? (
-          <div className="inline-error" role="alert">
-            {errorMessage(settings.error)}
-          </div>
-        ) : (
-          <p className="muted">Loading settings…</p>
-        )}
-        <AppearanceSection />
+    <Dialog className="dialog settings-dialog" labelledBy="settings-title" testid="settings-dialog" onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id="settings-title">Settings</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ✕
+        </button>
       </div>
-    </div>
+      <p className="muted small">
+        Rolled back on restore: the project folder and extra folders. Never rolled back: shared folders, excluded files, files over the size cap, anything outside these folders.
+      </p>
+      {settings.data ? (
+        <>
+          <FoldersSection settings={settings.data} project={project} />
+          <ExcludesSection settings={settings.data} />
+          <ServerSection settings={settings.data} />
+          <NotificationsSection />
+        </>
+      ) : settings.error ? (
+        <div className="inline-error" role="alert">
+          {errorMessage(settings.error)}
+        </div>
+      ) : (
+        <p className="muted">Loading settings…</p>
+      )}
+      <AppearanceSection />
+    </Dialog>
   )
 }

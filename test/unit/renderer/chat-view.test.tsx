@@ -64,7 +64,7 @@ describe('ChatView', () => {
     const { prompts } = renderChat({ promptStatus: 204 })
     const picker = await screen.findByTestId('model-picker')
     await waitFor(() => expect(picker).toHaveAttribute('data-model', 'local/echo'))
-    expect(picker).toHaveAccessibleName('Model Echo (default)')
+    expect(picker).toHaveAccessibleName('Model Echo (default) Local')
     await waitFor(() => expect(screen.getAllByRole('option', { name: 'plan' })).toHaveLength(1))
     expect(screen.queryByRole('option', { name: 'general' })).toBeNull() // subagents are not offered
 

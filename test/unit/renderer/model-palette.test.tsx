@@ -127,7 +127,7 @@ describe('ModelPicker', () => {
     const onChange = vi.fn()
     render(<ModelPicker providers={providers} resolved={resolved} loading={false} onChange={onChange} />)
     const button = screen.getByTestId('model-picker')
-    expect(button).toHaveAccessibleName('Model Echo (default)')
+    expect(button).toHaveAccessibleName('Model Echo (default) Local') // all it shows: label, model, provider
     expect(button).toHaveAttribute('data-model', 'local/echo')
     await userEvent.click(button)
     expect(screen.getByTestId('model-search')).toHaveFocus()
