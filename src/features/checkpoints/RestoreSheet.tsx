@@ -1,6 +1,6 @@
 /**
  * The one restore sheet: what will be put back, what the turns created and will be removed, and
- * every file changed since (a conflict) with keep mine (default) / take the checkpoint / view diff.
+ * every file changed since (a conflict), each with its choice in plain words and its diff.
  * Nothing is overwritten unless chosen. Three purposes: ↺ (a retake: files and conversation,
  * conversation only, or files only), "continue from this attempt" (no files only), and the
  * Checkpoints panel's "Restore back to here" (files only, shown in the panel itself: the
@@ -47,7 +47,7 @@ export function RestoreSheet(props: RestoreSheetProps) {
           Could not plan the file restore: {errorMessage(planner.error)}.{purpose.kind === 'files' ? '' : ' You can still retake the conversation only.'}
         </p>
       )}
-      {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} />}
+      {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} outside={sheet.outside} />}
       {purpose.kind !== 'files' && <RestoreModeChoice sheet={sheet} kind={purpose.kind} />}
       {purpose.kind === 'files' && purpose.error && (
         <p className="inline-error" role="alert">
