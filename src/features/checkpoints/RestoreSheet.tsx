@@ -19,7 +19,8 @@ export type { RestoreMode } from './checkpoint-logic'
 
 /** What the sheet is for, with what each purpose shows. */
 export type RestorePurpose =
-  | { kind: 'retake'; modelLabel: string; laterTurns: number }
+  /** compareLabels: "Retry with several models", every model it runs, in order. */
+  | { kind: 'retake'; modelLabel: string; laterTurns: number; compareLabels?: string[] }
   | { kind: 'continue'; laterTurns: number }
   /** The panel's restore: it applies the decision itself, so it says how that goes. */
   | { kind: 'files'; turnLabel: string; applying: boolean; error: string | null }
@@ -108,14 +109,25 @@ function RestoreIntro({ purpose, turns }: { purpose: RestorePurpose; turns: numb
       </>
     )
   }
+  const several = purpose.compareLabels
   return (
     <>
       <div className="dialog-head">
-        <h2>Retake with {purpose.modelLabel}</h2>
+        <h2>{several ? `Retake with ${listOf(several)}` : `Retake with ${purpose.modelLabel}`}</h2>
       </div>
+      {several && (
+        <p className="muted" data-testid="compare-explainer">
+          The turn runs on each of the {several.length} models in turn, each from the files as they were before it; then you compare the answers and keep one.
+        </p>
+      )}
       {later > 0 && <p className="muted">The {laterText} will be discarded (kept in the attempt history).</p>}
     </>
   )
+}
+
+/** "A, B and C". */
+function listOf(names: string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
 function SheetButtons({ sheet, purpose, onCancel }: { sheet: RestoreChoices; purpose: RestorePurpose; onCancel(): void }) {

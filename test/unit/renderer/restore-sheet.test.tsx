@@ -161,4 +161,12 @@ describe('RestoreSheet', () => {
     expect(empty).toHaveTextContent('Nothing Retake can put back')
     expect(screen.getByTestId('restore-left')).toHaveTextContent('big.bin')
   })
+
+  it('a compare names every model it will run', async () => {
+    renderSheet({ kind: 'retake', modelLabel: 'Echo 2', laterTurns: 0, compareLabels: ['Echo 2', 'Text only', 'Claude Fake'] })
+    const sheet = screen.getByRole('dialog', { name: 'Retake this turn' })
+    expect(within(sheet).getByRole('heading', { name: 'Retake with Echo 2, Text only and Claude Fake' })).toBeInTheDocument()
+    expect(sheet).toHaveTextContent('runs on each of the 3 models')
+    await within(sheet).findByTestId('restore-put-back')
+  })
 })
