@@ -143,7 +143,7 @@ export function filesOnlyIntro(turns: number | null): string {
   return `${undoes}The conversation is not changed.`
 }
 
-/** Keep mine is the default: only conflicts explicitly switched to "take checkpoint" are overwritten. */
+/** Keep my version is the default: only conflicts explicitly switched to putting the earlier version back are overwritten. */
 export function overwriteIds(conflicts: PlanAction[], choices: Record<string, ConflictChoice>): string[] {
   return conflicts.filter((c) => choices[c.id] === 'take').map((c) => c.id)
 }
@@ -238,7 +238,7 @@ export function actionVerb(kind: string): string {
     case 'delete':
       return 'removed'
     case 'conflict':
-      // Applied conflicts are the ones the user chose "take checkpoint" for.
+      // Applied conflicts are the ones the user chose to put back (or delete) for.
       return 'overwritten'
     default:
       return kind

@@ -33,7 +33,7 @@ export function useRestoreChoices(props: {
   const qc = useQueryClient()
   const [plan, setPlan] = useState<RestorePlan | null>(null)
   const [mode, setMode] = useState<RestoreMode>(restoreModes(props.purpose)[0]!)
-  // Keep mine unless the user says otherwise: a conflict missing here is kept.
+  // Keep my version unless the user says otherwise: a conflict missing here is kept.
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
   // Every file the turn changed can be left as it is, not only the ones changed since.
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
