@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 
 let app: AppUnderTest | undefined
@@ -150,5 +150,32 @@ describe('↺ with files', () => {
     await messages('assistant').last().getByText('retaken by keyboard').waitFor()
     expect(existsSync(join(project, 'notes.txt'))).toBe(false)
     await waitForCount(messages('user'), 1)
+  })
+
+  it('a file the turn wrote outside the project is named on the sheet, and stays', async () => {
+    app = await startApp({ files: { 'README.md': '# demo\n' }, config: { permission: { external_directory: 'allow' } } })
+    const { page, fake, project } = app
+    const outside = join(dirname(project), 'outside.txt')
+    fake.script({
+      kind: 'tool',
+      calls: [
+        { name: 'write', args: { filePath: join(project, 'notes.txt'), content: 'inside\n' } },
+        { name: 'write', args: { filePath: outside, content: 'outside\n' } },
+      ],
+    })
+    fake.script({ kind: 'text', text: 'wrote both' })
+    await send('write both files', 'wrote both')
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n')
+
+    fake.script({ kind: 'text', text: 'retaken' })
+    await messages('user').first().hover()
+    await messages('user').first().getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
+    await sheet.getByText('../outside.txt was written outside the project: it stays').waitFor()
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken').waitFor()
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n')
   })
 })
