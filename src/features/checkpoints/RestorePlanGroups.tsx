@@ -67,8 +67,15 @@ function PlanRow({ action: a, sheet }: { action: PlanAction; sheet: RestoreChoic
         )}
       </select>
       {(a.diff || a.binary) && (
-        <button type="button" className="text-button" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
+        <button
+          type="button"
+          className="text-button"
+          aria-expanded={open}
+          // The file's name is said to assistive tech; on screen it is beside the button already.
+          aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide the changes' : 'Show the changes'}
         </button>
       )}
       {open && <RowDiff action={a} choice={choice} />}

@@ -139,8 +139,15 @@ function FileRow({ change: ch }: { change: ChangeItem }) {
         </span>
       )}
       {ch.diff !== undefined && (
-        <button type="button" className="text-button" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
+        <button
+          type="button"
+          className="text-button"
+          aria-expanded={open}
+          // The file's name is said to assistive tech; on screen it is beside the button already.
+          aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide the changes' : 'Show the changes'}
         </button>
       )}
       {open && ch.diff !== undefined && <DiffView diff={ch.diff} path={ch.path} layout="split" />}
