@@ -70,6 +70,8 @@ describe('↺ with files', () => {
     const bar = page.getByTestId('undo-restore-bar')
     await waitForText(bar.getByTestId('restore-summary'), 'The turn’s file changes are rolled back again.')
     await bar.getByTestId('undo-restore').click()
+    // Done once the bar offers the redo (its words before the click stay while it runs).
+    await bar.getByTestId('redo-restore').waitFor()
     await waitForText(bar.getByTestId('restore-summary'), 'Restore undone')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
   })

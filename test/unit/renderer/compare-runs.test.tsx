@@ -12,6 +12,7 @@ import { setBridge } from '../../../src/bridge'
 import type { Part } from '../../../src/api/types'
 import { CompareRuns } from '../../../src/features/retake/CompareRuns'
 import { keepsInOneStep, type CompareColumn } from '../../../src/features/retake/compare-columns'
+import { continuedText } from '../../../src/features/retake/use-retry-session'
 import type { Attempt, RetakeBridge } from '../../../shared/ipc-contract'
 import { apiError, assistant, SID } from './fixtures'
 
@@ -86,5 +87,12 @@ describe('CompareRuns', () => {
   it('keeps a run in one step unless a file changed since the runs (a conflict asks first)', () => {
     expect(keepsInOneStep({ actions: [{ id: 'r:four.txt', root: DIR, path: 'four.txt', kind: 'delete' }] })).toBe(true)
     expect(keepsInOneStep({ actions: [{ id: 'r:a.txt', root: DIR, path: 'a.txt', kind: 'conflict', reason: 'edited since' }] })).toBe(false)
+  })
+
+  it('after keeping a run, the note says which files stayed without saying the user changed them', () => {
+    expect(continuedText(0)).toBe('Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.')
+    expect(continuedText(1)).toMatch(/ 1 file changed since was left as it is\.$/)
+    expect(continuedText(2)).toMatch(/ 2 files changed since were left as they are\.$/)
+    expect(continuedText(2)).not.toMatch(/you changed/)
   })
 })

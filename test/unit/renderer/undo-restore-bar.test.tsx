@@ -100,4 +100,32 @@ describe('UndoRestoreBar', () => {
     expect(said).toHaveTextContent('Restore undone: 1 file back as it was before the restore; 1 file changed since the restore stayed as it was.')
     expect(said).not.toHaveTextContent(/you had/)
   })
+
+  it('while a click runs after a change made elsewhere, the bar keeps saying where the files are, not its older words', async () => {
+    let finish = (): void => undefined
+    const host = { last: { restoreId: 'rst_2', messageID: 'msg_1', at: 1, rolledBack: false } }
+    setBridge({
+      async invoke(channel: string) {
+        if (channel === 'checkpoints.lastRestore') return host.last
+        await new Promise<void>((r) => (finish = r))
+        host.last = { ...host.last, restoreId: 'rst_3', rolledBack: true }
+        return result('rst_3', 2)
+      },
+      on: () => () => {},
+    } as unknown as RetakeBridge)
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>
+          <UndoRestoreBar sessionID={SID} note="The turn’s file changes were rolled back: 2 files put back." onDone={() => {}} />
+        </ScopeProvider>
+      </QueryClientProvider>,
+    )
+    // Undone in the panel before the bar was read: the bar says so and offers the redo.
+    await userEvent.click(await screen.findByTestId('redo-restore'))
+    expect(screen.getByTestId('restore-summary')).toHaveTextContent('The files are back as they were before the restore.')
+    expect(screen.getByTestId('restore-summary')).not.toHaveTextContent('were rolled back')
+    finish()
+    expect(await screen.findByTestId('undo-restore')).toBeEnabled()
+    expect(screen.getByTestId('restore-summary')).toHaveTextContent('Restore redone: 2 files rolled back to before the turn again.')
+  })
 })
