@@ -199,6 +199,8 @@ export const PlanActionSchema = z.object({
   actualHash: z.string().nullable().optional(),
   diff: z.string().optional(),
   binary: z.boolean().optional(),
+  /** Whether the file existed before the turn: rolling back a conflict without it deletes the file. */
+  existedBefore: z.boolean().optional(),
 })
 export const RestorePlanSchema = z.object({
   planId: z.string(),

@@ -59,6 +59,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
           actualHash: a.actualHash,
           diff: a.diff,
           binary: a.binary,
+          existedBefore: !!a.target,
         })),
       }
     },

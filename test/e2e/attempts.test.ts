@@ -169,8 +169,9 @@ describe('attempts', () => {
     await chooseInPalette(page, menu, 'claude', 'anth/claude-fake')
     await waitForText(menu.getByTestId('compare-picked'), '3. Claude Fake')
     await menu.getByTestId('compare-run').click()
-    // The turn changed files: the restore sheet first, as for any retake.
+    // The turn changed files: the restore sheet first, as for any retake, naming every model it runs.
     await waitForText(page.getByTestId('restore-sheet'), 'base.txt')
+    await page.getByRole('heading', { name: 'Retake with Echo 2, Echo (text only) and Claude Fake' }).waitFor()
     await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
 
     const view = page.getByTestId('compare-runs')
@@ -190,10 +191,14 @@ describe('attempts', () => {
     expect(onDisk()).toEqual(['four.txt'])
     await page.screenshot({ path: 'test-results/guide-compare.png' })
 
-    await first.getByTestId('compare-keep').click()
-    await waitForText(page.getByTestId('restore-sheet').getByTestId('restore-remove'), 'four.txt')
-    await page.getByTestId('restore-sheet').getByTestId('restore-confirm').click()
+    // Each run's file shows its diff side by side.
+    await first.getByRole('button', { name: 'Show the changes to two.txt' }).click()
+    await waitForText(first.getByRole('table', { name: 'Changes to two.txt, side by side' }), 'by echo-2')
+
+    // Keep this one is one step: nothing changed since the runs, so nothing to ask.
+    await first.getByRole('button', { name: 'Keep this one' }).click()
     await waitForText(page.getByTestId('continue-note'), 'Continued from the earlier attempt')
+    expect(await page.getByTestId('restore-sheet').count()).toBe(0)
     expect(onDisk()).toEqual(['two.txt'])
     await waitForText(messages('assistant').last(), 'echo-2 wrote two.txt')
     // The kept run's model is the session's now, and the header says so.

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 
 let app: AppUnderTest | undefined
@@ -47,14 +47,14 @@ describe('↺ with files', () => {
     await waitForCount(messages('user'), 1)
 
     await page.getByTestId('undo-restore').click()
-    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    await waitForText(page.getByTestId('restore-summary'), 'Restore undone')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
     // Changed their mind again: redo rolls the file back, and that too can be undone.
     await page.getByTestId('redo-restore').click()
-    await waitForText(page.getByTestId('restore-summary'), 'Redo rolled 1 file back again')
+    await waitForText(page.getByTestId('restore-summary'), 'Restore redone: 1 file rolled back to before the turn again')
     expect(existsSync(join(project, 'notes.txt'))).toBe(false)
     await page.getByTestId('undo-restore').click()
-    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    await waitForText(page.getByTestId('restore-summary'), 'Restore undone')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
 
     // The host keeps the retake's restore as the session's last one: the Checkpoints panel shows the
@@ -68,9 +68,11 @@ describe('↺ with files', () => {
     await panel.getByTestId('close-checkpoints').click()
     await waitForCount(panel, 0)
     const bar = page.getByTestId('undo-restore-bar')
-    await waitForText(bar.getByTestId('restore-summary'), 'Files rolled back again.')
+    await waitForText(bar.getByTestId('restore-summary'), 'The turn’s file changes are rolled back again.')
     await bar.getByTestId('undo-restore').click()
-    await waitForText(bar.getByTestId('restore-summary'), 'Undo put')
+    // Done once the bar offers the redo (its words before the click stay while it runs).
+    await bar.getByTestId('redo-restore').waitFor()
+    await waitForText(bar.getByTestId('restore-summary'), 'Restore undone')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('from the agent')
   })
 
@@ -87,11 +89,18 @@ describe('↺ with files', () => {
     const conflicts = sheet.getByTestId('restore-conflicts')
     await waitForText(conflicts, 'README.md')
     expect(await conflicts.getByTestId('conflict-choice').inputValue()).toBe('keep')
+    // Its diff says what the choice selected leaves on disk: kept, the user's words stay.
+    await sheet.getByRole('button', { name: 'Show the changes to README.md' }).click()
+    await waitForText(sheet.getByRole('group', { name: /^Your version now/ }), 'my own words')
+    const choice = sheet.getByRole('combobox', { name: 'What to do with README.md' })
+    await choice.selectOption({ label: 'Put back the version from before the turn' })
+    await waitForText(sheet.getByRole('group', { name: /^If you put it back/ }), '# demo')
+    await choice.selectOption({ label: 'Keep my version' })
     await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
     await sheet.getByLabel(/Files only/).check()
     await sheet.getByTestId('restore-confirm').click()
 
-    await waitForText(page.getByTestId('restore-summary'), 'kept as you had it')
+    await waitForText(page.getByTestId('restore-summary'), 'kept as it was')
     await until(() => !existsSync(join(project, 'notes.txt')), 'notes.txt to be removed')
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
     // Files only: the conversation is as it was.
@@ -99,7 +108,7 @@ describe('↺ with files', () => {
     await messages('assistant').last().getByText(/done/).waitFor()
 
     await page.getByTestId('undo-restore').click()
-    await waitForText(page.getByTestId('restore-summary'), 'Undo put')
+    await waitForText(page.getByTestId('restore-summary'), 'Restore undone')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toContain('v1')
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# my own words\n')
   })
@@ -122,7 +131,7 @@ describe('↺ with files', () => {
     await messages('assistant').last().getByText('retaken, README kept').waitFor()
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# DEMO\n')
     expect(existsSync(join(project, 'notes.txt'))).toBe(false)
-    await waitForText(page.getByTestId('restore-summary'), 'kept as you had it')
+    await waitForText(page.getByTestId('restore-summary'), 'kept as it was')
   })
 
   it('R on a turn that changed files opens the same restore sheet as ↺, and the retake restores the files', async () => {
@@ -143,5 +152,32 @@ describe('↺ with files', () => {
     await messages('assistant').last().getByText('retaken by keyboard').waitFor()
     expect(existsSync(join(project, 'notes.txt'))).toBe(false)
     await waitForCount(messages('user'), 1)
+  })
+
+  it('a file the turn wrote outside the project is named on the sheet, and stays', async () => {
+    app = await startApp({ files: { 'README.md': '# demo\n' }, config: { permission: { external_directory: 'allow' } } })
+    const { page, fake, project } = app
+    const outside = join(dirname(project), 'outside.txt')
+    fake.script({
+      kind: 'tool',
+      calls: [
+        { name: 'write', args: { filePath: join(project, 'notes.txt'), content: 'inside\n' } },
+        { name: 'write', args: { filePath: outside, content: 'outside\n' } },
+      ],
+    })
+    fake.script({ kind: 'text', text: 'wrote both' })
+    await send('write both files', 'wrote both')
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n')
+
+    fake.script({ kind: 'text', text: 'retaken' })
+    await messages('user').first().hover()
+    await messages('user').first().getByTestId('retry').click()
+    const sheet = page.getByTestId('restore-sheet')
+    await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
+    await sheet.getByText('../outside.txt was written outside the project: it stays').waitFor()
+    await sheet.getByTestId('restore-confirm').click()
+    await messages('assistant').last().getByText('retaken').waitFor()
+    expect(existsSync(join(project, 'notes.txt'))).toBe(false)
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n')
   })
 })

@@ -5,6 +5,7 @@
 import { useMemo, useSyncExternalStore } from 'react'
 import { grammarName, grammarVersion, highlightCode, subscribeGrammars } from '../../ui/markdown/highlight'
 import { diffRows, splitRows, type DiffRow } from './changes-logic'
+import '../../styles/diff.css'
 
 export type DiffLayout = 'unified' | 'split'
 

@@ -1,6 +1,6 @@
 /**
  * The one restore sheet: what will be put back, what the turns created and will be removed, and
- * every file changed since (a conflict) with keep mine (default) / take the checkpoint / view diff.
+ * every file changed since (a conflict), each with its choice in plain words and its diff.
  * Nothing is overwritten unless chosen. Three purposes: ↺ (a retake: files and conversation,
  * conversation only, or files only), "continue from this attempt" (no files only), and the
  * Checkpoints panel's "Restore back to here" (files only, shown in the panel itself: the
@@ -19,7 +19,8 @@ export type { RestoreMode } from './checkpoint-logic'
 
 /** What the sheet is for, with what each purpose shows. */
 export type RestorePurpose =
-  | { kind: 'retake'; modelLabel: string; laterTurns: number }
+  /** compareLabels: "Retry with several models", every model it runs, in order. */
+  | { kind: 'retake'; modelLabel: string; laterTurns: number; compareLabels?: string[] }
   | { kind: 'continue'; laterTurns: number }
   /** The panel's restore: it applies the decision itself, so it says how that goes. */
   | { kind: 'files'; turnLabel: string; applying: boolean; error: string | null }
@@ -49,7 +50,7 @@ export function RestoreSheet(props: RestoreSheetProps) {
           Could not plan the file restore: {errorMessage(planner.error)}.{purpose.kind === 'files' ? '' : ' You can still retake the conversation only.'}
         </p>
       )}
-      {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} />}
+      {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} outside={sheet.outside} />}
       {purpose.kind !== 'files' && <RestoreModeChoice sheet={sheet} kind={purpose.kind} />}
       {purpose.kind === 'files' && purpose.error && (
         <p className="inline-error" role="alert">
@@ -111,14 +112,25 @@ function RestoreIntro({ purpose, turns }: { purpose: RestorePurpose; turns: numb
       </>
     )
   }
+  const several = purpose.compareLabels
   return (
     <>
       <div className="dialog-head">
-        <h2>Retake with {purpose.modelLabel}</h2>
+        <h2>{several ? `Retake with ${listOf(several)}` : `Retake with ${purpose.modelLabel}`}</h2>
       </div>
+      {several && (
+        <p className="muted" data-testid="compare-explainer">
+          The turn runs on each of the {several.length} models in turn, each from the files as they were before it; then you compare the answers and keep one.
+        </p>
+      )}
       {later > 0 && <p className="muted">The {laterText} will be discarded (kept in the attempt history).</p>}
     </>
   )
+}
+
+/** "A, B and C". */
+function listOf(names: string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
 function SheetButtons({

@@ -28,7 +28,10 @@ export function UndoRestoreBar({ sessionID, note, onDone }: { sessionID: string;
   if (!top) return null
   // A record read before the latest restore or undo would undo the wrong one: wait for the fresh one.
   const settling = undo.isPending || last.isFetching
-  const click = () =>
+  const click = () => {
+    // Moved elsewhere since the bar last spoke: what is on screen now (the host's state) stays
+    // while this click runs, not the bar's older words, which would claim the click done already.
+    if (said.rolledBack !== top.rolledBack) setSaid({ text: undoBarText(said, top.rolledBack, false), rolledBack: top.rolledBack })
     undo.mutate(top.restoreId, {
       onSuccess: (r) => {
         // Nothing to do (the files already are that way): no new record, nothing to flip.
@@ -37,6 +40,7 @@ export function UndoRestoreBar({ sessionID, note, onDone }: { sessionID: string;
         setSaid(undoBarNoteAfter(r, top.rolledBack))
       },
     })
+  }
   const label = top.rolledBack ? 'Undo restore' : 'Redo restore'
   return (
     <div className="undo-restore" role="status" data-testid="undo-restore-bar">

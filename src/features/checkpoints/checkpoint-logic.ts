@@ -143,7 +143,7 @@ export function filesOnlyIntro(turns: number | null): string {
   return `${undoes}The conversation is not changed.`
 }
 
-/** Keep mine is the default: only conflicts explicitly switched to "take checkpoint" are overwritten. */
+/** Keep my version is the default: only conflicts explicitly switched to putting the earlier version back are overwritten. */
 export function overwriteIds(conflicts: PlanAction[], choices: Record<string, ConflictChoice>): string[] {
   return conflicts.filter((c) => choices[c.id] === 'take').map((c) => c.id)
 }
@@ -169,21 +169,30 @@ export function resultHeadline(r: RestoreResult, verb: 'Restore' | 'Undo' | 'Red
   return `${verb} ${r.status === 'done' ? 'done' : 'partly done'}: ${parts.join(', ')}.`
 }
 
-/** The counts of a restore or an undo, as the Undo bar words them. */
+/** The counts of a restore or an undo, as the Undo bar words them (each applied file with what was done to it). */
 export interface RestoreCounts {
-  applied: unknown[]
+  applied: { kind: string }[]
   skipped: unknown[]
   failed: unknown[]
 }
 
-const keptAsYouHad = (n: number) => `${n} kept as you had ${n === 1 ? 'it' : 'them'}`
+const isWas = (n: number) => (n === 1 ? 'it was' : 'they were')
 
-/** What the Undo bar says about a restore just made. */
+/** "1 file deleted, 2 files put back": what a roll-back did, per kind. */
+function appliedParts(applied: { kind: string }[]): string[] {
+  const byWord = new Map<string, number>()
+  const word = (kind: string) => (kind === 'delete' ? 'deleted' : kind === 'recreate' ? 'brought back' : 'put back')
+  for (const a of applied) byWord.set(word(a.kind), (byWord.get(word(a.kind)) ?? 0) + 1)
+  return [...byWord].map(([w, n]) => `${plural(n, 'file')} ${w}`)
+}
+
+/** What the Undo bar says about a restore just made: the turn's changes undone; what the user kept stays. */
 export function restoreNoteText(r: RestoreCounts): string {
-  const parts = [`${plural(r.applied.length, 'file')} restored`]
-  if (r.skipped.length) parts.push(keptAsYouHad(r.skipped.length))
+  const parts = appliedParts(r.applied)
+  if (parts.length === 0) parts.push('no file written')
+  if (r.skipped.length) parts.push(`${plural(r.skipped.length, 'file')} kept as ${isWas(r.skipped.length)}`)
   if (r.failed.length) parts.push(`${r.failed.length} failed`)
-  return `Files rolled back: ${parts.join(', ')}.`
+  return `The turn’s file changes were rolled back: ${parts.join(', ')}.`
 }
 
 /** What the Undo bar says and about which state of the files: rolled back (by the restore or a redo) or not (undone). */
@@ -192,11 +201,17 @@ export interface UndoBarNote {
   rolledBack: boolean
 }
 
-/** After the bar's click: `undid` when it undid the restore, else it redid it. */
+/**
+ * After the bar's click: `undid` when it undid the restore (the files are back as the turn, and
+ * whatever came after it, left them), else it redid it. A file changed since the restore is
+ * left as it is now: by whom Retake cannot tell, so it does not say.
+ */
 export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote {
-  const extra = r.skipped.length ? `; ${keptAsYouHad(r.skipped.length)}` : ''
-  const n = plural(r.applied.length, 'file')
-  return undid ? { text: `Undo put ${n} back as they were before the restore${extra}.`, rolledBack: false } : { text: `Redo rolled ${n} back again${extra}.`, rolledBack: true }
+  const n = r.applied.length
+  const extra = r.skipped.length ? `; ${plural(r.skipped.length, 'file')} changed since the restore stayed as ${isWas(r.skipped.length)}` : ''
+  return undid
+    ? { text: `Restore undone: ${plural(n, 'file')} back as ${isWas(n)} before the restore${extra}.`, rolledBack: false }
+    : { text: `Restore redone: ${plural(n, 'file')} rolled back to before the turn again${extra}.`, rolledBack: true }
 }
 
 /**
@@ -206,7 +221,7 @@ export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote 
  */
 export function undoBarText(said: UndoBarNote, hostRolledBack: boolean, settling: boolean): string {
   if (settling || said.rolledBack === hostRolledBack) return said.text
-  return hostRolledBack ? 'Files rolled back again.' : 'Files are back as they were before the restore.'
+  return hostRolledBack ? 'The turn’s file changes are rolled back again.' : 'The files are back as they were before the restore.'
 }
 
 /** Only a restore that wrote something can be undone (noop and cancelled leave no restore record). */
@@ -223,7 +238,7 @@ export function actionVerb(kind: string): string {
     case 'delete':
       return 'removed'
     case 'conflict':
-      // Applied conflicts are the ones the user chose "take checkpoint" for.
+      // Applied conflicts are the ones the user chose to put back (or delete) for.
       return 'overwritten'
     default:
       return kind

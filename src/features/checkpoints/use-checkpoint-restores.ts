@@ -10,6 +10,7 @@ import { useScope } from '../../api/scope'
 import type { RestoreResult, TurnCheckpoint } from '../../../shared/ipc-contract'
 import type { RestoreDecision } from './use-restore-choices'
 import { useApplyRestore, useCaptureProgress, useLastRestore, useTurnCheckpoints, useUndoRestore } from './use-checkpoints'
+import { useTurnMessages } from './use-turn-messages'
 
 export interface RestoreOutcomeShown {
   verb: 'Restore' | 'Undo' | 'Redo'
@@ -21,7 +22,7 @@ export function useCheckpointRestores(sessionID: string, busy: boolean) {
   const { directory } = useScope()
   // `busy` flipping back to idle is when a turn is sealed: the list is refetched then.
   const turns = useTurnCheckpoints(sessionID, busy)
-  const messages = useMessages(sessionID)
+  const loaded = useMessages(sessionID)
   const apply = useApplyRestore()
   const undo = useUndoRestore()
   // From the host's records: survives the next prompt, a reload and a restart.
@@ -33,6 +34,9 @@ export function useCheckpointRestores(sessionID: string, busy: boolean) {
   useRefetchUntilSealed(turns, busy)
 
   const working = apply.isPending || undo.isPending
+  // Every turn is named by its question, also one older than the chat's loaded window.
+  const ids = [...(turns.data ?? []).map((t) => t.messageID), ...(last ? [last.messageID] : [])]
+  const messages = { data: useTurnMessages(sessionID, ids, loaded.data) }
   const state = { apply, undo, last, target, setTarget, setOutcome }
   return { directory, turns, messages, apply, undo, last, target, setTarget, progress, outcome, setOutcome, working, ...restoreActions(state) }
 }

@@ -1,11 +1,14 @@
 /**
  * The restore sheet's plan and the user's choices in it: the plan of the turn's files (asked for
- * when the sheet opens), what to roll back, each conflict's keep/take, the files left as they are,
- * the conflict whose diff is open.
+ * when the sheet opens), what to roll back, each conflict's keep/take, and the files left as they are.
  */
 import { useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import type { RestorePlan } from '../../../shared/ipc-contract'
-import { useOptionalDirectory } from '../../api/scope'
+import { queryKeys } from '../../api/query-keys'
+import { useScope } from '../../api/scope'
+import type { MessageWithParts } from '../../api/types'
+import { outsideWrites } from './plan-words'
 import { groupPlan, overwriteIds, planIsEmpty, restoreModes, type ConflictChoice, type RestoreMode, type RestorePurposeKind } from './checkpoint-logic'
 import { usePlanRestore } from './use-checkpoints'
 
@@ -25,14 +28,15 @@ export function useRestoreChoices(props: {
   only?: { root: string; path: string }
 }) {
   const planner = usePlanRestore()
-  const directory = useOptionalDirectory()
+  const scope = useScope()
+  const directory = scope.directory
+  const qc = useQueryClient()
   const [plan, setPlan] = useState<RestorePlan | null>(null)
   const [mode, setMode] = useState<RestoreMode>(restoreModes(props.purpose)[0]!)
-  // Keep mine unless the user says otherwise: a conflict missing here is kept.
+  // Keep my version unless the user says otherwise: a conflict missing here is kept.
   const [choices, setChoices] = useState<Record<string, ConflictChoice>>({})
   // Every file the turn changed can be left as it is, not only the ones changed since.
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
-  const [diffOf, setDiffOf] = useState<string | null>(null)
   const { mutate } = planner
   const only = props.only ? `${props.only.root}\n${props.only.path}` : null
 
@@ -51,11 +55,21 @@ export function useRestoreChoices(props: {
 
   const groups = plan ? groupPlan(plan) : null
   const empty = groups ? planIsEmpty(groups) : false
+  // What the turns' tools wrote outside every recorded folder: from the messages the window has.
+  const messages = qc.getQueryData<MessageWithParts[]>(queryKeys.messages(scope, props.sessionID))
+  const outside = plan
+    ? outsideWrites(
+        messages,
+        plan.turns.map((t) => t.messageID),
+        directory,
+        [...new Set(plan.actions.map((a) => a.root))],
+      )
+    : []
   const confirm = () => {
     if (mode === 'conversation') props.onConfirm({ mode, planId: '', overwrite: [], keep: [] })
     else if (plan && groups) props.onConfirm({ mode, planId: plan.planId, overwrite: overwriteIds(groups.conflicts, choices), keep: [...kept] })
   }
-  return { planner, directory, plan, groups, empty, mode, setMode, choices, setChoices, kept, setKept, diffOf, setDiffOf, confirm }
+  return { planner, directory, plan, groups, empty, outside, mode, setMode, choices, setChoices, kept, setKept, confirm }
 }
 
 export type RestoreChoices = ReturnType<typeof useRestoreChoices>

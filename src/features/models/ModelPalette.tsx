@@ -27,8 +27,8 @@ export function starShortcut(value: string, toggle: (key: string) => void) {
 }
 
 /** The row's accessible name, spelled out: the star button inside must not become part of it. */
-function rowLabel(o: ModelOption, facts: { note?: string; ctx: string | null | undefined; badges: string[]; starred: boolean; current: boolean }): string {
-  const { note, ctx, badges, starred, current } = facts
+function rowLabel(o: ModelOption, facts: { note?: string; ctx: string | null | undefined; badges: string[]; starred: boolean; current: boolean; ticked?: boolean }): string {
+  const { note, ctx, badges, starred, current, ticked } = facts
   return [
     `${o.modelName} · ${o.providerName}`,
     note,
@@ -36,6 +36,7 @@ function rowLabel(o: ModelOption, facts: { note?: string; ctx: string | null | u
     badges.length ? `takes ${badges.join(' and ')}` : undefined,
     starred ? 'starred' : undefined,
     current ? 'current' : undefined,
+    ticked ? 'ticked' : undefined,
   ]
     .filter(Boolean)
     .join(', ')
@@ -48,11 +49,14 @@ export function ModelRow({
   note,
   onChoose,
   showProvider = section !== 'all',
+  ticked,
 }: {
   option: ModelOption
   section: Section
   current: boolean
   note?: string
+  /** Picking several (compare): whether this one is picked; its tick replaces the current model's. */
+  ticked?: boolean
   onChoose(o: ModelOption): void
   /** Under a provider heading the provider's name would only repeat it. */
   showProvider?: boolean
@@ -61,11 +65,21 @@ export function ModelRow({
   const toggle = useModelPrefs((s) => s.toggleFavourite)
   const ctx = formatContext(o.context)
   const badges = inputBadges(o)
-  const label = rowLabel(o, { note, ctx, badges, starred, current })
+  const label = rowLabel(o, { note, ctx, badges, starred, current, ticked })
+  const mark = ticked ?? current
   return (
-    <Command.Item value={rowValue(section, o.key)} onSelect={() => onChoose(o)} className="palette-row" aria-label={label} data-model={o.key} data-current={current || undefined}>
+    <Command.Item
+      value={rowValue(section, o.key)}
+      onSelect={() => onChoose(o)}
+      className="palette-row"
+      aria-label={label}
+      aria-checked={ticked}
+      data-model={o.key}
+      data-current={current || undefined}
+      data-ticked={ticked || undefined}
+    >
       <span className="palette-check" aria-hidden>
-        {current ? '✓' : ''}
+        {mark ? '✓' : ''}
       </span>
       <span className="palette-row-main">
         <span className="palette-row-name">{o.modelName}</span>
@@ -123,6 +137,7 @@ export function ModelPalette({
   currentNote,
   onChoose,
   label = 'Choose a model',
+  ticked,
 }: {
   options: readonly ModelOption[]
   /** Key of the model in use: marked, and highlighted when the palette opens. */
@@ -131,6 +146,11 @@ export function ModelPalette({
   currentNote?: string
   onChoose(o: ModelOption): void
   label?: string
+  /**
+   * Picking several (Retry with… → compare): the keys picked so far, ticked in the list. A pick
+   * then leaves the list where it is: it is not made a recent model, which would move its row.
+   */
+  ticked?: readonly string[]
 }) {
   const favourites = useModelPrefs((s) => s.favourites)
   const recent = useModelPrefs((s) => s.recent)
@@ -146,11 +166,19 @@ export function ModelPalette({
     setValue(first ? rowValue(first.section, first.option.key) : '')
   }
   const choose = (o: ModelOption) => {
-    useModelPrefs.getState().markUsed(o.key)
+    if (!ticked) useModelPrefs.getState().markUsed(o.key)
     onChoose(o)
   }
   const row = (o: ModelOption, section: Section) => (
-    <ModelRow key={rowValue(section, o.key)} option={o} section={section} current={o.key === current} note={o.key === current ? currentNote : undefined} onChoose={choose} />
+    <ModelRow
+      key={rowValue(section, o.key)}
+      option={o}
+      section={section}
+      current={o.key === current}
+      note={o.key === current ? currentNote : undefined}
+      onChoose={choose}
+      {...(ticked ? { ticked: ticked.includes(o.key) } : {})}
+    />
   )
   return (
     <Command

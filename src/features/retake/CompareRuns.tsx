@@ -1,21 +1,35 @@
 /**
- * The compare view of "Retry with several models": one column per run — the model, how it ended,
- * its answer and the files it changed — side by side. The last run is the current branch; the
- * others are attempts, and "Keep this one" continues from it (the restore sheet of a continue).
+ * The compare view of "Retry with several models": one column per run — the model, how it ended
+ * (with the provider's error when it failed), its answer as the timeline shows it (markdown, tool
+ * cards) and the files it changed, each with its diff side by side. The last run is the current
+ * branch; the others are attempts, and "Keep this one" continues from it.
  */
+import { useRef, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { useRef } from 'react'
 import { getBridge } from '../../bridge'
 import { useScope } from '../../api/scope'
-import type { MessageWithParts } from '../../api/types'
-import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
+import type { Attempt, ChangeItem, ModelRef } from '../../../shared/ipc-contract'
 import type { CompareColumn } from './compare-columns'
 import { displayPath } from '../../../shared/display-path'
 import { Dialog } from '../../ui/Dialog'
+import { describeError } from '../../api/message-errors'
 import { checkpointKeys } from '../../api/query-keys'
+import { DiffView } from '../checkpoints'
+import { PartView } from '../messages'
 
 /** onKeep: the run's attempt and the model it ran with (the session's model once it is kept). */
-export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColumn[]; onKeep(attempt: Attempt, model: ModelRef): void; onClose(): void }) {
+export function CompareRuns({
+  columns,
+  turn,
+  onKeep,
+  onClose,
+}: {
+  columns: CompareColumn[]
+  /** The retaken turn: the current branch's file changes are its checkpoint's. */
+  turn: { sessionID: string; messageID: string }
+  onKeep(attempt: Attempt, model: ModelRef): void
+  onClose(): void
+}) {
   // Focus starts on "Keep the current one": choosing it changes nothing.
   const keepCurrent = useRef<HTMLButtonElement>(null)
   return (
@@ -25,15 +39,19 @@ export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColu
       </div>
       <div className="compare-columns">
         {columns.map((c, i) => (
-          <section key={i} className="compare-column" data-testid="compare-column">
+          <section key={i} className="compare-column" data-testid="compare-column" aria-label={`${i + 1}. ${c.modelLabel}`}>
             <h3>
               {i + 1}. {c.modelLabel}
             </h3>
-            <div className="muted compare-outcome">{c.failed ? `did not run: ${c.failed}` : outcomeOf(c.answers)}</div>
+            <Outcome column={c} />
             <div className="compare-answer" data-testid="compare-answer">
-              {c.answers.map((m) => answerText(m)).join('\n\n') || <span className="muted">no answer</span>}
+              {c.answers.some((m) => m.parts.length > 0) ? (
+                c.answers.map((m) => m.parts.map((p) => <PartView key={p.id} part={p} role="assistant" />))
+              ) : (
+                <span className="muted">no answer</span>
+              )}
             </div>
-            <FileList column={c} />
+            <FileList column={c} turn={turn} />
             {c.attempt ? (
               <button type="button" className="button button-primary small" data-testid="compare-keep" onClick={() => onKeep(c.attempt!, c.model)}>
                 Keep this one
@@ -47,7 +65,7 @@ export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColu
         ))}
       </div>
       <div className="dialog-buttons">
-        <button ref={keepCurrent} type="button" className="button button-secondary" onClick={onClose}>
+        <button type="button" className="button button-secondary" ref={keepCurrent} onClick={onClose}>
           Keep the current one
         </button>
       </div>
@@ -55,41 +73,83 @@ export function CompareRuns({ columns, onKeep, onClose }: { columns: CompareColu
   )
 }
 
-function FileList({ column }: { column: CompareColumn }) {
+/** How the run ended; a failure says what the provider answered, as the timeline does. */
+function Outcome({ column: c }: { column: CompareColumn }) {
+  const error = runError(c)
+  if (error) {
+    return (
+      <div className="compare-outcome compare-error" role="alert" data-testid="compare-error">
+        {error}
+      </div>
+    )
+  }
+  return <div className="muted compare-outcome">{c.answers.length ? 'answered' : 'no answer'}</div>
+}
+
+/** The run's error in words: it did not run at all, or its answer ended with the provider's error. */
+export function runError(c: Pick<CompareColumn, 'failed' | 'answers'>): string | null {
+  if (c.failed) return `Did not run: ${c.failed}`
+  const failed = c.answers.find((m) => m.info.role === 'assistant' && m.info.error)
+  if (!failed || failed.info.role !== 'assistant' || !failed.info.error) return null
+  const e = describeError(failed.info.error)
+  if (e.aborted) return 'Stopped before it finished.'
+  return `Ended with an error: ${e.message}${e.statusCode ? ` (${e.statusCode})` : ''}`
+}
+
+function FileList({ column, turn }: { column: CompareColumn; turn: { sessionID: string; messageID: string } }) {
   const scope = useScope()
   const restoreId = column.attempt?.restoreId
-  // An attempt's files: what undoing the restore that replaced it would bring back.
-  const fetched = useQuery({
+  // An attempt's files: what undoing the restore that replaced it would bring back (with diffs).
+  const ofAttempt = useQuery({
     queryKey: checkpointKeys.restoreChanges(scope.directory, restoreId ?? ''),
     enabled: !!restoreId,
     queryFn: () => getBridge().invoke('checkpoints.restoreChanges', { directory: scope.directory, restoreId: restoreId! }),
   })
-  const changes = column.attempt ? fetched.data : column.changes
+  // The current branch's: its turn's changes with their diffs (the list the column has leaves them out).
+  const current = !column.attempt && !column.failed
+  const ofTurn = useQuery({
+    queryKey: checkpointKeys.changes(scope.directory, turn.sessionID, turn.messageID),
+    enabled: current,
+    queryFn: () => getBridge().invoke('checkpoints.changes', { directory: scope.directory, ...turn }),
+  })
+  const changes = column.attempt ? ofAttempt.data : (ofTurn.data ?? column.changes)
   if (column.attempt && !restoreId) return <div className="muted compare-files">files: not recorded</div>
   if (!changes) return <div className="muted compare-files">files…</div>
   return (
     <ul className="compare-files" data-testid="compare-files">
       {changes.length === 0 && <li className="muted">no file changed</li>}
       {changes.map((ch) => (
-        <li key={`${ch.root}/${ch.path}`}>
-          <span className={`change-kind change-${ch.change}`}>{ch.change}</span> {displayPath(ch.path)}
-          {(ch.added > 0 || ch.removed > 0) && (
-            <span className="muted">
-              {' '}
-              +{ch.added} −{ch.removed}
-            </span>
-          )}
-        </li>
+        <FileRow key={`${ch.root}/${ch.path}`} change={ch} />
       ))}
     </ul>
   )
 }
 
-function answerText(m: MessageWithParts): string {
-  return m.parts.flatMap((p) => (p.type === 'text' && !p.synthetic ? [p.text] : p.type === 'tool' ? [`[${p.tool}]`] : [])).join('\n')
-}
-
-function outcomeOf(answers: MessageWithParts[]): string {
-  const failed = answers.find((m) => m.info.role === 'assistant' && m.info.error)
-  return failed ? 'ended with an error' : answers.length ? 'answered' : 'no answer'
+function FileRow({ change: ch }: { change: ChangeItem }) {
+  const [open, setOpen] = useState(false)
+  const name = displayPath(ch.path)
+  return (
+    <li>
+      <span className={`change-kind change-${ch.change}`}>{ch.change}</span> {name}
+      {(ch.added > 0 || ch.removed > 0) && (
+        <span className="muted">
+          {' '}
+          +{ch.added} −{ch.removed}
+        </span>
+      )}
+      {ch.diff !== undefined && (
+        <button
+          type="button"
+          className="text-button"
+          aria-expanded={open}
+          // The file's name is said to assistive tech; on screen it is beside the button already.
+          aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide the changes' : 'Show the changes'}
+        </button>
+      )}
+      {open && ch.diff !== undefined && <DiffView diff={ch.diff} path={ch.path} layout="split" />}
+    </li>
+  )
 }

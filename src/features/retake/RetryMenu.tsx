@@ -36,13 +36,15 @@ export function RetryMenu({ ctx, menu, choices }: { ctx: RetryContextValue; menu
           Compare up to {MAX_COMPARE}
         </label>
       </div>
-      {several && <ComparePicked ctx={ctx} several={several} onRun={choices.compare} />}
       <ModelPalette
         label="Retry with…"
         options={ctx.options}
         current={ctx.model ? modelKey(ctx.model) : undefined}
         onChoose={(o) => (several ? choices.pick(o.ref) : choices.withModel(o.ref))}
+        {...(several ? { ticked: several.map(modelKey) } : {})}
       />
+      {/* Below the list: the picks it gathers never push the rows under the pointer. */}
+      {several && <ComparePicked ctx={ctx} several={several} onRun={choices.compare} />}
     </Popover>
   )
 }

@@ -18,6 +18,7 @@ import { MessageActionsProvider } from '../../ui/MessageActions'
 import { labelOf } from './retry-context-value'
 import { runSheetDecision, useContinueSwitch, useRetrySession, type RetrySessionInput, type SwitchNote } from './use-retry-session'
 import { useRetryMessageActions } from './use-retry-message-actions'
+import { useKeepRun } from './use-keep-run'
 import '../../styles/retry.css'
 
 export interface RetrySessionLayerProps extends RetrySessionInput {
@@ -87,6 +88,12 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   const attempts = session.attempts.data ?? []
   // "Keep this one" of a compare: the kept run's model, made the session's once the switch is done.
   const [keptModel, setKeptModel] = useState<ModelRef | null>(null)
+  const keepRun = useKeepRun({
+    runContinue,
+    ask: (a, model) => (setSwitchNote(null), setKeptModel(model), setSwitching(a)),
+    chooseModel: (model) => ctx?.chooseModel(model),
+    say: (text) => setSwitchNote({ ok: true, text }),
+  })
 
   return (
     <RetryProvider value={ctx!}>
@@ -111,11 +118,11 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
           {comparison && (
             <CompareRuns
               columns={compareColumns(comparison, { attempts, messages, checkpoints: session.checkpoints.data ?? [], labelOf: (m) => labelOf(options, m) })}
+              turn={{ sessionID: sessionID ?? '', messageID: comparison.messageID }}
               onClose={() => setComparison(null)}
               onKeep={(a, model) => {
                 setComparison(null)
-                setKeptModel(model)
-                setSwitching(a)
+                void keepRun(a, model, labelOf(options, model))
               }}
             />
           )}
@@ -138,7 +145,12 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
             <RestoreSheet
               sessionID={ctx.sessionID}
               messageID={sheet.target}
-              purpose={{ kind: 'retake', modelLabel: labelOf(options, sheet.model), laterTurns: laterTurns(messages, sheet.target) }}
+              purpose={{
+                kind: 'retake',
+                modelLabel: labelOf(options, sheet.model),
+                laterTurns: laterTurns(messages, sheet.target),
+                ...(sheet.compare ? { compareLabels: sheet.compare.map((m) => labelOf(options, m)) } : {}),
+              }}
               onCancel={() => setSheet(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSheet(null)

@@ -3,7 +3,7 @@
  * attempt the next run kept (its `keptAt`); the last run is the current branch in the timeline.
  */
 import type { MessageWithParts } from '../../api/types'
-import type { Attempt, ChangeItem, ModelRef, RetakeCompareOutcome, TurnCheckpoint } from '../../../shared/ipc-contract'
+import type { Attempt, ChangeItem, ModelRef, RestorePlan, RetakeCompareOutcome, TurnCheckpoint } from '../../../shared/ipc-contract'
 
 export interface CompareColumn {
   model: ModelRef
@@ -39,4 +39,13 @@ export function compareColumns(
     const answers = ((attempt?.messages ?? []) as MessageWithParts[]).filter((m) => m.info.role === 'assistant')
     return { ...base, answers, ...(attempt ? { attempt } : { failed: 'its answer was not kept' }) }
   })
+}
+
+/**
+ * "Keep this one" in one step: the switch runs at once with the sheet's defaults when nothing in
+ * the plan needs a choice. A file changed since the runs (a conflict) still asks, through the
+ * restore sheet: nothing the user wrote is overwritten without it.
+ */
+export function keepsInOneStep(plan: Pick<RestorePlan, 'actions'>): boolean {
+  return !plan.actions.some((a) => a.kind === 'conflict')
 }

@@ -96,6 +96,15 @@ export interface SwitchNote {
 }
 
 /**
+ * What the note after a switch says. A file kept as it is was changed since the turn — by the user
+ * or by another session or program: Retake cannot tell who, so the note does not say "you".
+ */
+export function continuedText(skipped: number): string {
+  const kept = skipped === 0 ? '' : ` ${skipped} file${skipped === 1 ? '' : 's'} changed since ${skipped === 1 ? 'was' : 'were'} left as ${skipped === 1 ? 'it is' : 'they are'}.`
+  return `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}`
+}
+
+/**
  * "Continue from this attempt": the attempt whose restore sheet is open, the note on how it went,
  * and the run itself (also finishing a switch that was cut off).
  */
@@ -118,10 +127,9 @@ export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => 
       }
       {
         const skipped = [...(out.rollback?.skipped ?? []), ...(out.filesBack?.skipped ?? [])].length
-        const kept = skipped > 0 ? ` ${skipped} file${skipped === 1 ? '' : 's'} you changed were left as they are.` : ''
         // Only the ids are needed to switch back: the host reads the kept attempt itself.
         const back = out.kept !== null ? { sessionID: a.sessionID, messageID: a.messageID, at: out.kept, messages: [] } : undefined
-        setSwitchNote({ ok: true, text: `Continued from the earlier attempt. The answers you left are kept as an attempt: ‹ › to go back.${kept}`, ...(back ? { back } : {}) })
+        setSwitchNote({ ok: true, text: continuedText(skipped), ...(back ? { back } : {}) })
       }
       return true
     } catch (err) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -143,16 +143,45 @@ function renderPanel() {
   )
 }
 
-afterEach(() => setBridge(null))
+afterEach(() => {
+  setBridge(null)
+  vi.unstubAllGlobals()
+})
+
+/** opencode's one-message read: the questions older than the chat's loaded window (`known`), 404 for the rest. */
+function fakeOpencode(known: Record<string, string>) {
+  const asked: string[] = []
+  vi.stubGlobal('fetch', async (input: Request) => {
+    const p = new URL(input.url).pathname.replace(/^\/opencode/, '')
+    asked.push(p)
+    const id = /^\/session\/[^/]+\/message\/([^/]+)$/.exec(p)?.[1]
+    const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } })
+    return id && known[id] ? json(user(id, known[id])) : json({ name: 'NotFoundError', data: { message: 'not found' } }, 404)
+  })
+  return asked
+}
 
 describe('CheckpointsPanel', () => {
+  it('names a turn older than the loaded messages by its question, fetched on its own, not by a time', async () => {
+    fakeHost()
+    const asked = fakeOpencode({ msg_two: 'WRITE two.txt second' })
+    renderPanel()
+    expect(await screen.findByRole('button', { name: 'WRITE two.txt second' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'WRITE one.txt first' })).toBeInTheDocument()
+    expect(screen.getByTestId('checkpoints-panel')).not.toHaveTextContent(/Turn at/)
+    // Only the question the window lacks is asked for.
+    expect(asked).toEqual([`/session/${SID}/message/msg_two`])
+  })
+
   it('lists the turns newest first with their text (or time), a summary and a row per file on expand', async () => {
     fakeHost()
+    fakeOpencode({})
     renderPanel()
     const rows = await screen.findAllByTestId('checkpoint-turn')
     expect(rows.map((r) => r.dataset.messageId)).toEqual(['msg_two', 'msg_one'])
     expect(rows[1]).toHaveTextContent('WRITE one.txt first')
-    expect(rows[0]).toHaveTextContent(/Turn at/)
+    // A question gone from the server (reverted by a retake): its time.
+    await waitFor(() => expect(rows[0]).toHaveTextContent(/Turn at/))
     expect(within(rows[1]).getByTestId('turn-summary')).toHaveTextContent('1 added · 1 modified +1 −0 · 1 binary')
     expect(screen.getByTestId('checkpoints-panel')).toHaveTextContent(/conversation is not touched/)
     await userEvent.click(within(rows[1]).getByTestId('turn-toggle'))

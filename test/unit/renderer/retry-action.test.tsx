@@ -138,6 +138,24 @@ describe('RetryAction', () => {
     expect(screen.queryByTestId('retry-menu')).toBeNull()
   })
 
+  it('Compare: the list stays where it is under the pointer, and ticks what is picked', async () => {
+    renderOn('msg_a2', ctx())
+    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('compare-toggle'))
+    const rows = () => screen.getAllByRole('option').map((o) => o.dataset.model)
+    const before = rows()
+    await userEvent.click(screen.getAllByRole('option', { name: /^Echo 2/ })[0]!)
+    // No row added above (a "Recent" section) nor moved: the next click lands where it aimed.
+    expect(rows()).toEqual(before)
+    // Every row of the model picked (Recent and its provider's) is ticked, no other.
+    for (const row of screen.getAllByRole('option', { name: /^Echo 2 · Local/ })) expect(row).toHaveAccessibleName(/ticked$/)
+    for (const row of screen.getAllByRole('option', { name: /^Echo · Local/ })) expect(row).not.toHaveAccessibleName(/ticked/)
+    expect(screen.getAllByRole('option', { name: /ticked$/ })[0]).toHaveAttribute('aria-checked', 'true')
+    // What is picked is said below the list, so it never pushes the rows down.
+    const list = screen.getByRole('listbox')
+    expect(list.compareDocumentPosition(screen.getByTestId('compare-picked')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+
   it('Compare on a turn that changed files goes through the restore sheet with the models', async () => {
     const value = ctx({ changedFiles: () => true })
     renderOn('msg_a2', value)
