@@ -78,7 +78,9 @@ describe('MessageRow', () => {
     await userEvent.click(screen.getByTestId('tool-toggle'))
     expect(screen.getByTestId('tool-toggle')).toHaveAttribute('aria-expanded', 'true')
     expect(screen.getByTestId('tool-body')).toHaveTextContent('v1')
-    expect(screen.getByTestId('tool-body')).toHaveTextContent('/p/gen.txt')
+    // The path as the turn's own folder sees it (the message ran in /p).
+    expect(screen.getByTestId('tool-body')).toHaveTextContent('gen.txt')
+    expect(screen.getByTestId('tool-body')).not.toHaveTextContent('/p/gen.txt')
   })
 
   it('marks roles, ids and streaming', () => {

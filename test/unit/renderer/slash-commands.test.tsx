@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { fireEvent, render, screen } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { Composer } from '../../../src/features/chat/Composer'
@@ -173,7 +173,9 @@ describe('shortcuts sheet', () => {
     expect(sheet).toHaveTextContent('Shift + Enter')
     expect(sheet).toHaveTextContent('/retry [model]')
     expect(sheet).toHaveTextContent('/undo')
-    fireEvent.keyDown(window, { key: 'Escape' })
+    // Esc where the focus is: inside the sheet, which took it on opening.
+    expect(sheet).toContainElement(document.activeElement as HTMLElement)
+    await userEvent.keyboard('{Escape}')
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 })
