@@ -83,11 +83,17 @@ describe('a model’s links cannot act as Retake', () => {
     )
     const src = `/opencode/session?directory=${encodeURIComponent(victim)}`
     fake.script({ kind: 'text', text: `Here is the chart: ![chart](${src}) and <img src="${src}&v=2">` })
-    const answered = Promise.all([page.waitForResponse((r) => r.url().endsWith(src)), page.waitForResponse((r) => r.url().endsWith(`${src}&v=2`))])
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes(encodeURIComponent(victim))) asked.push(r.url())
+    })
     await send('show me the chart')
-    // Both images (markdown and HTML) are in the page and asked Retake's origin: refused.
-    for (const res of await answered) expect(res.status(), res.url()).toBe(403)
     await assistant().last().getByText('Here is the chart').waitFor()
+    // Neither image (markdown or HTML) is an image in the answer: nothing was asked of Retake's origin.
+    expect(await assistant().last().locator('img').count()).toBe(0)
+    expect(asked).toEqual([])
+    // Had one been asked (a page of the same site, a renderer bug), the host refuses the folder.
+    expect(await page.evaluate(async (u) => (await fetch(u)).status, src)).toBe(403)
     expect(existsSync(marker)).toBe(false)
     await page.locator('[data-app-state="ready"]').waitFor()
   })
