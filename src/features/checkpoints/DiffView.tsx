@@ -89,3 +89,12 @@ export function DiffView({ diff, path, layout }: { diff: string; path: string; l
     </table>
   )
 }
+
+/** "Show the changes" / "Hide the changes" beside a file's row; the file's name is said to assistive tech (it is beside the button on screen). */
+export function ShowChangesToggle({ name, open, onToggle }: { name: string; open: boolean; onToggle(): void }) {
+  return (
+    <button type="button" className="text-button" aria-expanded={open} aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`} onClick={onToggle}>
+      {open ? 'Hide the changes' : 'Show the changes'}
+    </button>
+  )
+}

@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { displayFilePath, displayPath } from '../../../shared/display-path'
 import type { RestorePlan } from '../../../shared/ipc-contract'
 import type { PlanAction, PlanGroups } from './checkpoint-logic'
-import { DiffView } from './DiffView'
+import { DiffView, ShowChangesToggle } from './DiffView'
 import { choiceWords, diffLabel, emptyPlanText, reverseDiff, type RowChoice } from './plan-words'
 import type { RestoreChoices } from './use-restore-choices'
 
@@ -66,18 +66,7 @@ function PlanRow({ action: a, sheet }: { action: PlanAction; sheet: RestoreChoic
           </>
         )}
       </select>
-      {(a.diff || a.binary) && (
-        <button
-          type="button"
-          className="text-button"
-          aria-expanded={open}
-          // The file's name is said to assistive tech; on screen it is beside the button already.
-          aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide the changes' : 'Show the changes'}
-        </button>
-      )}
+      {(a.diff || a.binary) && <ShowChangesToggle name={name} open={open} onToggle={() => setOpen(!open)} />}
       {open && <RowDiff action={a} choice={choice} />}
     </li>
   )

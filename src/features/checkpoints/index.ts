@@ -2,7 +2,7 @@
 // This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export type { RestoreDecision } from './RestoreSheet'
 export { TurnChanges } from './TurnChanges'
-export { DiffView } from './DiffView'
+export { DiffView, ShowChangesToggle } from './DiffView'
 export { UndoRestoreBar } from './UndoRestoreBar'
 export type { RestoreNote } from './UndoRestoreBar'
 export { restoreNoteText, turnsWithFileChanges } from './checkpoint-logic'

@@ -14,7 +14,7 @@ import { displayPath } from '../../../shared/display-path'
 import { Dialog } from '../../ui/Dialog'
 import { describeError } from '../../api/message-errors'
 import { checkpointKeys } from '../../api/query-keys'
-import { DiffView } from '../checkpoints'
+import { DiffView, ShowChangesToggle } from '../checkpoints'
 import { PartView } from '../messages'
 
 /** onKeep: the run's attempt and the model it ran with (the session's model once it is kept). */
@@ -137,18 +137,7 @@ function FileRow({ change: ch }: { change: ChangeItem }) {
           +{ch.added} −{ch.removed}
         </span>
       )}
-      {ch.diff !== undefined && (
-        <button
-          type="button"
-          className="text-button"
-          aria-expanded={open}
-          // The file's name is said to assistive tech; on screen it is beside the button already.
-          aria-label={open ? `Hide the changes to ${name}` : `Show the changes to ${name}`}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide the changes' : 'Show the changes'}
-        </button>
-      )}
+      {ch.diff !== undefined && <ShowChangesToggle name={name} open={open} onToggle={() => setOpen(!open)} />}
       {open && ch.diff !== undefined && <DiffView diff={ch.diff} path={ch.path} layout="split" />}
     </li>
   )
