@@ -68,8 +68,8 @@ function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: Messag
   const n = Number(arg)
   if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
   // Going back is always confirmed on the restore sheet: it says what is discarded and lets
-  // the files or the conversation stay.
-  ctx.openRestoreSheet(turns[n - 1]!.info.id, model)
+  // the files stay; it sends nothing (the turn's message comes back to the composer).
+  ctx.openRewindSheet(turns[n - 1]!.info.id, model)
   return { ok: true }
 }
 

@@ -33,6 +33,8 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
     compare: vi.fn(async () => {}),
     changedFiles: changed,
     openRestoreSheet: vi.fn(),
+    openRewindSheet: vi.fn(),
+    rewind: vi.fn(async () => {}),
     editSaved: vi.fn(),
     discardSaved: vi.fn(),
   }
@@ -80,14 +82,16 @@ describe('what /retry and /rewind do (the ↺ path)', () => {
     expect(ctx.retake).not.toHaveBeenCalled()
   })
 
-  it('/rewind N goes back before turn N through the restore sheet; a bad N or none asks for one', async () => {
+  it('/rewind N opens the sheet that goes back before turn N (not the retake sheet); a bad N or none asks for one', async () => {
     const ctx = ctxWith(() => false)
     const go = run(ctx)
     expect(await go({ kind: 'command', name: 'rewind', arg: '1' })).toEqual({ ok: true })
-    expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_1', echo)
+    expect(ctx.openRewindSheet).toHaveBeenCalledWith('msg_1', echo)
+    expect(ctx.openRestoreSheet).not.toHaveBeenCalled()
     expect(await go({ kind: 'command', name: 'rewind', arg: '3' })).toMatchObject({ ok: false, message: 'There is no turn 3: choose 1–2.' })
     expect(await go({ kind: 'command', name: 'rewind', arg: '' })).toMatchObject({ ok: false, draft: '/rewind ' })
     expect(ctx.retake).not.toHaveBeenCalled()
+    expect(ctx.rewind).not.toHaveBeenCalled()
   })
 
   it('nothing runs while a retake of the session is under way', async () => {
