@@ -219,6 +219,9 @@ export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote 
     : { text: `Restore redone: ${plural(n, 'file')} rolled back to before the turn again${extra}.`, rolledBack: true }
 }
 
+/** An undo or redo that found the files already that way (the bar and /undo say the same). */
+export const NOTHING_CHANGED = 'Nothing changed: the files already were that way.'
+
 /**
  * The bar's text: what it said last, unless the host's record has moved since without it (undone or
  * redone from the Checkpoints panel or /undo): then the files' state as the host has it. While a

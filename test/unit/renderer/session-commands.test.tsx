@@ -120,7 +120,7 @@ describe('/undo', () => {
   it('undoes the session’s last restore, from the host’s record', async () => {
     const calls = host({ restoreId: 'rst_1', rolledBack: true })
     const out = await run(ctxWith(() => false))({ kind: 'command', name: 'undo', arg: '' })
-    expect(out).toEqual({ ok: true, message: 'Undo put 1 file back as it was before the restore.' })
+    expect(out).toEqual({ ok: true, message: 'Restore undone: 1 file back as it was before the restore.' })
     expect(calls).toEqual([
       ['checkpoints.lastRestore', { directory: '/p', sessionID: SID }],
       ['checkpoints.undo', { directory: '/p', restoreId: 'rst_1' }],
