@@ -14,11 +14,12 @@ import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
-import type { TurnRecord } from './records'
+import type { RestoreRecord, TurnRecord } from './records'
 import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
 import type { StepEnv } from './step-env'
+import type { State } from './snapshots'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
@@ -114,8 +115,23 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
     return plan
   }
   plan.turns = r.turns
-  finishPlan(e, plan, undoCandidates(e, pre, post, r.touched))
+  finishPlan(e, plan, undoCandidates(e, pre, withWrote(post, r.wrote), r.touched))
   return plan
+}
+
+/** The post state as an undo expects it: what a recovered restore wrote where the user edited since. */
+function withWrote(post: State, wrote: RestoreRecord['wrote']): State {
+  if (!wrote) return post
+  const out: State = new Map(post)
+  for (const [rid, byKey] of Object.entries(wrote)) {
+    const rs = new Map(post.get(rid) ?? [])
+    for (const [key, entry] of Object.entries(byKey)) {
+      if (entry) rs.set(key, entry)
+      else rs.delete(key)
+    }
+    out.set(rid, rs)
+  }
+  return out
 }
 
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {

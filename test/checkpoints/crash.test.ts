@@ -129,6 +129,38 @@ describe('crash safety', () => {
     expect(w.store.recovered[0]).toContain('1 kept as they are: "new"')
   })
 
+  it('Crash, edit, undo: a file the user edits while the app is down after a kill is never overwritten by recovery or by Undo', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a before\n')
+    w.write('b.txt', 'b before\n')
+    w.write('c.txt', 'c before\n')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a after the turn\n')
+    w.write('b.txt', 'b after the turn\n')
+    w.write('c.txt', 'c after the turn\n')
+    await w.store.seal('s/m1')
+    await w.store.close()
+    // Steps: write a.txt, write b.txt ← killed here (a.txt written), write c.txt.
+    const res = await runChild(CHILD, [w.storeDir, w.ws, 'step', '1'])
+    expect(res.signal).toBe('SIGKILL')
+    expect(w.text('a.txt')).toBe('a before\n')
+    // While the app is down the user edits the file the restore already wrote, and one it had not.
+    w.write('a.txt', 'the user edited a after the kill\n')
+    w.write('c.txt', 'the user edited c after the kill\n')
+    w.store = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }] })
+    expect(w.text('a.txt')).toBe('the user edited a after the kill\n')
+    expect(w.text('b.txt')).toBe('b before\n')
+    expect(w.text('c.txt')).toBe('the user edited c after the kill\n')
+    const [rec] = w.store.recoveredRestores
+    expect(rec!.skipped.map((k) => k.path).sort()).toEqual(['a.txt', 'c.txt'])
+    // Undo puts back what the restore changed and only that: both edits are conflicts, kept.
+    const undo = await w.store.undo(rec!.restoreId, { onConflict: 'restore-rest' })
+    expect(undo.skipped.map((k) => k.path)).toEqual(['a.txt'])
+    expect(w.text('a.txt')).toBe('the user edited a after the kill\n')
+    expect(w.text('b.txt')).toBe('b after the turn\n')
+    expect(w.text('c.txt')).toBe('the user edited c after the kill\n')
+  })
+
   it('Crash: the done marks of plain deletes are written in batches; a kill loses some, recovery redoes those deletes and reports nothing', async () => {
     const w = await workspace()
     w.write('keep/a.txt', 'a0')
