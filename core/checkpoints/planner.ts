@@ -296,7 +296,7 @@ function readOr(file: string): Buffer | undefined {
   }
 }
 
-function sizeLabel(bytes: number): string {
+export function sizeLabel(bytes: number): string {
   if (bytes >= 1 << 30) return `${+(bytes / (1 << 30)).toFixed(1)} GB`
   if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toFixed(1)} MB`
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`

@@ -7,6 +7,8 @@ import { currentEntry } from './current'
 import type { Engine } from './engine'
 import type { Intent, Step } from './journal'
 import { keyToAbs } from './paths'
+import type { RestoreRecord } from './records'
+import type { State } from './snapshots'
 import type { Entry } from './types'
 
 /** What a path holds once all of its steps ran: an entry to compare with, or null (gone). */
@@ -81,6 +83,21 @@ export function wroteRecord(wrote: Map<string, Entry | null>): Record<string, Re
   for (const [k, entry] of wrote) {
     const i = k.indexOf(':')
     ;(out[k.slice(0, i)] ??= {})[k.slice(i + 1)] = entry
+  }
+  return out
+}
+
+/** The post state as an undo expects it: what a recovered restore wrote where the user edited since. */
+export function withWrote(post: State, wrote: RestoreRecord['wrote']): State {
+  if (!wrote) return post
+  const out: State = new Map(post)
+  for (const [rid, byKey] of Object.entries(wrote)) {
+    const rs = new Map(post.get(rid) ?? [])
+    for (const [key, entry] of Object.entries(byKey)) {
+      if (entry) rs.set(key, entry)
+      else rs.delete(key)
+    }
+    out.set(rid, rs)
   }
   return out
 }

@@ -14,14 +14,15 @@ import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
 import { parseTurnKey } from './paths'
 import { Records } from './records'
-import type { RestoreRecord, TurnRecord } from './records'
+import type { TurnRecord } from './records'
 import { buildSteps } from './steps'
 import { markTurns } from './turn-status'
 import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run'
 import type { StepEnv } from './step-env'
-import type { State } from './snapshots'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
+import { withWrote } from './recovery-check'
+import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
 import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 
@@ -119,21 +120,6 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
   return plan
 }
 
-/** The post state as an undo expects it: what a recovered restore wrote where the user edited since. */
-function withWrote(post: State, wrote: RestoreRecord['wrote']): State {
-  if (!wrote) return post
-  const out: State = new Map(post)
-  for (const [rid, byKey] of Object.entries(wrote)) {
-    const rs = new Map(post.get(rid) ?? [])
-    for (const [key, entry] of Object.entries(byKey)) {
-      if (entry) rs.set(key, entry)
-      else rs.delete(key)
-    }
-    out.set(rid, rs)
-  }
-  return out
-}
-
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
   const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null)
@@ -144,6 +130,7 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
   }
   // By root, then path (compared apart: a joined string per comparison was ~40,000 for an install).
   plan.actions.sort((a, b) => (a.root !== b.root ? (a.root < b.root ? -1 : 1) : a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  plan.warnings.push(...oversizeWarnings(plan, e.maxFileBytes))
   remember(e, plan, byId)
 }
 
@@ -234,9 +221,9 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       if (!touched.has(rid)) touched.set(rid, new Set())
       touched.get(rid)!.add(a.path)
     }
-    addMissingParents(e, todo, touched)
+    const missing = addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
-    const steps = buildSteps(todo, e.rootIdOf)
+    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, targetState(e, plan))
     // Started before the intent is written, which takes a few milliseconds it runs beside: the
     // change journal's thread lets go of the folders the steps remove (nothing is touched before
     // the intent is durable, and a folder let go of but kept makes the next capture walk:
