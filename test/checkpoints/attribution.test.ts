@@ -1,6 +1,7 @@
 // Attribution: what a turn's tools wrote tells its own changes from another session's turn and
 // from the user's editor. Without tool use (no lookup) the plans stay as the overlap rule makes them
 // (data-loss.test.ts, class 9); these tests pass what opencode's stored tool calls would say.
+import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { TurnToolUse } from '../../core/checkpoints/attribution'
 import { workspace, type Ws } from './helpers'
@@ -97,5 +98,46 @@ describe('attribution by what the tools wrote', () => {
     await w.store.seal('sesA/m1')
     const p = await planWith(w, 'sesA/m1', { 'sesA/m1': { opaque: true } }).plan
     expect(kinds(p.actions)).toEqual({ 'notes.md': 'restore', 'out.txt': 'delete' })
+  })
+
+  it('a session writing through a linked folder named the file: another session’s retake does not revert it', async () => {
+    const w = await workspace()
+    w.write('src/shared.txt', 's0')
+    fs.symlinkSync('src', w.p('lnk'))
+    await w.store.capture('sesA/m1')
+    await w.store.capture('sesB/m2')
+    w.write('src/shared.txt', 's-by-B') // B's edit tool named src/shared.txt
+    w.write('src/shared.txt', 's-by-B-then-A') // A's edit tool named lnk/shared.txt
+    await w.store.seal('sesB/m2')
+    await w.store.seal('sesA/m1')
+    const p = await planWith(w, 'sesB/m2', { 'sesA/m1': { wrote: ['lnk/shared.txt'] }, 'sesB/m2': { wrote: ['src/shared.txt'] } }).plan
+    // Both named it: nobody can tell whose the content is, so it is kept unless chosen.
+    expect(kinds(p.actions)).toEqual({ 'src/shared.txt': 'conflict' })
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.text('src/shared.txt')).toBe('s-by-B-then-A')
+  })
+
+  it('a file a retake of session B brought back during A’s turn is not A’s: retaking A never deletes it again', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'keep me')
+    await w.store.capture('sesB/m1')
+    fs.rmSync(w.p('f.txt')) // B's turn deleted it
+    await w.store.seal('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    // While A runs, the user retakes B: f.txt comes back.
+    expect((await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))).status).toBe('done')
+    expect(w.text('f.txt')).toBe('keep me')
+    await w.store.seal('sesA/m2')
+    // A's tools known: the restore wrote it, A's did not — left as it is, not an action.
+    const known = await planWith(w, 'sesA/m2', { 'sesA/m2': { wrote: ['a.txt'] } }).plan
+    expect(kinds(known.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'not-this-turn' })
+    expect(known.actions.find((a) => a.path === 'f.txt')!.reason).toMatch(/put back by a restore/)
+    // A ran a shell (it could have written anything): uncertain, kept unless the user chooses.
+    const opaque = await planWith(w, 'sesA/m2', { 'sesA/m2': { opaque: true } }).plan
+    expect(kinds(opaque.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'conflict' })
+    await w.store.apply(opaque, { onConflict: 'restore-rest' })
+    expect(w.exists('a.txt')).toBe(false)
+    expect(w.text('f.txt')).toBe('keep me')
   })
 })
