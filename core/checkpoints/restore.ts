@@ -21,13 +21,17 @@ import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run
 import type { StepEnv } from './step-env'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
+import { registeredTurns } from './project-registry'
 import { withWrote } from './recovery-check'
 import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
 import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
-export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
+export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
+  // Another instance's store on the same folders: its turns are weighed like another project's.
+  const fromRegistry = e.registry ? registeredTurns(e.registry, e.storeDir, e.roots) : []
+  if (fromRegistry.length) evidence = { ...evidence, foreign: [...(evidence.foreign ?? []), ...fromRegistry] }
   return registered(e, buildPlan(e, target, evidence, sinceHead))
 }
 

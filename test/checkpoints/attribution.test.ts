@@ -2,8 +2,10 @@
 // from the user's editor. Without tool use (no lookup) the plans stay as the overlap rule makes them
 // (data-loss.test.ts, class 9); these tests pass what opencode's stored tool calls would say.
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnToolUse } from '../../core/checkpoints/attribution'
+import { openCheckpointStore } from '../../core/checkpoints/index'
 import { workspace, type Ws } from './helpers'
 
 type Uses = Record<string, { wrote?: string[]; opaque?: boolean }>
@@ -139,5 +141,31 @@ describe('attribution by what the tools wrote', () => {
     await w.store.apply(opaque, { onConflict: 'restore-rest' })
     expect(w.exists('a.txt')).toBe(false)
     expect(w.text('f.txt')).toBe('keep me')
+  })
+
+  it('two app instances with their own data dirs on one project: a retake in one never silently rolls back the other’s turn', async () => {
+    const w = await workspace()
+    await w.store.close()
+    const projectRegistry = path.join(w.dir, 'registry') // the user's runtime folder in the app
+    const open = (data: string) => openCheckpointStore({ storeDir: path.join(w.dir, data, 'checkpoints'), roots: [{ path: w.ws }], projectRegistry })
+    const first = await open('data-1')
+    w.store = await open('data-2')
+    try {
+      w.write('notes.md', 'v1')
+      await first.capture('sesX/m1') // the first instance's turn
+      await w.store.capture('sesY/m1') // and this one's, at the same time
+      w.write('by-first.txt', 'the first instance’s agent wrote this')
+      w.write('by-second.txt', 'this instance’s agent wrote this')
+      await first.seal('sesX/m1')
+      await w.store.seal('sesY/m1')
+      const p = await w.store.plan({ turnKey: 'sesY/m1' })
+      // Neither store can tell the two agents apart: both files are kept unless the user chooses.
+      expect(kinds(p.actions)).toEqual({ 'by-first.txt': 'conflict', 'by-second.txt': 'conflict' })
+      expect(p.actions[0]!.reason).toMatch(/session sesX/)
+      await w.store.apply(p, { onConflict: 'restore-rest' })
+      expect(w.text('by-first.txt')).toBe('the first instance’s agent wrote this')
+    } finally {
+      await first.close()
+    }
   })
 })
