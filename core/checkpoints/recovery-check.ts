@@ -12,7 +12,7 @@ import type { State } from './snapshots'
 import type { Entry } from './types'
 
 /** What a path holds once all of its steps ran: an entry to compare with, or null (gone). */
-export type Outcome = { type: 'file'; entry: Entry } | { type: 'symlink'; link: string } | { type: 'dir' } | null
+export type Outcome = { type: 'file'; entry: Entry } | { type: 'symlink'; link: string } | { type: 'dir' } | { type: 'mode'; mode: number } | null
 
 /**
  * The outcome of each path whose every step is in `done` (by `root:key`, in step order: a type
@@ -26,7 +26,7 @@ export function doneOutcomes(intent: Intent, done: Set<number>): Map<string, { s
     const k = `${s.root}:${s.key}`
     if (!done.has(i)) pending.add(k)
     const prev = out.get(k)?.outcome
-    const outcome: Outcome | undefined =
+    const outcome: Outcome =
       s.op === 'unlink' || s.op === 'rmdir'
         ? null
         : s.op === 'write'
@@ -35,11 +35,19 @@ export function doneOutcomes(intent: Intent, done: Set<number>): Map<string, { s
             ? { type: 'symlink', link: s.link }
             : s.op === 'mkdir'
               ? { type: 'dir' }
-              : prev // chmod of a folder: a folder still
-    out.set(k, { step: s, outcome: outcome === undefined ? { type: 'dir' } : outcome })
+              : prev === undefined
+                ? { type: 'mode', mode: s.mode } // a mode alone: its content is the pre-restore one
+                : prev // a folder made, then given its mode
+    out.set(k, { step: s, outcome })
   })
   for (const k of pending) out.delete(k)
   return out
+}
+
+/** A mode-only outcome as a whole entry: the pre-restore one with that mode. */
+export function withPre(o: Outcome, pre: Entry | undefined): Outcome {
+  if (o?.type !== 'mode') return o
+  return pre?.type === 'file' ? { type: 'file', entry: { ...pre, mode: o.mode } } : { type: 'dir' }
 }
 
 /** Does the disk entry still show the outcome? Folders by type only (their mode is the user's). */
@@ -48,14 +56,16 @@ export function holdsOutcome(cur: Entry | undefined, o: Outcome): boolean {
   if (!cur || cur.type !== o.type) return false
   if (o.type === 'symlink') return cur.link === o.link
   if (o.type === 'file') return cur.hash === o.entry.hash && cur.mode === o.entry.mode
-  return true
+  return o.type === 'dir'
 }
 
 /** The entry a record keeps for an outcome (what the undo expects to find). */
 export function outcomeEntry(o: Outcome, mode = 0o755): Entry | null {
   if (!o) return null
-  if (o.type === 'file') return o.entry
+  // Never a proof of content by stat (stat-proof.ts): the file on disk is another inode by now.
+  if (o.type === 'file') return { ...o.entry, ctimeMs: undefined }
   if (o.type === 'symlink') return { type: 'symlink', mode: 0o777, size: 0, mtimeMs: 0, ino: 0, link: o.link }
+  if (o.type === 'mode') return null // resolved by withPre before
   return { type: 'dir', mode, size: 0, mtimeMs: 0, ino: 0 }
 }
 
@@ -65,10 +75,12 @@ export function outcomeEntry(o: Outcome, mode = 0o755): Entry | null {
  */
 export function changedSinceDone(e: Engine, intent: Intent, done: Set<number>, skip: Set<string>): Map<string, Entry | null> {
   const out = new Map<string, Entry | null>()
-  for (const [k, { step, outcome }] of doneOutcomes(intent, done)) {
+  const pre = e.snaps.state(intent.pre)
+  for (const [k, { step, outcome: o }] of doneOutcomes(intent, done)) {
     if (skip.has(k)) continue
     const root = e.rootById.get(step.root)
     if (!root) continue
+    const outcome = withPre(o, pre?.get(step.root)?.get(step.key))
     const cur = currentEntry(keyToAbs(root.abs, step.key), root.caseInsensitive, e.blobs, e.maxFileBytes)
     if (!holdsOutcome(cur, outcome)) out.set(k, outcomeEntry(outcome, step.op === 'mkdir' || step.op === 'chmod' ? step.mode : undefined))
   }
