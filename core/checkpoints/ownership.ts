@@ -8,7 +8,7 @@ import { changedOutsideAgent, named, ownerInOverlap, type ToolUseLookup, type Tu
 import { contentChanged } from './current'
 import { keyToAbs } from './paths'
 import type { Candidate, EngineParts } from './plan-parts'
-import type { TurnRecord } from './records'
+import type { RestoreRecord, TurnRecord } from './records'
 import type { ForeignTurn, TurnKey } from './types'
 
 export type { ForeignTurn } from './types'
@@ -108,10 +108,10 @@ export function absOf(c: Candidate): string[] {
  */
 function markRestores(p: EngineParts, turns: TurnRecord[], cands: Candidate[], mine: TurnToolUse | undefined): void {
   if (cands.length === 0) return
-  const aStart = snapNo(turns[0]!.pre)
-  const aEnd = snapNo(turns[turns.length - 1]!.post!)
+  // Each turn's own window: a restore between two turns of an undo-back-to is no turn's writes.
+  const during = (r: RestoreRecord) => turns.some((t) => t.post !== null && snapNo(r.post) > snapNo(t.pre) && snapNo(r.pre) < snapNo(t.post))
   for (const r of p.records.restores.values()) {
-    if (snapNo(r.post) <= aStart || snapNo(r.pre) >= aEnd) continue
+    if (!during(r)) continue
     const before = p.snaps.state(r.pre)
     const after = p.snaps.state(r.post)
     const by = r.turns[0] ?? { sessionID: '', messageID: r.restoreId }
