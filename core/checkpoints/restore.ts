@@ -30,7 +30,8 @@ import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
   // Another instance's store on the same folders: its turns are weighed like another project's.
-  const fromRegistry = e.registry ? registeredTurns(e.registry, e.storeDir, e.roots) : []
+  const given = new Set((evidence.foreign ?? []).map((f) => `${f.turn.sessionID}/${f.turn.messageID}`))
+  const fromRegistry = e.registry ? registeredTurns(e.registry, e.storeDir, e.roots).filter((f) => !given.has(`${f.turn.sessionID}/${f.turn.messageID}`)) : []
   if (fromRegistry.length) evidence = { ...evidence, foreign: [...(evidence.foreign ?? []), ...fromRegistry] }
   return registered(e, buildPlan(e, target, evidence, sinceHead))
 }
