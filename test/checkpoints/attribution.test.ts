@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnToolUse } from '../../core/checkpoints/attribution'
-import { openCheckpointStore } from '../../core/checkpoints/index'
+import { openCheckpointStore, projectRegistryDir } from '../../core/checkpoints/index'
 import { workspace, type Ws } from './helpers'
 
 type Uses = Record<string, { wrote?: string[]; opaque?: boolean }>
@@ -166,6 +166,22 @@ describe('attribution by what the tools wrote', () => {
       expect(w.text('by-first.txt')).toBe('the first instance’s agent wrote this')
     } finally {
       await first.close()
+    }
+  })
+
+  it('the registry of stores is the user’s own: a folder another user made in its place is not used', async () => {
+    const w = await workspace()
+    const saved = process.env.XDG_RUNTIME_DIR
+    process.env.XDG_RUNTIME_DIR = w.dir
+    try {
+      expect(projectRegistryDir()).toBe(path.join(w.dir, 'retake', 'projects'))
+      expect(fs.statSync(path.join(w.dir, 'retake')).mode & 0o777).toBe(0o700)
+      if (process.getuid?.() !== 0) return // only root can hand the folder to another user here
+      fs.chownSync(path.join(w.dir, 'retake'), 65534, 65534)
+      expect(projectRegistryDir()).toBeNull()
+    } finally {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR
+      else process.env.XDG_RUNTIME_DIR = saved
     }
   })
 })
