@@ -40,7 +40,7 @@ export interface CaptureOutcome extends ScanStats {
   mode: 'full' | 'watched'
 }
 
-/** The store's own half-written files (`.x.retake-….tmp` beside records, blobs in tmp/). */
+/** The store's own half-written files (`.retake-….tmp` beside records, blobs in tmp/). */
 function removeStoreTemps(storeDir: string): void {
   const visit = (dir: string, depth: number): void => {
     let names: fs.Dirent[]
