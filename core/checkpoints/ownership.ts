@@ -116,8 +116,10 @@ function markRestores(p: EngineParts, turns: TurnRecord[], cands: Candidate[], m
     const after = p.snaps.state(r.post)
     const by = r.turns[0] ?? { sessionID: '', messageID: r.restoreId }
     const label = r.kind === 'undo' ? 'an undo of a retake' : `the retake of session ${by.sessionID}`
+    // As sets: an install's restore touched thousands of paths, and its plan has as many.
+    const touched = new Map(Object.entries(r.touched).map(([rid, keys]) => [rid, new Set(keys)]))
     for (const c of cands) {
-      if (c.otherTurn || c.ownedBy || !r.touched[c.root.id]?.includes(c.key)) continue
+      if (c.otherTurn || c.ownedBy || !touched.get(c.root.id)?.has(c.key)) continue
       if (before && after && !contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) continue
       const mineCould = !mine || mine.opaque || named(mine, absOf(c), isDir(c))
       c.byRestore = label
