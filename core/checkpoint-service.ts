@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from '../shared/ipc-contract'
-import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, trimPlans, type InternalStore } from './checkpoints'
+import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, projectRegistryDir, trimPlans, type InternalStore } from './checkpoints'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, ForeignTurn, Plan, PlanTarget, ProgressEvent, ToolUseLookup, TurnKey } from './checkpoints'
 
@@ -67,6 +67,8 @@ export class CheckpointService {
           storeDir: this.storeDir(directory),
           roots: [{ path: directory, excludes }, ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes }))],
           ...(this.opts.pinnedRestores ? { pinnedRestores: this.opts.pinnedRestores } : {}),
+          // Another Retake instance (another data dir) on this project: its turns are weighed too.
+          projectRegistry: projectRegistryDir(),
         }),
       )
       s.then(

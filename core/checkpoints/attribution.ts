@@ -8,18 +8,61 @@
  * Unknown tool use (no record: a remote server Retake could not ask, an old turn) is treated as
  * opaque, which is the behaviour before attribution existed.
  */
+import path from 'node:path'
+import { realpathOf } from './os-names'
 import type { TurnToolUse } from './types'
 
 // Declared with the store's public types (the plan call takes them); re-exported for the host.
 export type { ToolUseLookup, TurnToolUse } from './types'
 
-/** Whether the turn's tools named `abs` (a folder counts when a named path lies inside it). */
+/**
+ * Whether the turn's tools named `abs` (a folder counts when a named path lies inside it). A tool
+ * may name a file through a linked folder (`lnk/a.txt`, `lnk` → `src`): the path the engine records
+ * is `src/a.txt`, so each named path counts as written and as its real path too.
+ */
 export function named(use: TurnToolUse, abs: readonly string[], isDir: boolean): boolean {
+  const paths = withRealPaths(use)
   for (const a of abs) {
-    if (use.paths.has(a)) return true
-    if (isDir) for (const p of use.paths) if (p.startsWith(a + '/')) return true
+    if (paths.has(a)) return true
+    if (isDir) for (const p of paths) if (p.startsWith(a + '/')) return true
   }
   return false
+}
+
+const resolved = new WeakMap<TurnToolUse, Set<string>>()
+
+/** The named paths and their real paths, once per tool-use record. */
+function withRealPaths(use: TurnToolUse): Set<string> {
+  let out = resolved.get(use)
+  if (!out) {
+    out = new Set(use.paths)
+    for (const p of use.paths) {
+      const real = realPathOfNamed(p)
+      if (real) out.add(real)
+    }
+    resolved.set(use, out)
+  }
+  return out
+}
+
+/**
+ * The real path of a path a tool named: of the path itself, or — when it no longer exists (the
+ * turn deleted it, a retake took it away) — of its nearest existing folder, with the rest appended.
+ * Judged now, not when the tool ran: a link re-pointed since is read as it points now.
+ */
+export function realPathOfNamed(p: string): string | null {
+  if (!path.isAbsolute(p)) return null
+  let rest = ''
+  for (let at = path.normalize(p); ;) {
+    try {
+      return realpathOf(at) + rest
+    } catch {
+      const up = path.dirname(at)
+      if (up === at) return null
+      rest = `${path.sep}${path.basename(at)}${rest}`
+      at = up
+    }
+  }
 }
 
 export type Owner = 'this' | 'other' | 'unknown'

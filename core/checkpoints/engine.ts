@@ -18,6 +18,7 @@ import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
 import type { PlanRegistry } from './planner'
+import { registerStore } from './project-registry'
 import type { PackMark } from './packs'
 import type { State } from './snapshots'
 import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
@@ -39,7 +40,7 @@ export interface CaptureOutcome extends ScanStats {
   mode: 'full' | 'watched'
 }
 
-/** The store's own half-written files (`.x.retake-….tmp` beside records, blobs in tmp/). */
+/** The store's own half-written files (`.retake-….tmp` beside records, blobs in tmp/). */
 function removeStoreTemps(storeDir: string): void {
   const visit = (dir: string, depth: number): void => {
     let names: fs.Dirent[]
@@ -78,6 +79,8 @@ export class Engine {
   private watchedSinceWalk = 0
   private readonly journalCheckEvery: number
   private closed = false
+  /** The user's registry of stores by folder (project-registry.ts), if the host gave one. */
+  readonly registry: string | null
 
   constructor(opts: OpenOptions) {
     this.storeDir = path.resolve(opts.storeDir)
@@ -98,6 +101,8 @@ export class Engine {
       this.snaps = new SnapshotStore(this.storeDir)
       this.records = new Records(this.storeDir)
       this.lock = new StoreLock(this.storeDir)
+      this.registry = opts.projectRegistry ?? null
+      if (this.registry) registerStore(this.registry, this.storeDir, this.roots)
       // Temp files of writes a crash cut short: nobody else uses the store, so none is in use.
       removeStoreTemps(this.storeDir)
       // We own the store: an operation lock on file is a dead process's (a crash mid-restore is

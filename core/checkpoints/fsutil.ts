@@ -36,11 +36,16 @@ export function fsyncDir(dir: string): void {
 }
 
 let tmpCounter = 0
+/**
+ * A temp file beside `target`: unique by the restore's tag, the process and a counter, and short
+ * whatever the target's name (a name may take all 255 bytes a folder entry allows; one built from
+ * it overflowed, and such a file could never be put back).
+ */
 export function tempNameFor(target: string, tag: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.retake-${tag}-${process.pid}-${++tmpCounter}.tmp`)
+  return path.join(path.dirname(target), `.retake-${tag}-${process.pid}-${++tmpCounter}.tmp`)
 }
-/** Temp files the engine may leave behind after a crash (cleaned on recovery). */
-export const TEMP_RE = /^\..*\.retake-.*\.tmp$/
+/** Temp files the engine may leave behind after a crash (cleaned on recovery); older versions put the target's name first. */
+export const TEMP_RE = /^\.(?:.*\.)?retake-.*\.tmp$/
 
 export interface AtomicOpts {
   mode?: number

@@ -32,6 +32,7 @@ export { parseTurnKey, assertParentInside } from './paths'
 export { isOutOfSpace, outOfSpaceError } from './store-space'
 export { writeAtomicSync } from './fsutil'
 export { trimPlans } from './plan-budget'
+export { projectRegistryDir } from './project-registry'
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */

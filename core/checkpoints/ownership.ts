@@ -4,11 +4,11 @@
  * project's turn on a folder both checkpoint (an extra folder; windows compared by wall-clock time,
  * as the stores are separate), or the user's editor while no tool of the turn wrote the file.
  */
-import { changedOutsideAgent, ownerInOverlap, type ToolUseLookup, type TurnToolUse } from './attribution'
+import { changedOutsideAgent, named, ownerInOverlap, type ToolUseLookup, type TurnToolUse } from './attribution'
 import { contentChanged } from './current'
 import { keyToAbs } from './paths'
 import type { Candidate, EngineParts } from './plan-parts'
-import type { TurnRecord } from './records'
+import type { RestoreRecord, TurnRecord } from './records'
 import type { ForeignTurn, TurnKey } from './types'
 
 export type { ForeignTurn } from './types'
@@ -22,6 +22,7 @@ export interface PlanEvidence {
 export function markOwners(p: EngineParts, turns: TurnRecord[], cands: Candidate[], evidence: PlanEvidence): void {
   const tools = evidence.tools ?? (() => undefined)
   const mine = toolUseOf(turns, tools)
+  markRestores(p, turns, cands, mine)
   markOverlaps(p, turns, cands, mine, tools)
   markForeign(turns, cands, mine, tools, evidence.foreign ?? [])
   for (const c of cands) {
@@ -95,6 +96,37 @@ export function absOf(c: Candidate): string[] {
   const a = keyToAbs(c.root.abs, c.key)
   const r = keyToAbs(c.root.real, c.key)
   return a === r ? [a] : [a, r]
+}
+
+/**
+ * A restore made while this turn ran (a retake of another session, an undo) wrote the paths it
+ * touched: they are someone else's writes, as another turn's. A path such a restore changed is the
+ * restore's — left as it is — unless this turn's tools could have written it after (named it,
+ * opaque or unknown): then nobody can tell, kept unless the user rolls it back. Without this, a
+ * file a retake of session B brought back during A's turn looked created by A, and retaking A
+ * deleted it again.
+ */
+function markRestores(p: EngineParts, turns: TurnRecord[], cands: Candidate[], mine: TurnToolUse | undefined): void {
+  if (cands.length === 0) return
+  // Each turn's own window: a restore between two turns of an undo-back-to is no turn's writes.
+  const during = (r: RestoreRecord) => turns.some((t) => t.post !== null && snapNo(r.post) > snapNo(t.pre) && snapNo(r.pre) < snapNo(t.post))
+  for (const r of p.records.restores.values()) {
+    if (!during(r)) continue
+    const before = p.snaps.state(r.pre)
+    const after = p.snaps.state(r.post)
+    const by = r.turns[0] ?? { sessionID: '', messageID: r.restoreId }
+    const label = r.kind === 'undo' ? 'an undo of a retake' : `the retake of session ${by.sessionID}`
+    // As sets: an install's restore touched thousands of paths, and its plan has as many.
+    const touched = new Map(Object.entries(r.touched).map(([rid, keys]) => [rid, new Set(keys)]))
+    for (const c of cands) {
+      if (c.otherTurn || c.ownedBy || !touched.get(c.root.id)?.has(c.key)) continue
+      if (before && after && !contentChanged(before.get(c.root.id)?.get(c.key), after.get(c.root.id)?.get(c.key))) continue
+      const mineCould = !mine || mine.opaque || named(mine, absOf(c), isDir(c))
+      c.byRestore = label
+      if (mineCould) c.otherTurn = by
+      else c.ownedBy = by
+    }
+  }
 }
 
 const snapNo = (id: string): number => Number(id)

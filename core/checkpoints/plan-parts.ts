@@ -31,4 +31,6 @@ export interface Candidate {
   ownedBy?: TurnKey
   /** Changed in this turn's window, but none of its tools wrote it (an editor, a build watcher). */
   outside?: boolean
+  /** Written by a restore made during this turn's window (with `ownedBy` or `otherTurn`): which one, in words. */
+  byRestore?: string
 }

@@ -248,7 +248,8 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
   }
   if (c.ownedBy && !matches(actual, c.target)) {
     // The other session's tools wrote it and this turn's could not have: its work, never touched.
-    return { ...base, kind: 'not-this-turn', reason: `written by session ${c.ownedBy.sessionID}'s turn, not this one: left as it is` }
+    const by = c.byRestore ? `put back by a restore (${c.byRestore}) during this turn` : `written by session ${c.ownedBy.sessionID}'s turn`
+    return { ...base, kind: 'not-this-turn', reason: `${by}, not this one: left as it is` }
   }
   // Asked once: an install's plan classifies thousands of deletes.
   const asRecorded = matches(actual, c.expected)
@@ -260,7 +261,9 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
   }
   if (asRecorded && c.otherTurn) {
     // Maybe the other session's work: never rolled back unless the user says so for this file.
-    const reason = `changed while session ${c.otherTurn.sessionID} was running: kept unless you roll it back`
+    const reason = c.byRestore
+      ? `put back by a restore (${c.byRestore}) during this turn: kept unless you roll it back`
+      : `changed while session ${c.otherTurn.sessionID} was running: kept unless you roll it back`
     const conflict: PlanAction = { ...base, kind: 'conflict', reason, expectedHash: c.expected?.hash ?? null, actualHash: actual?.hash ?? null }
     return withDiff ? addDiff(p, abs, conflict) : conflict
   }
@@ -296,7 +299,7 @@ function readOr(file: string): Buffer | undefined {
   }
 }
 
-function sizeLabel(bytes: number): string {
+export function sizeLabel(bytes: number): string {
   if (bytes >= 1 << 30) return `${+(bytes / (1 << 30)).toFixed(1)} GB`
   if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toFixed(1)} MB`
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`

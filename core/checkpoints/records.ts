@@ -8,7 +8,7 @@ import path from 'node:path'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import { isSafeKey } from './paths'
 import type { RootCoverage } from './coverage'
-import type { TurnKey, TurnStatus } from './types'
+import type { Entry, TurnKey, TurnStatus } from './types'
 
 export const TURN_FORMAT = 'retake-checkpoint-turn'
 
@@ -48,6 +48,12 @@ export interface RestoreRecord {
   status: 'done' | 'partial' | 'undone'
   createdAt: number
   undoOf?: string
+  /**
+   * A restore completed by recovery: what its steps wrote where the disk showed something else by
+   * then (the user's edit while the app was down; null: it deleted the path). An undo expects
+   * these instead of `post`, so that edit is a conflict, never overwritten (recovery-check.ts).
+   */
+  wrote?: Record<string, Record<string, Entry | null>>
 }
 
 export class Records {
@@ -103,6 +109,7 @@ export class Records {
       }
       let ok = true
       for (const keys of Object.values(r.touched)) for (const k of keys) if (!isSafeKey(k)) ok = false
+      for (const byKey of Object.values(r.wrote ?? {})) for (const k of Object.keys(byKey)) if (!isSafeKey(k)) ok = false
       if (ok) this.restores.set(r.restoreId, r)
       else this.warnings.push(`ignored restore record ${name}: unsafe path`)
     }

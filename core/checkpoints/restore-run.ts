@@ -11,6 +11,7 @@ import type { RestoreRecord } from './records'
 import { cleanTemps, flushFolders, runStep } from './steps'
 import { KeptInPlace } from './step-env'
 import type { StepEnv } from './step-env'
+import { changedSinceDone, CHANGED_WHILE_DOWN, wroteRecord } from './recovery-check'
 import { markTurns, markUndone } from './turn-status'
 import type { ApplyResult, Entry } from './types'
 
@@ -80,7 +81,9 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
     const plainDelete = s.op === 'unlink' && !rewritten.has(k)
     hooks.onStep?.(i, s)
     try {
-      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new Error('changed while the restore was interrupted; left as is')
+      // Not redone over a path changed since (the user's edit while the app was down): kept, so the
+      // restore did not touch it and its undo never writes there.
+      if (recovering && !safeToRedo(e, s, preState?.get(s.root)?.get(s.key))) throw new KeptInPlace(CHANGED_WHILE_DOWN)
       // Only a write returns a promise: an install's thousands of deletes wait on no microtask.
       const writing = runStep(env, s, k)
       if (writing) await writing
@@ -111,7 +114,7 @@ function safeToRedo(e: Engine, s: Step, pre: Entry | undefined): boolean {
 }
 
 /** After the steps: capture the result, record the restore, mark turns, then commit the journal. */
-export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>): Promise<boolean> {
+export async function commitRestore(e: Engine, journal: Journal, intent: Intent, complete: boolean, untouched: Set<string>, wrote?: Map<string, Entry | null>): Promise<boolean> {
   const touched = intentTouched(intent)
   if (untouched.size) for (const [rid, keys] of touched) for (const k of keys) if (untouched.has(`${rid}:${k}`)) keys.delete(k)
   // The pre-restore state is the undo's target only: rebuilt from the snapshots if undone.
@@ -128,6 +131,7 @@ export async function commitRestore(e: Engine, journal: Journal, intent: Intent,
     status: complete ? 'done' : 'partial',
     createdAt: Date.now(),
     undoOf: intent.undoOf,
+    ...(wrote?.size ? { wrote: wroteRecord(wrote) } : {}),
   }
   e.records.saveRestore(rec)
   if (complete) {
@@ -166,7 +170,13 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       const keyOf = (i: number) => `${st.intent.steps[i]!.root}:${st.intent.steps[i]!.key}`
       const ranBefore = new Set([...st.done].filter((i) => !st.kept.has(i)).map(keyOf))
       for (const i of st.kept.keys()) if (!ranBefore.has(keyOf(i))) r.untouched.add(keyOf(i))
-      await commitRestore(e, journal, st.intent, r.failed.length === 0, r.untouched)
+      // Steps done before the crash, looked at again: what the user changed since is theirs.
+      const wrote = changedSinceDone(e, st.intent, st.done, new Set([...r.untouched, ...r.failedKeys, ...[...st.kept.keys()].map(keyOf)]))
+      for (const k of wrote.keys()) {
+        const [rid, key] = [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)]
+        r.kept.push({ root: e.rootById.get(rid)?.abs ?? rid, path: key, reason: CHANGED_WHILE_DOWN })
+      }
+      await commitRestore(e, journal, st.intent, r.failed.length === 0, r.untouched, wrote)
       // Paths kept as the user left them before the crash are reported as the apply would have.
       const keptBefore = [...st.kept].map(([i, reason]) => {
         const s = st.intent.steps[i]!

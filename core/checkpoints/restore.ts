@@ -21,11 +21,18 @@ import { commitRestore, runSteps, stepEnv, type ApplyHooks } from './restore-run
 import type { StepEnv } from './step-env'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
+import { registeredTurns } from './project-registry'
+import { withWrote } from './recovery-check'
+import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
 import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
-export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
+export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
+  // Another instance's store on the same folders: its turns are weighed like another project's.
+  const given = new Set((evidence.foreign ?? []).map((f) => `${f.turn.sessionID}/${f.turn.messageID}`))
+  const fromRegistry = e.registry ? registeredTurns(e.registry, e.storeDir, e.roots).filter((f) => !given.has(`${f.turn.sessionID}/${f.turn.messageID}`)) : []
+  if (fromRegistry.length) evidence = { ...evidence, foreign: [...(evidence.foreign ?? []), ...fromRegistry] }
   return registered(e, buildPlan(e, target, evidence, sinceHead))
 }
 
@@ -114,7 +121,7 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
     return plan
   }
   plan.turns = r.turns
-  finishPlan(e, plan, undoCandidates(e, pre, post, r.touched))
+  finishPlan(e, plan, undoCandidates(e, pre, withWrote(post, r.wrote), r.touched))
   return plan
 }
 
@@ -128,6 +135,7 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
   }
   // By root, then path (compared apart: a joined string per comparison was ~40,000 for an install).
   plan.actions.sort((a, b) => (a.root !== b.root ? (a.root < b.root ? -1 : 1) : a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  plan.warnings.push(...oversizeWarnings(plan, e.maxFileBytes))
   remember(e, plan, byId)
 }
 
@@ -218,9 +226,9 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       if (!touched.has(rid)) touched.set(rid, new Set())
       touched.get(rid)!.add(a.path)
     }
-    addMissingParents(e, todo, touched)
+    const missing = addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
-    const steps = buildSteps(todo, e.rootIdOf)
+    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, targetState(e, plan))
     // Started before the intent is written, which takes a few milliseconds it runs beside: the
     // change journal's thread lets go of the folders the steps remove (nothing is touched before
     // the intent is durable, and a folder let go of but kept makes the next capture walk:

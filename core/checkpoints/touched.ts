@@ -9,8 +9,10 @@ import type { PlanAction } from './types'
 /**
  * Folders a write will create on its way (they are absent now and no step makes them: the path
  * above was kept as the user left it) are touched too, so the restore's undo removes them again.
+ * Returns them (root id, key), for parent-folders.ts to make with their recorded mode.
  */
-export function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, Set<string>>): void {
+export function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<string, Set<string>>): [string, string][] {
+  const added: [string, string][] = []
   for (const a of todo) {
     if (!a.target) continue
     const rid = e.rootIdOf(a.root)
@@ -19,8 +21,10 @@ export function addMissingParents(e: Engine, todo: PlanAction[], touched: Map<st
       const dir = a.path.slice(0, at)
       if (keys.has(dir) || fs.existsSync(os(keyToAbs(a.root, dir)))) break
       keys.add(dir)
+      added.push([rid, dir])
     }
   }
+  return added
 }
 
 /**

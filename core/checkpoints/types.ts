@@ -47,6 +47,12 @@ export interface OpenOptions {
    * before-image of the restore that replaced it (docs/attempts.md). Clean-ups never drop them.
    */
   pinnedRestores?: () => Iterable<string>
+  /**
+   * A folder every Retake instance of the user shares (`projectRegistryDir()`): the store registers
+   * its folders there, and its plans weigh the turns of other stores on the same folders (another
+   * instance with another data dir) as uncertain, never as this turn's (project-registry.ts).
+   */
+  projectRegistry?: string | null
 }
 
 /** One recorded path. `type` x = over the size cap: known to exist, content not kept. */

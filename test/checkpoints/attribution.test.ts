@@ -1,8 +1,11 @@
 // Attribution: what a turn's tools wrote tells its own changes from another session's turn and
 // from the user's editor. Without tool use (no lookup) the plans stay as the overlap rule makes them
 // (data-loss.test.ts, class 9); these tests pass what opencode's stored tool calls would say.
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnToolUse } from '../../core/checkpoints/attribution'
+import { openCheckpointStore, projectRegistryDir } from '../../core/checkpoints/index'
 import { workspace, type Ws } from './helpers'
 
 type Uses = Record<string, { wrote?: string[]; opaque?: boolean }>
@@ -97,5 +100,88 @@ describe('attribution by what the tools wrote', () => {
     await w.store.seal('sesA/m1')
     const p = await planWith(w, 'sesA/m1', { 'sesA/m1': { opaque: true } }).plan
     expect(kinds(p.actions)).toEqual({ 'notes.md': 'restore', 'out.txt': 'delete' })
+  })
+
+  it('a session writing through a linked folder named the file: another session’s retake does not revert it', async () => {
+    const w = await workspace()
+    w.write('src/shared.txt', 's0')
+    fs.symlinkSync('src', w.p('lnk'))
+    await w.store.capture('sesA/m1')
+    await w.store.capture('sesB/m2')
+    w.write('src/shared.txt', 's-by-B') // B's edit tool named src/shared.txt
+    w.write('src/shared.txt', 's-by-B-then-A') // A's edit tool named lnk/shared.txt
+    await w.store.seal('sesB/m2')
+    await w.store.seal('sesA/m1')
+    const p = await planWith(w, 'sesB/m2', { 'sesA/m1': { wrote: ['lnk/shared.txt'] }, 'sesB/m2': { wrote: ['src/shared.txt'] } }).plan
+    // Both named it: nobody can tell whose the content is, so it is kept unless chosen.
+    expect(kinds(p.actions)).toEqual({ 'src/shared.txt': 'conflict' })
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.text('src/shared.txt')).toBe('s-by-B-then-A')
+  })
+
+  it('a file a retake of session B brought back during A’s turn is not A’s: retaking A never deletes it again', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'keep me')
+    await w.store.capture('sesB/m1')
+    fs.rmSync(w.p('f.txt')) // B's turn deleted it
+    await w.store.seal('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    // While A runs, the user retakes B: f.txt comes back.
+    expect((await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))).status).toBe('done')
+    expect(w.text('f.txt')).toBe('keep me')
+    await w.store.seal('sesA/m2')
+    // A's tools known: the restore wrote it, A's did not — left as it is, not an action.
+    const known = await planWith(w, 'sesA/m2', { 'sesA/m2': { wrote: ['a.txt'] } }).plan
+    expect(kinds(known.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'not-this-turn' })
+    expect(known.actions.find((a) => a.path === 'f.txt')!.reason).toMatch(/put back by a restore/)
+    // A ran a shell (it could have written anything): uncertain, kept unless the user chooses.
+    const opaque = await planWith(w, 'sesA/m2', { 'sesA/m2': { opaque: true } }).plan
+    expect(kinds(opaque.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'conflict' })
+    await w.store.apply(opaque, { onConflict: 'restore-rest' })
+    expect(w.exists('a.txt')).toBe(false)
+    expect(w.text('f.txt')).toBe('keep me')
+  })
+
+  it('two app instances with their own data dirs on one project: a retake in one never silently rolls back the other’s turn', async () => {
+    const w = await workspace()
+    await w.store.close()
+    const projectRegistry = path.join(w.dir, 'registry') // the user's runtime folder in the app
+    const open = (data: string) => openCheckpointStore({ storeDir: path.join(w.dir, data, 'checkpoints'), roots: [{ path: w.ws }], projectRegistry })
+    const first = await open('data-1')
+    w.store = await open('data-2')
+    try {
+      w.write('notes.md', 'v1')
+      await first.capture('sesX/m1') // the first instance's turn
+      await w.store.capture('sesY/m1') // and this one's, at the same time
+      w.write('by-first.txt', 'the first instance’s agent wrote this')
+      w.write('by-second.txt', 'this instance’s agent wrote this')
+      await first.seal('sesX/m1')
+      await w.store.seal('sesY/m1')
+      const p = await w.store.plan({ turnKey: 'sesY/m1' })
+      // Neither store can tell the two agents apart: both files are kept unless the user chooses.
+      expect(kinds(p.actions)).toEqual({ 'by-first.txt': 'conflict', 'by-second.txt': 'conflict' })
+      expect(p.actions[0]!.reason).toMatch(/session sesX/)
+      await w.store.apply(p, { onConflict: 'restore-rest' })
+      expect(w.text('by-first.txt')).toBe('the first instance’s agent wrote this')
+    } finally {
+      await first.close()
+    }
+  })
+
+  it('the registry of stores is the user’s own: a folder another user made in its place is not used', async () => {
+    const w = await workspace()
+    const saved = process.env.XDG_RUNTIME_DIR
+    process.env.XDG_RUNTIME_DIR = w.dir
+    try {
+      expect(projectRegistryDir()).toBe(path.join(w.dir, 'retake', 'projects'))
+      expect(fs.statSync(path.join(w.dir, 'retake')).mode & 0o777).toBe(0o700)
+      if (process.getuid?.() !== 0) return // only root can hand the folder to another user here
+      fs.chownSync(path.join(w.dir, 'retake'), 65534, 65534)
+      expect(projectRegistryDir()).toBeNull()
+    } finally {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR
+      else process.env.XDG_RUNTIME_DIR = saved
+    }
   })
 })

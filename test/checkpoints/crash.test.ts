@@ -129,6 +129,44 @@ describe('crash safety', () => {
     expect(w.store.recovered[0]).toContain('1 kept as they are: "new"')
   })
 
+  it('Crash, edit, undo: a file the user edits while the app is down after a kill is never overwritten by recovery or by Undo', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a before\n')
+    w.write('b.txt', 'b before\n')
+    w.write('c.txt', 'c before\n')
+    w.write('a0.sh', 'echo\n', 0o644)
+    await w.store.capture('s/m1')
+    fs.chmodSync(w.p('a0.sh'), 0o755) // a mode-only step, done before the kill and left alone
+    w.write('n.txt', 'made by the turn\n')
+    w.write('a.txt', 'a after the turn\n')
+    w.write('b.txt', 'b after the turn\n')
+    w.write('c.txt', 'c after the turn\n')
+    await w.store.seal('s/m1')
+    await w.store.close()
+    // Steps: unlink n.txt, write a.txt, chmod a0.sh, write b.txt ← killed here, write c.txt.
+    const res = await runChild(CHILD, [w.storeDir, w.ws, 'step', '3'])
+    expect(res.signal).toBe('SIGKILL')
+    expect(w.text('a.txt')).toBe('a before\n')
+    // While the app is down the user edits the file the restore already wrote, and one it had not.
+    w.write('a.txt', 'the user edited a after the kill\n')
+    w.write('c.txt', 'the user edited c after the kill\n')
+    w.write('n.txt', 'the user made n again after the kill\n')
+    w.store = await openCheckpointStore({ storeDir: w.storeDir, roots: [{ path: w.ws }] })
+    expect(w.text('a.txt')).toBe('the user edited a after the kill\n')
+    expect(w.text('b.txt')).toBe('b before\n')
+    expect(w.text('c.txt')).toBe('the user edited c after the kill\n')
+    expect(fs.statSync(w.p('a0.sh')).mode & 0o777).toBe(0o644)
+    const [rec] = w.store.recoveredRestores
+    expect(rec!.skipped.map((k) => k.path).sort()).toEqual(['a.txt', 'c.txt', 'n.txt'])
+    // Undo puts back what the restore changed and only that: both edits are conflicts, kept.
+    const undo = await w.store.undo(rec!.restoreId, { onConflict: 'restore-rest' })
+    expect(undo.skipped.map((k) => k.path).sort()).toEqual(['a.txt', 'n.txt'])
+    expect(w.text('a.txt')).toBe('the user edited a after the kill\n')
+    expect(w.text('b.txt')).toBe('b after the turn\n')
+    expect(w.text('c.txt')).toBe('the user edited c after the kill\n')
+    expect(w.text('n.txt')).toBe('the user made n again after the kill\n')
+  })
+
   it('Crash: the done marks of plain deletes are written in batches; a kill loses some, recovery redoes those deletes and reports nothing', async () => {
     const w = await workspace()
     w.write('keep/a.txt', 'a0')
