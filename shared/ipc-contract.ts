@@ -276,6 +276,11 @@ export const RetakeRunSchema = z.object({
   skipCheckpoint: z.boolean().default(false),
   /** "Edit and retake": the message's typed text replaced by this; attachments stay. */
   edit: z.object({ text: z.string().max(4_000_000) }).optional(),
+  /**
+   * /rewind: go back to before the turn (files as chosen, the conversation reverted) and stop there:
+   * nothing is prompted; the turn's parts come back in the outcome for the composer.
+   */
+  rewind: z.boolean().default(false),
 })
 
 export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
@@ -287,6 +292,8 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
     restore: ApplyResultSchema.nullable(),
     /** The `at` of the attempt this retake kept (the branch it replaced), if it had one. */
     keptAt: z.number().optional(),
+    /** A rewind: the turn's parts (text and attachments), to edit in the composer; nothing was sent. */
+    draft: z.array(PartInputSchema).optional(),
   }),
   z.object({
     status: z.literal('failed'),
@@ -299,7 +306,7 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
 export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
 
 /** "Retry with several models": the same turn retaken on each in turn, each from the same files. */
-export const RetakeCompareSchema = RetakeRunSchema.omit({ model: true, fromSaved: true }).extend({
+export const RetakeCompareSchema = RetakeRunSchema.omit({ model: true, fromSaved: true, rewind: true }).extend({
   models: z.array(ModelRefSchema).min(2).max(3),
 })
 export const RetakeCompareOutcomeSchema = z.object({

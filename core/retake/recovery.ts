@@ -25,6 +25,15 @@ export type RecoveryDecision =
 export function decideRecovery(rec: RetakeRecord, facts: ServerFacts): RecoveryDecision {
   if (rec.phase === 'prompting' && (facts.parts ?? 0) > 0 && !facts.reverted) return { kind: 'delivered' }
   const reverted = facts.reverted || rec.phase === 'reverted' || rec.phase === 'prompting'
+  // A rewind that reverted went as far as it goes: the message's parts stay (opencode drops the
+  // reverted turns at the next prompt) and its saved copy offers the text to edit or send.
+  if (reverted && rec.rewind) {
+    return {
+      kind: 'forward',
+      deleteParts: false,
+      note: 'Retake stopped while going back to before this turn, after the conversation and the files were put back; the message was not sent — edit it or send it again.',
+    }
+  }
   if (reverted) {
     return {
       kind: 'forward',

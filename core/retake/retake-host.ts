@@ -9,7 +9,7 @@
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
 import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema, SessionForkOutcome } from '../../shared/ipc-contract'
-import { runRetry, RetryError, type RetryDeps, type StoredMessage } from '../../shared/retry/retry-flow'
+import { runRetry, runRewind, RetryError, type RetryDeps, type StoredMessage } from '../../shared/retry/retry-flow'
 import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
 import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
 import { unwrap } from '../../shared/unwrap'
@@ -73,7 +73,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     const at = list.findIndex((m) => m.info.id === target)
     const branch = at >= 0 ? list.slice(at + 1) : answers
     let attemptAt: number | null = null
-    let record: RetakeRecord = { directory, sessionID, messageID: target, startedAt: Date.now(), phase: 'started' }
+    let record: RetakeRecord = { directory, sessionID, messageID: target, startedAt: Date.now(), phase: 'started', ...(input.rewind ? { rewind: true } : {}) }
     const phase = (p: RetakePhase, patch: Partial<RetakeRecord> = {}) => {
       record = journal.update(record, { ...patch, phase: p })
       opts.afterPhase?.(p)
@@ -141,23 +141,27 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       },
     }
     try {
-      const out = await runRetry(
-        {
-          sessionID,
-          messageID: target,
-          directory,
-          message: list.find((m) => m.info.id === target) ?? null,
-          model,
-          variant: input.variant,
-          previousAnswers: branch,
-          previousModel: last?.providerID && last.modelID ? { providerID: last.providerID, modelID: last.modelID } : undefined,
-          saved,
-          files: input.files,
-          skipCheckpoint: input.skipCheckpoint,
-          editedText: input.edit?.text,
-        },
-        deps,
-      )
+      const request = {
+        sessionID,
+        messageID: target,
+        directory,
+        message: list.find((m) => m.info.id === target) ?? null,
+        model,
+        variant: input.variant,
+        // A rewind keeps no attempt: the turn itself comes back to the composer, and opencode
+        // drops the reverted turns at the next prompt (the attempt would belong to no message).
+        previousAnswers: input.rewind ? [] : branch,
+        previousModel: last?.providerID && last.modelID ? { providerID: last.providerID, modelID: last.modelID } : undefined,
+        saved,
+        files: input.files,
+        skipCheckpoint: input.skipCheckpoint,
+        editedText: input.edit?.text,
+      }
+      if (input.rewind) {
+        const back = await runRewind(request, deps)
+        return { status: 'done', messageID: target, restore: (back.restore as never) ?? null, draft: back.parts }
+      }
+      const out = await runRetry(request, deps)
       return {
         status: 'done',
         messageID: target,
@@ -191,7 +195,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         const plan = await opts.checkpoints.plan(input.directory, { backTo: { sessionID: input.sessionID, messageID: clickedID } })
         files = { planId: plan.planId, overwrite: [], keep: [] }
       }
-      const outcome = await run({ ...input, clickedID, model, fromSaved: false, files, ...(i === 0 ? {} : { edit: undefined }) })
+      const outcome = await run({ ...input, clickedID, model, fromSaved: false, rewind: false, files, ...(i === 0 ? {} : { edit: undefined }) })
       runs.push({ model, outcome })
       if (outcome.status === 'failed') break
       clickedID = outcome.messageID

@@ -22,6 +22,8 @@ export const RetakeRecordSchema = z.object({
   holdId: z.string().optional(),
   /** The file restore this retake made, to undo when the conversation did not follow. */
   restoreId: z.string().optional(),
+  /** A /rewind: it stops after the revert, so a reverted one is finished, not to be sent. */
+  rewind: z.boolean().optional(),
 })
 export type RetakeRecord = z.infer<typeof RetakeRecordSchema>
 

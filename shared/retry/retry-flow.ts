@@ -94,6 +94,9 @@ export type RetryOutcome =
   /** The turn ran again; `turnError` is set when the new turn itself failed (shown in the timeline). */
   { status: 'done'; assistant: PromptResult['info']; turnError?: string; restore?: FileRestoreResult }
 
+/** A rewind: back to before the turn, nothing sent; `parts` is the turn to edit. */
+export type RewindOutcome = { status: 'rewound'; parts: PartInput[]; restore?: FileRestoreResult }
+
 export class RetryError extends Error {
   constructor(
     readonly step: RetryStep,
@@ -138,7 +141,21 @@ interface Run {
   done(step: RetryStep): void
 }
 
-export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
+export function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
+  // Without a stop after the revert the flow always ends in the prompt.
+  return runFlow(req, deps, false) as Promise<RetryOutcome>
+}
+
+/**
+ * /rewind: ↺'s flow up to the revert (payload saved, files restored as chosen, kept files respected,
+ * the conversation reverted), then it stops. Nothing is prompted and the message's parts stay
+ * (opencode drops the reverted turns at the next prompt); the payload comes back to be edited.
+ */
+export function runRewind(req: RetryRequest, deps: RetryDeps): Promise<RewindOutcome> {
+  return runFlow(req, deps, true) as Promise<RewindOutcome>
+}
+
+async function runFlow(req: RetryRequest, deps: RetryDeps, stopAfterRevert: boolean): Promise<RetryOutcome | RewindOutcome> {
   let saved: SavedRetry | null = null
   /** The attempt recorded for the branch this retake replaces, until the server's revert makes it history. */
   let recorded: number | null = null
@@ -197,7 +214,10 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
       await revert(req, deps, run, files?.putBack ?? null)
       run.undo.clear()
       recorded = null // the conversation changed: the attempt is history now
+      if (stopAfterRevert) return rewound(req, payload.parts, deps, restore)
       await deleteParts(req, present.parts, deps, run)
+    } else if (stopAfterRevert) {
+      throw new Error('the message is no longer on the server: there is nothing to go back before')
     }
 
     run.step = 'prompt'
@@ -224,6 +244,12 @@ export async function runRetry(req: RetryRequest, deps: RetryDeps): Promise<Retr
     if (recorded !== null) await deps.forgetAttempt?.(req.sessionID, req.messageID, recorded).catch(() => {})
     throw new RetryError(run.step, message, saved)
   }
+}
+
+/** The end of a rewind: the saved copy is no longer needed (the parts go to the composer). */
+async function rewound(req: RetryRequest, parts: PartInput[], deps: RetryDeps, restore: FileRestoreResult | undefined): Promise<RewindOutcome> {
+  await deps.drop(req.sessionID, req.messageID).catch(() => {})
+  return { status: 'rewound', parts, ...(restore ? { restore } : {}) }
 }
 
 /** The parts to send: the stored message's, rebuilt for the model chosen now, or a saved copy's; an edit replaces the typed text. */

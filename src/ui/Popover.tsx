@@ -1,55 +1,48 @@
 /**
  * A small floating panel under a trigger (the model picker, "Retry with…"). Esc or a click outside
  * closes it, and focus goes back to where it was, so a keyboard user lands on the trigger again.
- * It stays in view (useStayInView): above its trigger when there is no room below, shifted
+ * It stays in view (useFloatingPanel): above its trigger when there is no room below, shifted
  * sideways rather than past the window's edge.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react'
+import { autoUpdate, flip, offset, shift, size, useFloating, type Placement } from '@floating-ui/react-dom'
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react'
 
-/** The visible box an element can be seen in: the window, cut by every ancestor that clips. */
-function clippingBox(el: HTMLElement): { top: number; bottom: number; left: number; right: number } {
-  const box = { top: 0, left: 0, bottom: window.innerHeight, right: document.documentElement.clientWidth }
-  for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
-    const style = getComputedStyle(a)
-    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
-    const r = a.getBoundingClientRect()
-    box.top = Math.max(box.top, r.top)
-    box.left = Math.max(box.left, r.left)
-    box.bottom = Math.min(box.bottom, r.bottom)
-    box.right = Math.min(box.right, r.right)
-  }
-  return box
-}
+/** Room kept between a panel and the window's (or the timeline's) edge, and below its trigger. */
+const EDGE = 8
+const GAP = 4
 
 /**
- * Keeps an absolutely placed panel (under its trigger by CSS) on screen: measured once it is laid
- * out and again when the window resizes. No room below (the last message, over the composer) and
- * more above: it opens above the trigger. Past a side: it shifts back in, so a narrow window never
- * scrolls sideways.
+ * Keeps a panel opened under its trigger on screen (Floating UI): placed under the element it sits
+ * in (its parent: the action's wrapper, the picker), above it when there is no room below (the
+ * last message, over the composer), shifted sideways rather than past an edge and never wider than
+ * the room there, so a narrow window never scrolls sideways. Kept placed while the page scrolls or
+ * resizes. `ref` is also filled in, for the panel's own uses (outside clicks, focus).
  */
-export function useStayInView(ref: RefObject<HTMLElement | null>): void {
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const place = () => {
-      Object.assign(el.style, { top: '', bottom: '', marginTop: '', marginBottom: '', translate: '' })
-      const box = clippingBox(el)
-      const anchor = (el.offsetParent ?? el.parentElement)?.getBoundingClientRect()
-      let r = el.getBoundingClientRect()
-      if (anchor && r.bottom > box.bottom && anchor.top - box.top > box.bottom - anchor.bottom) {
-        const gap = getComputedStyle(el).marginTop
-        Object.assign(el.style, { top: 'auto', bottom: '100%', marginTop: '0', marginBottom: gap })
-        r = el.getBoundingClientRect()
-      }
-      let dx = 0
-      if (r.right > box.right) dx = box.right - r.right
-      if (r.left + dx < box.left) dx = box.left - r.left
-      if (dx) el.style.translate = `${Math.round(dx)}px 0`
-    }
-    place()
-    window.addEventListener('resize', place)
-    return () => window.removeEventListener('resize', place)
-  }, [ref])
+export function useFloatingPanel<T extends HTMLElement>(ref: RefObject<T | null>, placement: Placement = 'bottom-start') {
+  const { refs, floatingStyles } = useFloating({
+    placement,
+    whileElementsMounted: autoUpdate,
+    middleware: [
+      offset(GAP),
+      flip({ padding: EDGE }),
+      shift({ padding: EDGE }),
+      size({
+        padding: EDGE,
+        apply({ availableWidth, elements }) {
+          elements.floating.style.maxWidth = `${Math.max(0, Math.floor(availableWidth))}px`
+        },
+      }),
+    ],
+  })
+  const setRef = useCallback(
+    (el: T | null) => {
+      ref.current = el
+      refs.setFloating(el)
+      refs.setReference(el?.parentElement ?? null)
+    },
+    [ref, refs],
+  )
+  return { ref: setRef, style: floatingStyles }
 }
 
 /** On unmount, focus goes back to what had it when the panel opened (unless the user moved it). */
@@ -81,9 +74,12 @@ export function Popover({
   trigger,
   className,
   testid,
+  placement,
   children,
 }: {
   label: string
+  /** Where it opens from its trigger: under it, from its start (default) or its end (a picker at the right end). */
+  placement?: Placement
   onClose(): void
   /** Clicks on the trigger are its own (it toggles); they must not count as "outside". */
   trigger?: RefObject<HTMLElement | null>
@@ -95,7 +91,7 @@ export function Popover({
   const close = useRef(onClose)
   close.current = onClose
   useFocusReturn()
-  useStayInView(ref)
+  const floating = useFloatingPanel(ref, placement)
   useEffect(() => {
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node
@@ -106,7 +102,15 @@ export function Popover({
     return () => document.removeEventListener('mousedown', onDown)
   }, [trigger])
   return (
-    <div ref={ref} role="dialog" aria-label={label} className={`palette-popover${className ? ` ${className}` : ''}`} data-testid={testid} onKeyDown={escapeCloses(onClose)}>
+    <div
+      ref={floating.ref}
+      style={floating.style}
+      role="dialog"
+      aria-label={label}
+      className={`palette-popover${className ? ` ${className}` : ''}`}
+      data-testid={testid}
+      onKeyDown={escapeCloses(onClose)}
+    >
       {children}
     </div>
   )

@@ -71,6 +71,27 @@ describe('retake.run: the whole retake in one host call', () => {
   })
 })
 
+describe('retake.run with rewind: back to before the turn, nothing sent', () => {
+  it('rolls the files back and reverts the conversation, returns the turn to edit, and prompts nothing', async () => {
+    app = await startCoreApp({ git: true, files: FILES })
+    const before = tree(app.project)
+    const { sessionID, userID } = await turnThatChangedFiles()
+    const asked = app.fake.requests.length
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID, messageID: userID } } })
+    const out = await app.call('retake.run', { directory: app.project, sessionID, clickedID: userID, model: ECHO2, files: { planId: plan.planId }, rewind: true })
+    expect(out).toMatchObject({ status: 'done', messageID: userID, restore: { status: 'done' }, draft: [{ type: 'text', text: AGENT_WORK }] })
+    expect(tree(app.project)).toEqual(before)
+    // The server's revert marks the turn (the window hides it); opencode drops it at the next prompt.
+    const session = (await app.client.session.get({ sessionID })).data as { revert?: { messageID?: string } }
+    expect(session.revert?.messageID).toBe(userID)
+    expect(app.fake.requests.length).toBe(asked)
+    // No attempt kept, nothing left in the journal or the saved payloads.
+    expect(await app.call('attempts.list', { sessionID })).toEqual([])
+    expect(readdirSync(join(app.dataDir, 'retakes')).filter((n) => n.endsWith('.json'))).toEqual([])
+    expect(await app.call('retry.list', { sessionID })).toEqual([])
+  })
+})
+
 describe('reading a long session back to the retaken turn', () => {
   it('pages back with opencode’s cursor until the turn and its question are in, and no further', async () => {
     app = await startCoreApp({ files: FILES })

@@ -117,7 +117,17 @@ export function Composer(p: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
-        <ComposerButtons attachButton={attachButton} busy={busy} onStop={p.onStop} canSend={canSend} blocked={blocked} />
+        <ComposerButtons
+          attachButton={attachButton}
+          busy={busy}
+          onStop={() => {
+            p.onStop()
+            // Stop goes away with the turn: focus stays in the box rather than falling to the page.
+            ref.current?.focus()
+          }}
+          canSend={canSend}
+          blocked={blocked}
+        />
       </div>
       <div className="composer-hint">Enter to send · Shift+Enter for a new line{onPasteFiles ? ' · drop or paste files to attach' : ''}</div>
     </form>

@@ -19,7 +19,7 @@ export interface SlashCommand {
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'retry', args: '[model]', description: 'Retake the last turn, with another model if named' },
-  { name: 'rewind', args: '[turn]', description: 'Go back to before a turn (pick one, or give its number)' },
+  { name: 'rewind', args: '[turn]', description: 'Go back to before a turn and edit its message (nothing is sent)' },
   { name: 'undo', description: 'Undo the last file restore' },
 ]
 

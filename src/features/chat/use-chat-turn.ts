@@ -9,6 +9,13 @@ import { useComposerCommands } from './use-composer-commands'
 import { useEscapeStops } from './use-escape-stops'
 import { useSendTurn } from './use-send-turn'
 
+function focusComposerEnd() {
+  const box = document.querySelector<HTMLTextAreaElement>('textarea[data-testid="composer"]')
+  if (!box) return
+  box.focus()
+  box.setSelectionRange(box.value.length, box.value.length)
+}
+
 /** The draft and attachments under one drafts key, and the ways files come in. */
 export function useComposerBox(dkey: string, model: ChatSession['model']) {
   const draft = useDraftsStore((s) => s.drafts[dkey] ?? '')
@@ -24,6 +31,8 @@ export function useComposerBox(dkey: string, model: ChatSession['model']) {
     (text: string, files: PendingAttachment[]) => {
       useDraftsStore.getState().giveBack(dkey, text)
       if (files.length) useAttachmentsStore.getState().restore(dkey, files)
+      // Given back to be edited: the cursor goes there, at the end of the text, once it is shown.
+      requestAnimationFrame(focusComposerEnd)
     },
     [dkey],
   )

@@ -9,7 +9,7 @@ import { useCallback, type MutableRefObject } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import { useScope } from '../../api/scope'
 import { errorMessage } from '../../../shared/unwrap'
-import { lastRestoreQuery, useUndoRestore } from '../checkpoints'
+import { lastRestoreQuery, NOTHING_CHANGED, undoBarNoteAfter, useUndoRestore } from '../checkpoints'
 import type { ModelOption } from '../models'
 import { messageText } from '../../api/message-text'
 import { findModel, SLASH_COMMANDS, type ParsedDraft } from './slash-commands'
@@ -68,8 +68,8 @@ function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: Messag
   const n = Number(arg)
   if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
   // Going back is always confirmed on the restore sheet: it says what is discarded and lets
-  // the files or the conversation stay.
-  ctx.openRestoreSheet(turns[n - 1]!.info.id, model)
+  // the files stay; it sends nothing (the turn's message comes back to the composer).
+  ctx.openRewindSheet(turns[n - 1]!.info.id, model)
   return { ok: true }
 }
 
@@ -83,9 +83,9 @@ async function undoLastRestore(qc: QueryClient, directory: string, sessionID: st
     if (!last) return { ok: false, message: 'No file restore to undo in this conversation.' }
     if (!last.rolledBack) return { ok: false, message: 'The last restore was already undone.' }
     const r = await undoRestore(last.restoreId)
-    if (!r.restoreId) return { ok: true, message: 'Nothing changed: the files already were as before the restore.' }
-    const n = r.applied.length
-    return { ok: true, message: `Undo put ${n} file${n === 1 ? '' : 's'} back as ${n === 1 ? 'it was' : 'they were'} before the restore.` }
+    // The Undo bar's own words: the same undo says the same thing wherever it was asked.
+    if (!r.restoreId) return { ok: true, message: NOTHING_CHANGED }
+    return { ok: true, message: undoBarNoteAfter(r, true).text }
   } catch (err) {
     return { ok: false, message: `Undo failed: ${errorMessage(err)}` }
   }

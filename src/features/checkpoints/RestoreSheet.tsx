@@ -5,12 +5,12 @@
  * conversation only, or files only), "continue from this attempt" (no files only), and the
  * Checkpoints panel's "Restore back to here" (files only, shown in the panel itself: the
  * conversation is not changed). Its styles are in retry.css, which comes with the chat that opens
- * every one of them.
+ * every one of them. /rewind's purpose is ↺'s without the prompt: it says it goes back and sends nothing.
  */
 import { useRef, type ReactNode, type RefObject } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { Dialog } from '../../ui/Dialog'
-import { canConfirmRestore, confirmRestoreLabel, filesOnlyIntro, restoreModes } from './checkpoint-logic'
+import { canConfirmRestore, confirmRestoreLabel, filesOnlyIntro, restoreModes, REWIND_TITLE } from './checkpoint-logic'
 import { RestorePlanGroups } from './RestorePlanGroups'
 import { useRestoreChoices, type RestoreChoices, type RestoreDecision } from './use-restore-choices'
 
@@ -21,6 +21,8 @@ export type { RestoreMode } from './checkpoint-logic'
 export type RestorePurpose =
   /** compareLabels: "Retry with several models", every model it runs, in order. */
   | { kind: 'retake'; modelLabel: string; laterTurns: number; compareLabels?: string[] }
+  /** /rewind: back to before the turn, its message to edit in the composer; nothing is sent. */
+  | { kind: 'rewind'; laterTurns: number }
   | { kind: 'continue'; laterTurns: number }
   /** The panel's restore: it applies the decision itself, so it says how that goes. */
   | { kind: 'files'; turnLabel: string; applying: boolean; error: string | null }
@@ -47,7 +49,7 @@ export function RestoreSheet(props: RestoreSheetProps) {
       {planner.isPending && <p className="muted">Working out what to restore…</p>}
       {planner.error && (
         <p className="inline-error" role="alert">
-          Could not plan the file restore: {errorMessage(planner.error)}.{purpose.kind === 'files' ? '' : ' You can still retake the conversation only.'}
+          Could not plan the file restore: {errorMessage(planner.error)}.{NO_PLAN_LEFT[purpose.kind]}
         </p>
       )}
       {groups && plan && <RestorePlanGroups sheet={sheet} groups={groups} plan={plan} outside={sheet.outside} />}
@@ -68,10 +70,20 @@ export function RestoreSheet(props: RestoreSheetProps) {
     )
   }
   return (
-    <RestoreDialog label={purpose.kind === 'continue' ? 'Continue from this attempt' : 'Retake this turn'} onCancel={props.onCancel} cancel={cancel}>
+    <RestoreDialog label={DIALOG_LABELS[purpose.kind]} onCancel={props.onCancel} cancel={cancel}>
       {content}
     </RestoreDialog>
   )
+}
+
+const DIALOG_LABELS = { retake: 'Retake this turn', rewind: REWIND_TITLE, continue: 'Continue from this attempt' }
+
+/** What is still possible when the file restore could not be planned. */
+const NO_PLAN_LEFT = {
+  retake: ' You can still retake the conversation only.',
+  rewind: ' You can still go back in the conversation only.',
+  continue: ' You can still continue with the conversation only.',
+  files: '',
 }
 
 /**
@@ -108,6 +120,18 @@ function RestoreIntro({ purpose, turns }: { purpose: RestorePurpose; turns: numb
         <p className="muted" data-testid="continue-explainer">
           The current answers{later > 0 ? ` and the ${laterText}` : ''} are kept as an attempt you can come back to. Their file changes below are rolled back, then the files come
           back as the attempt left them.
+        </p>
+      </>
+    )
+  }
+  if (purpose.kind === 'rewind') {
+    return (
+      <>
+        <div className="dialog-head">
+          <h2>{REWIND_TITLE}</h2>
+        </div>
+        <p className="muted" data-testid="rewind-explainer">
+          The turn{later > 0 ? ` and the ${laterText}` : ''} leave{later > 0 ? '' : 's'} the conversation. Its message comes back to the composer for you to edit; nothing is sent.
         </p>
       </>
     )
@@ -165,7 +189,7 @@ const MODE_LABELS = {
 }
 
 /** Files and conversation (default), conversation only, or files only (not when continuing). */
-function RestoreModeChoice({ sheet, kind }: { sheet: RestoreChoices; kind: 'retake' | 'continue' }) {
+function RestoreModeChoice({ sheet, kind }: { sheet: RestoreChoices; kind: 'retake' | 'rewind' | 'continue' }) {
   return (
     <fieldset className="restore-mode">
       <legend>Roll back</legend>

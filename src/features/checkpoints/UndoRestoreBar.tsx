@@ -9,7 +9,7 @@
  */
 import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
-import { undoBarNoteAfter, undoBarText, type UndoBarNote } from './checkpoint-logic'
+import { NOTHING_CHANGED, undoBarNoteAfter, undoBarText, type UndoBarNote } from './checkpoint-logic'
 import { useLastRestore, useUndoRestore } from './use-checkpoints'
 
 /** What the bar says about the restore just made; `seq` counts them, so a new restore's bar starts afresh. */
@@ -46,7 +46,7 @@ export function UndoRestoreBar({ sessionID, note, onDone }: { sessionID: string;
     <div className="undo-restore" role="status" data-testid="undo-restore-bar">
       <span data-testid="restore-summary">
         {undoBarText(said, top.rolledBack, settling)}
-        {nothing && ' Nothing changed: the files already were that way.'}
+        {nothing && ` ${NOTHING_CHANGED}`}
       </span>
       <button type="button" className="button button-secondary small" data-testid={top.rolledBack ? 'undo-restore' : 'redo-restore'} disabled={settling} onClick={click}>
         {undo.isPending ? (said.rolledBack ? 'Undoing…' : 'Redoing…') : label}

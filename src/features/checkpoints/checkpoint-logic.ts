@@ -109,7 +109,7 @@ export type ConflictChoice = 'keep' | 'take'
 export type RestoreMode = 'both' | 'conversation' | 'files'
 
 /** What the restore sheet was opened for: ↺ (a retake), "continue from this attempt", or the Checkpoints panel (files only). */
-export type RestorePurposeKind = 'retake' | 'continue' | 'files'
+export type RestorePurposeKind = 'retake' | 'rewind' | 'continue' | 'files'
 
 /**
  * The roll-back choices a sheet offers, the default first. Continuing switches the conversation, so
@@ -118,7 +118,8 @@ export type RestorePurposeKind = 'retake' | 'continue' | 'files'
  */
 export function restoreModes(kind: RestorePurposeKind): RestoreMode[] {
   if (kind === 'files') return ['files']
-  return kind === 'continue' ? ['both', 'conversation'] : ['both', 'conversation', 'files']
+  // Continuing and going back are about the conversation: files only is the panel's restore.
+  return kind === 'continue' || kind === 'rewind' ? ['both', 'conversation'] : ['both', 'conversation', 'files']
 }
 
 /**
@@ -131,8 +132,12 @@ export function canConfirmRestore(s: { mode: RestoreMode; planned: boolean; empt
   return s.planned && !(s.mode === 'files' && s.empty)
 }
 
+/** /rewind's sheet and its button: what will happen, not "Retake" (nothing is sent). */
+export const REWIND_TITLE = 'Go back to before this turn'
+
 export function confirmRestoreLabel(kind: RestorePurposeKind, mode: RestoreMode, applying: boolean): string {
   if (kind === 'continue') return 'Continue from this attempt'
+  if (kind === 'rewind') return REWIND_TITLE
   if (kind === 'files') return applying ? 'Restoring…' : 'Restore files'
   return mode === 'files' ? 'Restore files' : 'Retake'
 }
@@ -213,6 +218,9 @@ export function undoBarNoteAfter(r: RestoreCounts, undid: boolean): UndoBarNote 
     ? { text: `Restore undone: ${plural(n, 'file')} back as ${isWas(n)} before the restore${extra}.`, rolledBack: false }
     : { text: `Restore redone: ${plural(n, 'file')} rolled back to before the turn again${extra}.`, rolledBack: true }
 }
+
+/** An undo or redo that found the files already that way (the bar and /undo say the same). */
+export const NOTHING_CHANGED = 'Nothing changed: the files already were that way.'
 
 /**
  * The bar's text: what it said last, unless the host's record has moved since without it (undone or

@@ -57,7 +57,7 @@ export function ModelPicker({ providers, resolved, onChange, loading }: { provid
         <span className="chevron" aria-hidden />
       </button>
       {open && (
-        <Popover label="Choose a model" onClose={() => setOpen(false)} trigger={trigger} testid="model-palette">
+        <Popover label="Choose a model" onClose={() => setOpen(false)} trigger={trigger} testid="model-palette" placement="bottom-end">
           <ModelPalette
             options={options}
             current={current}

@@ -10,7 +10,7 @@ import { typedText } from '../../api/message-text'
 import type { MessageWithParts } from '../../api/types'
 import { useRetryContext, type RetryContextValue } from './retry-context'
 import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
-import { useStayInView } from '../../ui/Popover'
+import { useFloatingPanel } from '../../ui/Popover'
 
 /** The text being edited (null: the edit box is closed), opened too when ↑ in the empty composer asks for this message (edit-request-store.ts). */
 function useEditDraft(message: MessageWithParts, ctx: RetryContextValue | null) {
@@ -78,9 +78,9 @@ function closeTo(panel: HTMLElement | null, onDraft: (draft: null) => void) {
 function EditPanel(p: { draft: string; onDraft(draft: string | null): void; confirmLater: number | null; modelLabel: string; onSubmit(): void; onConfirm(): void }) {
   const { draft, confirmLater } = p
   const panel = useRef<HTMLDivElement>(null)
-  useStayInView(panel)
+  const floating = useFloatingPanel(panel)
   return (
-    <div ref={panel} className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
+    <div ref={floating.ref} style={floating.style} className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
       <textarea
         className="edit-text"
         data-testid="edit-text"

@@ -17,7 +17,7 @@ import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from './ForkIcon'
 import { errorMessage } from '../../../shared/unwrap'
-import { useStayInView } from '../../ui/Popover'
+import { useFloatingPanel } from '../../ui/Popover'
 
 /** A sibling of the project: `<project>-fork-<month><day>-<hh><mm>`. */
 export function defaultForkFolder(directory: string, now = new Date()): string {
@@ -97,10 +97,10 @@ function ForkPanel(p: {
   onCancel(): void
 }) {
   const panel = useRef<HTMLDivElement>(null)
-  useStayInView(panel)
+  const floating = useFloatingPanel(panel)
   const { mode, folder, state } = p
   return (
-    <div ref={panel} className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
+    <div ref={floating.ref} style={floating.style} className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
       <div>A new session with the conversation up to this turn. Its files:</div>
       <label>
         <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => p.onMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this turn

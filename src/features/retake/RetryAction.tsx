@@ -11,7 +11,7 @@ import { retryTargetFor } from '../../../shared/retry/retry-target'
 import { RETRY_STEP_LABEL, useRetryStore, type RunningRetry } from './retry-store'
 import { RetryMenu } from './RetryMenu'
 import { retryChoices, useRetryMenu, type RetryConfirmRequest } from './use-retry-menu'
-import { useStayInView } from '../../ui/Popover'
+import { useFloatingPanel } from '../../ui/Popover'
 
 /** A retry of this turn is running: the step it is at instead of ↺. */
 function RetryProgress({ step }: { step: RunningRetry['step'] }) {
@@ -25,9 +25,9 @@ function RetryProgress({ step }: { step: RunningRetry['step'] }) {
 /** An earlier turn asks first: its later turns are discarded (kept in the attempt history). */
 function RetryConfirm({ ctx, clickedID, confirm, setConfirm }: { ctx: RetryContextValue; clickedID: string; confirm: RetryConfirmRequest; setConfirm(c: null): void }) {
   const panel = useRef<HTMLDivElement>(null)
-  useStayInView(panel)
+  const floating = useFloatingPanel(panel)
   return (
-    <div ref={panel} className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
+    <div ref={floating.ref} style={floating.style} className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
       <div>
         Retake this turn with <strong>{confirm.compare ? confirm.compare.map((m) => m.modelID).join(', ') : confirm.model.modelID}</strong>? The {confirm.later} later turn
         {confirm.later === 1 ? '' : 's'} will be discarded (kept in the attempt history).

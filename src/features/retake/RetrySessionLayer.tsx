@@ -145,12 +145,16 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
             <RestoreSheet
               sessionID={ctx.sessionID}
               messageID={sheet.target}
-              purpose={{
-                kind: 'retake',
-                modelLabel: labelOf(options, sheet.model),
-                laterTurns: laterTurns(messages, sheet.target),
-                ...(sheet.compare ? { compareLabels: sheet.compare.map((m) => labelOf(options, m)) } : {}),
-              }}
+              purpose={
+                sheet.rewind
+                  ? { kind: 'rewind', laterTurns: laterTurns(messages, sheet.target) }
+                  : {
+                      kind: 'retake',
+                      modelLabel: labelOf(options, sheet.model),
+                      laterTurns: laterTurns(messages, sheet.target),
+                      ...(sheet.compare ? { compareLabels: sheet.compare.map((m) => labelOf(options, m)) } : {}),
+                    }
+              }
               onCancel={() => setSheet(null)}
               onConfirm={(d: RestoreDecision) => {
                 setSheet(null)

@@ -23,6 +23,8 @@ export interface RetakeSheetRequest {
   model: ModelRef
   edit?: string
   compare?: ModelRef[]
+  /** /rewind: the sheet goes back to before the turn and sends nothing. */
+  rewind?: boolean
 }
 
 /** The runs of "Retry with several models", shown side by side. */
@@ -92,8 +94,13 @@ export function retryContextOf(state: RetrySessionState, calls: RetryCalls, repo
       const target = retryTargetFor(s.messagesRef.current, clickedID)
       if (target) s.setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}), ...(compare ? { compare } : {}) })
     },
+    openRewindSheet(clickedID, model) {
+      const target = retryTargetFor(s.messagesRef.current, clickedID)
+      if (target) s.setSheet({ clickedID, target, model, rewind: true })
+    },
     compare: compareOf(s),
     retake: retakeOf(s),
+    rewind: rewindOf(s),
     ...savedRetryActions(s),
   }
 }
@@ -135,6 +142,29 @@ function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
       // A failure after the payload was saved is offered again by FailedRetryNotice; only a
       // retry that could not even start needs a message of its own.
       if (out.status === 'failed' && !out.saved) s.setStartError(out.error)
+    } catch (err) {
+      s.setStartError(errorMessage(err))
+    }
+  }
+}
+
+function rewindOf(s: RetryContextSources): RetryContextValue['rewind'] {
+  return async (clickedID, model, files) => {
+    s.setStartError(null)
+    try {
+      const out = await s.retake({ sessionID: s.sessionID, clickedID, model, messages: s.messagesRef.current, files, rewind: true })
+      if (out.status === 'failed') {
+        // A failure after the payload was saved is offered again by FailedRetryNotice (Edit keeps the text).
+        if (!out.saved) s.setStartError(out.error)
+        return
+      }
+      if (out.restore?.restoreId) s.noteRestore(out.restore)
+      // The turn's text back in the composer, its attachments back as chips (not as raw blocks).
+      const { text, files: attached } = composerContentOf(out.draft ?? [])
+      s.onEdit(
+        text,
+        attached.map((f) => toPending(f)),
+      )
     } catch (err) {
       s.setStartError(errorMessage(err))
     }

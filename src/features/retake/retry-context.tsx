@@ -32,6 +32,10 @@ export interface RetryContextValue {
   changedFiles(userMessageID: string): boolean
   /** `compare`: the models of "Retry with several models" (the sheet then starts that). */
   openRestoreSheet(clickedID: string, model: ModelRef, edit?: string, compare?: ModelRef[]): void
+  /** /rewind: the restore sheet for going back to before the turn (nothing is sent). */
+  openRewindSheet(clickedID: string, model: ModelRef): void
+  /** Goes back to before the turn (files as chosen) and puts its message in the composer to edit; nothing is sent. */
+  rewind(clickedID: string, model: ModelRef, files?: FileChoices): Promise<void>
   /** Retakes the turn on each model in turn (2–3), each run kept as an attempt, then compares them. */
   compare(clickedID: string, models: ModelRef[], files?: FileChoices): Promise<void>
   /** Puts a saved payload's text back into the composer. */

@@ -59,6 +59,8 @@ export interface RetakeRequest {
   skipCheckpoint?: boolean
   /** "Edit and retake": the new typed text (attachments stay). */
   edit?: string
+  /** /rewind: stop once back before the turn; the outcome's draft is the turn to edit. */
+  rewind?: boolean
 }
 
 export function useRetake() {
@@ -87,6 +89,7 @@ export function useRetake() {
           ...(req.files ? { files: req.files } : {}),
           skipCheckpoint: Boolean(req.skipCheckpoint),
           ...(req.edit !== undefined ? { edit: { text: req.edit } } : {}),
+          rewind: Boolean(req.rewind),
         })
       } finally {
         off()

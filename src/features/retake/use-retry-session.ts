@@ -141,7 +141,7 @@ export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => 
   return { switching, setSwitching, switchNote, setSwitchNote, runContinue }
 }
 
-/** What the retake sheet's decision starts: a comparison, a retake (with or without the files), or the files only. */
+/** What the retake sheet's decision starts: a rewind, a comparison, a retake (with or without the files), or the files only. */
 export function runSheetDecision(
   request: RetakeSheetRequest,
   d: RestoreDecision,
@@ -150,7 +150,8 @@ export function runSheetDecision(
   report: { noteRestore(result: RestoreCounts): void; setStartError(error: string): void },
 ) {
   const edit = request.edit !== undefined ? { edit: request.edit } : undefined
-  if (request.compare && d.mode !== 'files') void ctx.compare(request.clickedID, request.compare, d.mode === 'both' ? fileChoicesOf(d) : undefined)
+  if (request.rewind) void ctx.rewind(request.clickedID, request.model, d.mode === 'both' ? fileChoicesOf(d) : undefined)
+  else if (request.compare && d.mode !== 'files') void ctx.compare(request.clickedID, request.compare, d.mode === 'both' ? fileChoicesOf(d) : undefined)
   else if (d.mode === 'conversation') void ctx.retake(request.clickedID, request.model, undefined, undefined, edit)
   else if (d.mode === 'both') void ctx.retake(request.clickedID, request.model, undefined, fileChoicesOf(d), edit)
   else

@@ -33,6 +33,15 @@ describe('decideRecovery', () => {
     expect(decideRecovery(rec('prompting'), { reverted: true, parts: 0 })).toMatchObject({ kind: 'forward', deleteParts: false })
   })
 
+  it('a rewind cut off after the revert is finished as it is: its message keeps its parts (nothing was to be sent)', () => {
+    expect(decideRecovery(rec('reverting', { rewind: true }), { reverted: true, parts: 2 })).toMatchObject({
+      kind: 'forward',
+      deleteParts: false,
+      note: expect.stringContaining('going back'),
+    })
+    expect(decideRecovery(rec('restored', { rewind: true, restoreId: 'r' }), { reverted: false, parts: 2 })).toMatchObject({ kind: 'rollback', undoFiles: true })
+  })
+
   it('a prompt that reached the server is delivered; one that did not is left to send again', () => {
     expect(decideRecovery(rec('prompting'), { reverted: false, parts: 1 })).toEqual({ kind: 'delivered' })
     expect(decideRecovery(rec('prompting'), { reverted: false, parts: null })).toMatchObject({ kind: 'forward' })

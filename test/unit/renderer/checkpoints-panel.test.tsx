@@ -322,6 +322,7 @@ describe('checkpoint logic', () => {
   it('the restore sheet: which modes each purpose offers, when its confirm can be pressed, what it says', () => {
     expect(restoreModes('retake')).toEqual(['both', 'conversation', 'files'])
     expect(restoreModes('continue')).toEqual(['both', 'conversation'])
+    expect(restoreModes('rewind')).toEqual(['both', 'conversation'])
     expect(restoreModes('files')).toEqual(['files'])
     const ready = { mode: 'files' as const, planned: true, empty: false, applying: false }
     expect(canConfirmRestore(ready)).toBe(true)
@@ -331,6 +332,8 @@ describe('checkpoint logic', () => {
     expect(canConfirmRestore({ ...ready, mode: 'conversation', planned: false })).toBe(true)
     expect(canConfirmRestore({ ...ready, applying: true })).toBe(false)
     expect(confirmRestoreLabel('retake', 'both', false)).toBe('Retake')
+    expect(confirmRestoreLabel('rewind', 'both', false)).toBe('Go back to before this turn')
+    expect(confirmRestoreLabel('rewind', 'conversation', false)).toBe('Go back to before this turn')
     expect(confirmRestoreLabel('retake', 'files', false)).toBe('Restore files')
     expect(confirmRestoreLabel('files', 'files', true)).toBe('Restoring…')
     expect(filesOnlyIntro(null)).toBe('The conversation is not changed.')

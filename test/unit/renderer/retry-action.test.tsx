@@ -28,6 +28,8 @@ function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
     compare: vi.fn(async () => {}),
     changedFiles: () => false,
     openRestoreSheet: vi.fn(),
+    openRewindSheet: vi.fn(),
+    rewind: vi.fn(async () => {}),
     editSaved: vi.fn(),
     discardSaved: vi.fn(),
     ...over,

@@ -7,9 +7,11 @@ import { assistant, SID, user } from './fixtures'
 const echo = { providerID: 'local', modelID: 'echo' }
 const echo2 = { providerID: 'local', modelID: 'echo-2' }
 
-function contextWith(model: ModelRef | undefined) {
+function contextWith(model: ModelRef | undefined, outcome: RetakeOutcome = { status: 'done' } as RetakeOutcome) {
   const chooseModel = vi.fn()
-  const retake = vi.fn(async () => ({ status: 'done' }) as RetakeOutcome)
+  const onEdit = vi.fn()
+  const reports = { setStartError: vi.fn(), setSheet: vi.fn(), setComparison: vi.fn(), noteRestore: vi.fn() }
+  const retake = vi.fn(async () => outcome)
   const ctx = retryContextOf(
     {
       sessionID: SID,
@@ -20,12 +22,12 @@ function contextWith(model: ModelRef | undefined) {
       options: [],
       checkpoints: [],
       chooseModel,
-      onEdit: vi.fn(),
+      onEdit,
     },
     { retake, compareModels: vi.fn(), qc: new QueryClient() },
-    { setStartError: vi.fn(), setSheet: vi.fn(), setComparison: vi.fn(), noteRestore: vi.fn() },
+    reports,
   )
-  return { ctx, chooseModel, retake }
+  return { ctx, chooseModel, retake, onEdit, reports }
 }
 
 describe('the retry context: a retake that runs decides the session’s model', () => {
@@ -41,5 +43,43 @@ describe('the retry context: a retake that runs decides the session’s model', 
     const { ctx, chooseModel } = contextWith(echo)
     await ctx.retake('msg_a1', { ...echo })
     expect(chooseModel).not.toHaveBeenCalled()
+  })
+})
+
+describe('the retry context: /rewind', () => {
+  const restore = {
+    restoreId: 'rst_1',
+    status: 'done',
+    applied: [{ root: '/p', path: 'notes.txt', kind: 'delete' }],
+    skipped: [],
+    failed: [],
+    turnsMarkedRestored: true,
+    warnings: [],
+  }
+  const draft = [
+    { type: 'text' as const, text: 'write the notes' },
+    { type: 'file' as const, mime: 'text/plain', filename: 'brief.txt', url: 'data:text/plain;base64,aGk=' },
+  ]
+
+  it('opens the sheet that goes back (not the retake sheet) for the user turn of the message', () => {
+    const { ctx, reports } = contextWith(echo)
+    ctx.openRewindSheet('msg_a1', echo)
+    expect(reports.setSheet).toHaveBeenCalledWith({ clickedID: 'msg_a1', target: 'msg_u1', model: echo, rewind: true })
+  })
+
+  it('goes back without changing the session’s model, then puts the text and the attachment in the composer', async () => {
+    const { ctx, chooseModel, retake, onEdit, reports } = contextWith(echo, { status: 'done', messageID: 'msg_u1', restore, draft } as RetakeOutcome)
+    await ctx.rewind('msg_u1', echo2)
+    expect(retake).toHaveBeenCalledWith(expect.objectContaining({ clickedID: 'msg_u1', rewind: true }))
+    expect(chooseModel).not.toHaveBeenCalled()
+    expect(reports.noteRestore).toHaveBeenCalledWith(restore)
+    expect(onEdit).toHaveBeenCalledWith('write the notes', [expect.objectContaining({ name: 'brief.txt', kind: 'text' })])
+  })
+
+  it('a rewind that failed puts nothing in the composer; one that never started says why', async () => {
+    const failed = contextWith(echo, { status: 'failed', step: 'revert', error: 'the server said no', saved: false })
+    await failed.ctx.rewind('msg_u1', echo)
+    expect(failed.onEdit).not.toHaveBeenCalled()
+    expect(failed.reports.setStartError).toHaveBeenLastCalledWith('the server said no')
   })
 })

@@ -33,6 +33,8 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
     compare: vi.fn(async () => {}),
     changedFiles: changed,
     openRestoreSheet: vi.fn(),
+    openRewindSheet: vi.fn(),
+    rewind: vi.fn(async () => {}),
     editSaved: vi.fn(),
     discardSaved: vi.fn(),
   }
@@ -80,14 +82,16 @@ describe('what /retry and /rewind do (the ↺ path)', () => {
     expect(ctx.retake).not.toHaveBeenCalled()
   })
 
-  it('/rewind N goes back before turn N through the restore sheet; a bad N or none asks for one', async () => {
+  it('/rewind N opens the sheet that goes back before turn N (not the retake sheet); a bad N or none asks for one', async () => {
     const ctx = ctxWith(() => false)
     const go = run(ctx)
     expect(await go({ kind: 'command', name: 'rewind', arg: '1' })).toEqual({ ok: true })
-    expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_1', echo)
+    expect(ctx.openRewindSheet).toHaveBeenCalledWith('msg_1', echo)
+    expect(ctx.openRestoreSheet).not.toHaveBeenCalled()
     expect(await go({ kind: 'command', name: 'rewind', arg: '3' })).toMatchObject({ ok: false, message: 'There is no turn 3: choose 1–2.' })
     expect(await go({ kind: 'command', name: 'rewind', arg: '' })).toMatchObject({ ok: false, draft: '/rewind ' })
     expect(ctx.retake).not.toHaveBeenCalled()
+    expect(ctx.rewind).not.toHaveBeenCalled()
   })
 
   it('nothing runs while a retake of the session is under way', async () => {
@@ -116,7 +120,7 @@ describe('/undo', () => {
   it('undoes the session’s last restore, from the host’s record', async () => {
     const calls = host({ restoreId: 'rst_1', rolledBack: true })
     const out = await run(ctxWith(() => false))({ kind: 'command', name: 'undo', arg: '' })
-    expect(out).toEqual({ ok: true, message: 'Undo put 1 file back as it was before the restore.' })
+    expect(out).toEqual({ ok: true, message: 'Restore undone: 1 file back as it was before the restore.' })
     expect(calls).toEqual([
       ['checkpoints.lastRestore', { directory: '/p', sessionID: SID }],
       ['checkpoints.undo', { directory: '/p', restoreId: 'rst_1' }],

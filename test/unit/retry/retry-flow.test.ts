@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Part } from '@opencode-ai/sdk/v2'
 import type { SavedRetry } from '../../../shared/ipc-contract'
-import { runRetry, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../shared/retry/retry-flow'
+import { runRetry, runRewind, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../shared/retry/retry-flow'
 
 const S = 'ses_test1'
 const U = 'msg_user1'
@@ -318,5 +318,42 @@ describe('runRetry refused for want of a checkpoint', () => {
     const other = world({ failAt: 'prompt' })
     await runRetry(request(), other.deps).catch(() => {})
     expect(other.disk.get(U)?.noCheckpoint).toBeUndefined()
+  })
+})
+
+describe('runRewind (/rewind): ↺ up to the revert, then nothing is sent', () => {
+  it('saves the payload, reverts, and gives the turn back without deleting its parts or prompting; no attempt is kept', async () => {
+    const w = world()
+    const out = await runRewind(request({ previousAnswers: [] }), w.deps)
+    expect(out).toEqual({ status: 'rewound', parts: expectedParts })
+    expect(w.calls).toEqual(['save:pending', 'get', 'revert', 'drop'])
+    expect(w.disk.size).toBe(0)
+  })
+
+  it('restores the files as chosen, kept files put back after the revert, then stops', async () => {
+    const w = world()
+    const deps: RetryDeps = {
+      ...w.deps,
+      holdKept: async () => (w.calls.push('hold'), 'h1'),
+      restoreFiles: async () => (w.calls.push('restore'), { restoreId: 'r1', status: 'done', applied: [{ path: 'a.txt' }], failed: [], skipped: [] }),
+      putBackKept: async () => (w.calls.push('putback'), { failed: [] }),
+      undoFiles: async () => w.calls.push('undo'),
+    }
+    const out = await runRewind(request({ previousAnswers: [], files: { planId: 'p1', overwrite: [] } }), deps)
+    expect(w.calls).toEqual(['save:pending', 'get', 'hold', 'restore', 'revert', 'putback', 'drop'])
+    expect(out).toMatchObject({ status: 'rewound', restore: { restoreId: 'r1' } })
+  })
+
+  it('a revert that fails leaves the payload saved (the text is not lost) and nothing sent', async () => {
+    const w = world({ failAt: 'revert' })
+    await expect(runRewind(request({ previousAnswers: [] }), w.deps)).rejects.toMatchObject({ step: 'revert' })
+    expect(w.calls.some((c) => c.startsWith('prompt') || c.startsWith('delete'))).toBe(false)
+    expect(w.disk.get(U)).toMatchObject({ state: 'failed', parts: expectedParts })
+  })
+
+  it('a message the server no longer has is not gone back before', async () => {
+    const w = world({ gone: true })
+    await expect(runRewind(request({ previousAnswers: [] }), w.deps)).rejects.toMatchObject({ message: expect.stringContaining('no longer on the server') })
+    expect(w.calls).not.toContain('revert')
   })
 })
