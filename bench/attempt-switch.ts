@@ -1,6 +1,6 @@
 // Switching attempts on a real-sized change: a turn that rewrote 300 files and created 200 is
 // retaken, then "continue from this attempt" goes back and forth. Prints the plan's time (what the
-// restore sheet waits for; the target is under a second) and the whole switch's
+// restore sheet waits for; the budget is under a second) and the whole switch's
 // (files both ways and the conversation replayed), per switch and as medians.
 //
 //   npm run bench:attempts [-- --switches N]

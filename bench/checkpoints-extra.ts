@@ -204,7 +204,7 @@ export async function captureRows(ws: string, tmp: string, oneFile: string): Pro
   return { first: byDefault.first, gitFirst, second: byDefault.second, gitSecond, walked: walked.second, restore: byDefault.restore }
 }
 
-/** The figures the issue sets targets for, per workspace. */
+/** The figures the budgets are set for, per workspace. */
 export interface Figures {
   first: number
   gitFirst: number

@@ -6,8 +6,7 @@
  * request of that session and of the sessions it started (subagents), whatever sent the abort
  * (Stop, Esc, the palette, another tab).
  */
-import { Readable } from 'node:stream'
-import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
+import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { directoryOf } from './prompt-intercept'
 
 const ABORT_PATH = /^\/session\/(ses[A-Za-z0-9_]+)\/abort(?:\?|$)/
@@ -49,39 +48,19 @@ export function requestsToDeny(pending: PendingPermission[], stopped: Set<string
   return pending.filter((p) => stopped.has(p.sessionID)).map((p) => p.id)
 }
 
-async function json(res: ProxyResponse): Promise<unknown> {
-  const chunks: Buffer[] = []
-  for await (const c of res.body ?? []) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c as string))
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-  } catch {
-    return null
-  }
-}
-
 /**
  * Rejects what the stopped turn waits on. A request is rejected without a message: opencode takes
  * a message as the user's correction and goes on with the turn.
  */
-export async function denyPending(send: (req: ProxyRequest) => Promise<ProxyResponse>, abort: AbortRequestInfo, log: (l: string) => void): Promise<void> {
-  const q = abort.directory ? `?directory=${encodeURIComponent(abort.directory)}` : ''
-  const get = async (path: string) => json(await send({ method: 'GET', path: `${path}${q}`, headers: {}, fromHost: true }))
-  const pending = await get('/permission')
+export async function denyPending(client: OpencodeClient, sessionID: string, log: (l: string) => void): Promise<void> {
+  const pending = (await client.permission.list()).data
   if (!Array.isArray(pending) || pending.length === 0) return
   const list = pending as PendingPermission[]
-  const others = list.some((p) => p.sessionID !== abort.sessionID)
-  const sessions = others ? await get('/session') : []
-  const stopped = sessionAndDescendants(abort.sessionID, Array.isArray(sessions) ? (sessions as { id: string; parentID?: string }[]) : [])
+  const others = list.some((p) => p.sessionID !== sessionID)
+  const sessions = others ? ((await client.session.list()).data ?? []) : []
+  const stopped = sessionAndDescendants(sessionID, sessions as { id: string; parentID?: string }[])
   for (const id of requestsToDeny(list, stopped)) {
-    const body = Buffer.from(JSON.stringify({ reply: 'reject' }))
-    const res = await send({
-      method: 'POST',
-      path: `/permission/${encodeURIComponent(id)}/reply${q}`,
-      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
-      body: Readable.from([body]),
-      fromHost: true,
-    })
-    res.body?.resume()
-    if (res.status !== 200) log(`[permissions] rejecting ${id} at the stop of ${abort.sessionID}: HTTP ${res.status}`)
+    const res = await client.permission.reply({ requestID: id, reply: 'reject' })
+    if (res.response?.status !== 200) log(`[permissions] rejecting ${id} at the stop of ${sessionID}: HTTP ${res.response?.status ?? 'no answer'}`)
   }
 }

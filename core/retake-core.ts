@@ -15,7 +15,8 @@ import { listFolders } from './store/folders'
 import { RemoteSecretStore } from './store/remote-secret'
 import { loadOrCreateInstallKey } from './store/install-key'
 import { setBlockKey } from '../shared/attachments/inlined-attachment'
-import { sessionBusy, sessionMessages, type OpencodeConnection } from './server/connection'
+import type { OpencodeConnection } from './server/connection'
+import { sessionBusy, sessionMessages } from './server/host-client'
 import { toolUseByTurn, type StoredMessage } from './turn-tools'
 import type { TurnToolUse } from './checkpoints/index'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
@@ -24,6 +25,7 @@ import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-b
 import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
 import { CheckpointService } from './checkpoint-service'
 import { createCheckpointingProxy } from './checkpointing-proxy'
+import { createTurnCheckpoints } from './turn-checkpoints'
 import { checkpointHandlers } from './ipc/checkpoint-handlers'
 import { createRetakeHost } from './retake/retake-host'
 import type { RetakePhase } from './retake/retake-journal'
@@ -110,7 +112,8 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     },
     log,
   })
-  const proxy = createCheckpointingProxy(() => connection, checkpoints, log)
+  const turns = createTurnCheckpoints(() => connection, checkpoints, log)
+  const proxy = createCheckpointingProxy(() => connection, turns)
   // The folders the window may name to opencode (security/window-folders.ts): opened this run.
   const openedFolders = new Set<string>(opts.initialProject ? [opts.initialProject] : [])
   const opened = <T extends { path: string }>(project: T): T => {
@@ -119,7 +122,8 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
   }
   const retakes = createRetakeHost({
     journalDir: join(opts.dataDir, 'retakes'),
-    proxy: (req) => proxy.proxy(req),
+    conn: () => connection,
+    turns,
     checkpoints,
     stores,
     emit: (p) => events.emit('retake.progress', p),
@@ -303,7 +307,7 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
     checkpoints,
     start: startConnection,
     stop: async () => {
-      proxy.stop()
+      turns.stop()
       await checkpoints.close()
       await connection.stop()
     },

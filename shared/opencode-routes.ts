@@ -56,28 +56,9 @@ const ROUTES: Record<string, string[]> = {
   DELETE: ['/session/:id', '/session/:id/message/:id/part/:id', '/auth/:id'],
 }
 
-/**
- * Routes only the host itself may call (never forwarded for the window): "continue from this
- * attempt" rewrites the conversation after a turn — deleting the current branch's messages and
- * replaying the stored attempt's (opencode's sync replay, the same ids and contents) — and "fork
- * with its files" moves the forked session into its new folder.
- */
-const HOST_ONLY_ROUTES: Record<string, string[]> = {
-  POST: ['/sync/history', '/sync/replay', '/experimental/control-plane/move-session'],
-  DELETE: ['/session/:id/message/:id'],
-}
-
 const matchers = (routes: Record<string, string[]>): Record<string, RegExp[]> =>
   Object.fromEntries(Object.entries(routes).map(([method, shapes]) => [method, shapes.map((s) => new RegExp(`^${s.replace(/:id/g, SEG)}$`))]))
 const MATCHERS = matchers(ROUTES)
-const HOST_MATCHERS = matchers(HOST_ONLY_ROUTES)
-
-/** Is `method path` one of the routes only the host's own calls may use? */
-export function isHostOnlyOpencodeRoute(method: string, pathAndQuery: string): boolean {
-  const q = pathAndQuery.indexOf('?')
-  const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q)
-  return (HOST_MATCHERS[method.toUpperCase()] ?? []).some((re) => re.test(path))
-}
 
 /** Is `method path` (path below the proxy mount, query allowed) one of the routes Retake uses? */
 export function isAllowedOpencodeRoute(method: string, pathAndQuery: string): boolean {

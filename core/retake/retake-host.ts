@@ -2,11 +2,11 @@
  * ↺ as one transaction on the host (main process or browser-mode host), not calls from the window:
  * closing the window, reloading it or a crash of the renderer cannot leave files restored and the
  * conversation not. The flow itself is the tested state machine in retry-flow.ts; this module gives
- * it the host's I/O (opencode through the host's own checkpointing proxy, the checkpoint service,
- * the stores) and journals each destructive step, so a retake cut off by Retake's own death is
+ * it the host's I/O (opencode directly, with the prompt's checkpoint taken by a call, the
+ * checkpoint service, the stores) and journals each destructive step, so a retake cut off by Retake's own death is
  * finished or undone at the next start (recovery.ts).
  */
-import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
+import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
 import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema, SessionForkOutcome } from '../../shared/ipc-contract'
 import { runRetry, runRewind, RetryError, type RetryDeps, type StoredMessage } from '../../shared/retry/retry-flow'
@@ -14,11 +14,12 @@ import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
 import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
 import { unwrap } from '../../shared/unwrap'
 import type { CheckpointService } from '../checkpoint-service'
-import type { ProxyRequest, ProxyResponse } from '../server/opencode-proxy'
+import type { OpencodeConnection } from '../server/connection'
+import { hostClient, hostPost as postTo } from '../server/host-client'
+import type { TurnCheckpoints } from '../turn-checkpoints'
 import type { AppStores } from '../store/app-stores'
 import { decideRecovery } from './recovery'
 import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-journal'
-import { PROXY_BASE, proxyFetch } from './proxy-fetch'
 import { messagesBackTo } from './session-pages'
 import { continueFromAttempt, type ContinueInput } from './continue-attempt'
 import { forkSession, type ForkInput } from './fork-session'
@@ -28,7 +29,10 @@ import { firstFrom } from './early-reads'
 
 export interface RetakeHostOptions {
   journalDir: string
-  proxy(req: ProxyRequest): Promise<ProxyResponse>
+  /** The opencode server, reached directly (server/host-client.ts): never through the window's proxy. */
+  conn(): OpencodeConnection
+  /** A prompt's checkpoint and a stop's permission replies, as the proxy gives the window's. */
+  turns: TurnCheckpoints
   checkpoints: CheckpointService
   stores: AppStores
   emit(payload: EventPayload<'retake.progress'>): void
@@ -44,7 +48,7 @@ type Message = StoredMessage & { info: StoredMessage['info'] & { parentID?: stri
 export function createRetakeHost(opts: RetakeHostOptions) {
   const journal = new RetakeJournal(opts.journalDir)
   const running = new Set<string>()
-  const client = (directory: string): OpencodeClient => createOpencodeClient({ baseUrl: PROXY_BASE, directory, fetch: proxyFetch(opts.proxy) })
+  const client = (directory: string): OpencodeClient => hostClient(opts.conn(), directory)
 
   async function run(input: z.infer<typeof RetakeRunSchema>): Promise<RetakeOutcome> {
     const { directory, sessionID, clickedID, model } = input
@@ -91,6 +95,12 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     const stored = list.find((m) => m.info.id === target)
     const deps: RetryDeps = {
       ...sdk,
+      abortAndWaitIdle: async (s) => {
+        await opts.turns.denyPermissionsOf(directory, s)
+        await sdk.abortAndWaitIdle(s)
+        // Again once it stopped: a request a parallel tool call asked while the stop was on its way.
+        await opts.turns.denyPermissionsOf(directory, s)
+      },
       isBusy: firstFrom(
         status.then((s) => s !== undefined && s.type !== 'idle'),
         sdk.isBusy,
@@ -121,7 +131,8 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       },
       prompt: async (body, o) => {
         phase('prompting')
-        return sdk.prompt(body, o)
+        if (!o?.skipCheckpoint) await opts.turns.before(directory, sessionID, target)
+        return sdk.prompt(body)
       },
       onStep: (step, ms) => {
         opts.emit({ sessionID, messageID: target, step })
@@ -192,25 +203,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     return { runs }
   }
 
-  /** A POST of the host's own (host-only routes allowed), answered as status + parsed JSON. */
-  const hostPost = (directory: string) => {
-    const f = proxyFetch(opts.proxy)
-    return async (path: string, body: unknown) => {
-      const r = await f(`${PROXY_BASE}${path}?directory=${encodeURIComponent(directory)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-      const text = await r.text()
-      let json: unknown = null
-      try {
-        json = text ? JSON.parse(text) : null
-      } catch {
-        json = text
-      }
-      return { status: r.status, json }
-    }
-  }
+  const hostPost = (directory: string) => postTo(opts.conn(), directory)
 
   async function fork(input: ForkInput): Promise<SessionForkOutcome> {
     try {

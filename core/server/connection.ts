@@ -39,37 +39,3 @@ export function checkHealth(baseUrl: string, authorization: string, timeoutMs: n
     req.end()
   })
 }
-
-/**
- * Whether opencode is running a turn of a session now (`GET /session/status`: busy or retrying),
- * or null when the server cannot be asked.
- */
-export async function sessionBusy(conn: OpencodeConnection, directory: string, sessionID: string): Promise<boolean | null> {
-  if (!conn.url) return null
-  try {
-    const url = new URL('/session/status', conn.url)
-    url.searchParams.set('directory', directory)
-    const res = await fetch(url, { headers: { authorization: conn.authorization() }, signal: AbortSignal.timeout(5000) })
-    if (!res.ok) return null
-    const all = (await res.json()) as Record<string, { type?: string } | undefined>
-    const type = all[sessionID]?.type
-    return type === 'busy' || type === 'retry'
-  } catch {
-    return null
-  }
-}
-
-/** A session's stored messages (null: the server could not be asked). */
-export async function sessionMessages(conn: OpencodeConnection, directory: string, sessionID: string): Promise<unknown[] | null> {
-  if (!conn.url) return null
-  try {
-    const url = new URL(`/session/${encodeURIComponent(sessionID)}/message`, conn.url)
-    url.searchParams.set('directory', directory)
-    const res = await fetch(url, { headers: { authorization: conn.authorization() }, signal: AbortSignal.timeout(15_000) })
-    if (!res.ok) return null
-    const data = (await res.json()) as unknown
-    return Array.isArray(data) ? data : null
-  } catch {
-    return null
-  }
-}

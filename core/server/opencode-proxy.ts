@@ -7,7 +7,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
-import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../shared/opencode-routes'
+import { isAllowedOpencodeRoute } from '../../shared/opencode-routes'
 import type { OpencodeConnection } from './connection'
 import { realTimers, relayEvents } from './event-relay'
 
@@ -19,8 +19,6 @@ export interface ProxyRequest {
   body?: Readable | null
   /** Aborted when the client goes away, so upstream requests (and event streams) are closed too. */
   signal?: AbortSignal
-  /** Set only by the host's own calls (proxy-fetch.ts), never from a request the window sent. */
-  fromHost?: boolean
 }
 
 export interface ProxyResponse {
@@ -101,7 +99,7 @@ function forward(conn: OpencodeConnection, req: ProxyRequest): Promise<ProxyResp
   }
   const url = upstreamUrl(conn.url, req.path)
   if (!url) return Promise.resolve(jsonError(400, 'BadRequest', 'Invalid opencode path'))
-  if (!isAllowedOpencodeRoute(req.method, url.pathname) && !(req.fromHost === true && isHostOnlyOpencodeRoute(req.method, url.pathname))) {
+  if (!isAllowedOpencodeRoute(req.method, url.pathname)) {
     return Promise.resolve(jsonError(403, 'Forbidden', `Retake does not forward ${req.method} ${url.pathname} to opencode`))
   }
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 /**
- * Rebuilds a retry's prompt payload from a stored user message (issue '↺ Retry'). Pure: the caller
+ * Rebuilds a retry's prompt payload from a stored user message. Pure: the caller
  * saves the result before anything destructive runs, so a failed retry can never lose the prompt.
  *
  * Unlike the seed client (retry-lessons bug 5), every kind of message is retryable (text, attachment-

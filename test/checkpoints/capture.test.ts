@@ -236,12 +236,7 @@ describe('capturing a turn', () => {
         else if ((fs.statSync(p).mode & 0o777) !== 0o600) bad.push(p)
       }
     }
-    const old = process.umask(0o022)
-    try {
-      walk(w.storeDir)
-    } finally {
-      process.umask(old)
-    }
+    walk(w.storeDir)
     expect(bad).toEqual([])
     expect(fs.readdirSync(path.join(w.storeDir, 'packs')).length).toBeGreaterThan(0)
   })

@@ -1,4 +1,4 @@
-// Issue "Nothing lost, ever": each case here deleted or overwrote a user's file before its fix.
+// Nothing lost, ever: each case here deleted or overwrote a user's file before its fix.
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Issue "Failing resources", item 7: the disk holding the store fills up during the capture before
+// The disk holding the store fills up during the capture before
 // a prompt. Before the fix the partial capture (packs, blobs, a snapshot) stayed in the store,
 // keeping the disk full, a lock file that could not be filled refused every later capture as
 // "busy", and a pack cut mid-write misplaced the next blob. Now the store is left exactly as it

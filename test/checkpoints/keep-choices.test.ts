@@ -1,4 +1,4 @@
-// Issue 13: every file of a plan can be kept as it is (not only conflicts), and the files a user
+// Every file of a plan can be kept as it is (not only conflicts), and the files a user
 // keeps are held aside around opencode's own revert — also when the project is opened through a
 // symlink, never through a folder that now leads out of the project.
 import fs from 'node:fs'

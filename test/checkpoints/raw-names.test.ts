@@ -1,4 +1,4 @@
-// Class 7 of issue 12: names that are not UTF-8 (Linux allows any bytes). Before, such files were
+// Names that are not UTF-8 (Linux allows any bytes). Before, such files were
 // skipped at capture: one the turn deleted could not come back, one it created stayed behind.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'

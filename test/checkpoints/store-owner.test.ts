@@ -1,4 +1,4 @@
-// Class 6 of issue 12: two processes, one store. One engine owns a store from open to close; a
+// Two processes, one store. One engine owns a store from open to close; a
 // second opener — another app instance, a browser-mode host on the same data dir, or this process
 // opening it twice — gets a clear error instead of colliding snapshot ids and a sweep that deletes
 // blobs the first still needs. A dead owner's claim is stale, even when its pid now belongs to

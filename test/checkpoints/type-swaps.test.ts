@@ -1,4 +1,4 @@
-// Class 3 of issue 12: a turn that changes what a path IS — file, folder or symlink — is undone
+// A turn that changes what a path IS — file, folder or symlink — is undone
 // exactly, in all nine transitions, with links that point inside the project (a restore must never
 // write a folder's old files through a link into another folder). When the user has since filled
 // what the turn made, the restore keeps the user's files and says so instead of failing half-way.

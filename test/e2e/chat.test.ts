@@ -1,6 +1,6 @@
 /**
  * Browser mode end to end: a real opencode server behind Retake's host, the fake LLM behind it,
- * Debian's Chromium in front. The user story of issue 'Retake end to end'.
+ * Debian's Chromium in front. A new user's first session, end to end.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
@@ -96,7 +96,7 @@ describe('chat in browser mode', () => {
     await page.keyboard.press('Escape')
     await page.locator('[data-testid="message"][data-role="assistant"][data-streaming="true"]').waitFor({ state: 'detached' })
     await page.getByTestId('status-line').getByText(/idle/i).waitFor()
-    // Within a second (the issue's bar): the window is idle and the model's stream was cut, not
+    // Within a second (what a user calls instant): the window is idle and the model's stream was cut, not
     // finished (the whole SLOW answer takes ~10 s).
     expect(Date.now() - pressed).toBeLessThan(1_000)
     await until(() => turn.endedAt !== undefined, 'the model request to end')

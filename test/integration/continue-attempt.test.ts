@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROXY_BASE, proxyFetch } from '../../core/retake/proxy-fetch'
+import { hostPost as postTo } from '../../core/server/host-client'
 import { startCoreApp, tree, waitSealed, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined
@@ -48,15 +48,8 @@ async function continueFrom(sessionID: string, messageID: string, at: number, fi
   }
 }
 
-/** A POST of the host's own to opencode (a host-only route), as the switch makes them. */
-async function hostPost(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const r = await proxyFetch(app!.core.proxy)(`${PROXY_BASE}${path}?directory=${encodeURIComponent(app!.project)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  return { status: r.status, json: (await r.json()) as unknown }
-}
+/** A POST of the host's own to opencode (a route the window may not use), as the switch makes them. */
+const hostPost = (path: string, body: unknown) => postTo(app!.core.connection, app!.project)(path, body)
 
 /** A message written back the way opencode's after-turn summary does it: message.updated, after the session's last event. */
 async function lateWrite(sessionID: string, info: unknown): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Issue "Failing resources", item 7, through the app (real opencode server, fake LLM): the disk
+ * A full disk, through the app (real opencode server, fake LLM): the disk
  * holding Retake's checkpoints fills up. The prompt is refused with an error that says so — never
  * sent silently without a checkpoint — the store keeps nothing of the failed capture, the user can
  * send knowingly without one, and once there is space again prompts are checkpointed as before.

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isolatedOpencodeEnv } from '../support/opencode-config'
-import { createRetakeCore, type RetakeCore } from '../../core/retake-core'
+import type { RetakeCore } from '../../core/retake-core'
+import { offlineCore } from '../support/core-fixture'
 import { startWebHost, type WebHost } from '../../web/host'
 import { createAppProtocolHandler } from '../../electron/desktop/app-protocol'
 import { hostFetch, logIn } from '../support/host-fetch'
@@ -37,17 +37,7 @@ beforeAll(async () => {
   mkdirSync(project, { recursive: true })
   mkdirSync(elsewhere, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Retake</title>')
-  writeFileSync(join(root, 'opencode.json'), JSON.stringify({ autoupdate: false, share: 'disabled' }))
-  core = createRetakeCore({
-    mode: 'browser',
-    dataDir: join(root, 'data'),
-    appRoot: process.cwd(),
-    version: '0.0.0-test',
-    opencodeVersion: '1.18.33',
-    opencodeConfigPath: join(root, 'opencode.json'),
-    initialProject: project,
-    serverEnv: isolatedOpencodeEnv(join(root, 'server-home')),
-  })
+  core = offlineCore(root, project)
   host = await startWebHost({ core, staticDir, port: 0 })
   await core.start()
 })

@@ -1,5 +1,5 @@
 /**
- * The attack of issue "Security…", item 1, in real Chromium against the real opencode server: the
+ * An agent-written page reached from a model's link, in real Chromium against the real opencode server: the
  * agent writes an HTML file with script into the project, and the model's answer links to it (and to
  * opencode's own web app) through Retake's proxy. Neither a click on those links nor opening them by
  * hand may run script on Retake's origin, where it could call the bridge and, through opencode, run

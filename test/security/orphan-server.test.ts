@@ -1,4 +1,4 @@
-// Issue 14, item 6: the server's life follows the app's. Killing the host with SIGKILL used to leave
+// The server's life follows the app's. Killing the host with SIGKILL used to leave
 // an orphan opencode (still listening, still holding the project). Now its watchdog stops it; and a
 // server an earlier run recorded as its own is stopped on the next start — but only if it really is
 // that process (pid AND start time AND command line), never an unrelated one that got its pid.

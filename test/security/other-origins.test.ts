@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page, type Request as PwRequest, type Response as PwResponse } from 'playwright-core'
-import { createRetakeCore, type RetakeCore } from '../../core/retake-core'
+import type { RetakeCore } from '../../core/retake-core'
+import { offlineCore } from '../support/core-fixture'
 import { startWebHost, type WebHost } from '../../web/host'
 import { CHROMIUM } from '../e2e/harness'
 import { hostFetch } from '../support/host-fetch'
-import { isolatedOpencodeEnv } from '../support/opencode-config'
 
 const root = mkdtempSync(join(tmpdir(), 'retake-origins-'))
 const staticDir = join(root, 'renderer')
@@ -100,17 +100,7 @@ beforeAll(async () => {
   mkdirSync(staticDir, { recursive: true })
   mkdirSync(project, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Retake</title>')
-  writeFileSync(join(root, 'opencode.json'), JSON.stringify({ autoupdate: false, share: 'disabled' }))
-  core = createRetakeCore({
-    mode: 'browser',
-    dataDir: join(root, 'data'),
-    appRoot: process.cwd(),
-    version: '0.0.0-test',
-    opencodeVersion: '1.18.33',
-    opencodeConfigPath: join(root, 'opencode.json'),
-    initialProject: project,
-    serverEnv: isolatedOpencodeEnv(join(root, 'server-home')),
-  })
+  core = offlineCore(root, project)
   await core.start()
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
 })

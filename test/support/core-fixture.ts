@@ -32,6 +32,25 @@ export interface CoreApp {
   stop(): Promise<void>
 }
 
+/**
+ * A core with no model provider (opencode stays offline), for tests of the host itself: opencode's
+ * config in `root`, its own HOME/XDG dirs there, `project` opened first.
+ */
+export function offlineCore(root: string, project: string): RetakeCore {
+  const configPath = join(root, 'opencode.json')
+  writeFileSync(configPath, JSON.stringify({ autoupdate: false, share: 'disabled' }))
+  return createRetakeCore({
+    mode: 'browser',
+    dataDir: join(root, 'data'),
+    appRoot: process.cwd(),
+    version: '0.0.0-test',
+    opencodeVersion: '1.18.33',
+    opencodeConfigPath: configPath,
+    initialProject: project,
+    serverEnv: isolatedOpencodeEnv(join(root, 'server-home')),
+  })
+}
+
 export async function startCoreApp(
   opts: { git?: boolean; files?: Record<string, string>; settings?: Partial<Settings>; root?: string; core?: Pick<CoreOptions, 'afterRetakePhase' | 'afterSwitchDelete'> } = {},
 ): Promise<CoreApp> {

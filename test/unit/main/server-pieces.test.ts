@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { backoffDelay, parseListeningLine } from '../../../core/server/server-logic'
 import { candidatePaths, resolveOpencodeBinary } from '../../../core/server/opencode-binary'
 import { downstreamHeaders, upstreamHeaders, upstreamUrl } from '../../../core/server/opencode-proxy'
-import { isAllowedOpencodeRoute, isHostOnlyOpencodeRoute } from '../../../shared/opencode-routes'
+import { isAllowedOpencodeRoute } from '../../../shared/opencode-routes'
 
 describe('parseListeningLine', () => {
   it('waits for the line, then gives the URL', () => {
@@ -71,16 +71,16 @@ describe('proxy header and path rules', () => {
     expect(isAllowedOpencodeRoute('POST', '/session/ses_1/prompt_async')).toBe(true)
     expect(isAllowedOpencodeRoute('DELETE', '/session/ses_1/message/msg_1/part/prt_1')).toBe(true)
     expect(isAllowedOpencodeRoute('PUT', '/auth/openai')).toBe(true)
-    // Rewriting a conversation is the host's own business (continue-attempt.ts), never the window's.
+    // Rewriting a conversation or moving a session is the host's own business (continue-attempt.ts,
+    // fork-session.ts, over server/host-client.ts), never the window's.
     for (const [m, p] of [
       ['POST', '/sync/replay'],
       ['POST', '/sync/history'],
       ['DELETE', '/session/ses_1/message/msg_1'],
+      ['POST', '/experimental/control-plane/move-session'],
     ]) {
       expect(isAllowedOpencodeRoute(m!, p!)).toBe(false)
-      expect(isHostOnlyOpencodeRoute(m!, p!)).toBe(true)
     }
-    expect(isHostOnlyOpencodeRoute('DELETE', '/session/ses_1')).toBe(false)
     expect(isAllowedOpencodeRoute('POST', '/provider/github-copilot/oauth/authorize')).toBe(true)
     expect(isAllowedOpencodeRoute('POST', '/provider/openai/oauth/callback')).toBe(true)
     // opencode's commands (a template the server turns into a prompt: a turn like any other, checkpointed).

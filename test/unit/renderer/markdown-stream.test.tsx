@@ -1,4 +1,4 @@
-// Issue 18: streaming costs per delta, not per message. While an answer grows only its last block
+// Streaming costs per delta, not per message. While an answer grows only its last block
 // is parsed, highlighted and sanitized again; finished blocks keep their HTML.
 import { render } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'

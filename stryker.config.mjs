@@ -1,0 +1,31 @@
+// Mutation testing of the modules that decide what may be written or deleted (npm run
+// test:mutation; not part of npm test: it runs the engine's tests once per mutant, for hours on two
+// cores at full scope). A surviving mutant in a safety check means no test notices that check
+// missing: it gets a test, or a line in docs/checkpoints.md saying why it is equivalent.
+// Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/stat-proof.ts`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: [
+    'core/checkpoints/planner.ts',
+    'core/checkpoints/plan-parts.ts',
+    'core/checkpoints/ownership.ts',
+    'core/checkpoints/attribution.ts',
+    'core/checkpoints/stat-proof.ts',
+    'core/checkpoints/steps.ts',
+    'core/checkpoints/step-env.ts',
+    'core/checkpoints/verify.ts',
+    'core/checkpoints/journal.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 60_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 85, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+// The tests StrykerJS runs against each mutant of the engine's safety modules (npm run
+// test:mutation): the checkpoint engine's own tests and the pure unit tests, without the soak-sized
+// and timing-heavy files, which would multiply the run's hours without killing more mutants.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['test/checkpoints/**/*.test.ts'],
+    exclude: ['test/checkpoints/large-roots.test.ts', 'test/checkpoints/install-restore.test.ts', 'test/checkpoints/first-capture.test.ts'],
+    testTimeout: 120_000,
+  },
+})
