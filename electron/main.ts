@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRetakeCore, type RetakeCore } from '../core/retake-core'
 import { readVersions } from '../core/app-paths'
+import { NATIVE_DIR_ENV } from '../core/native-modules'
 import { createAppProtocolHandler } from './desktop/app-protocol'
 import { logsDir, openMainLog } from './desktop/main-log'
 import { aboutDetail, buildMenuTemplate } from './desktop/menu'
@@ -30,6 +31,10 @@ process.on('unhandledRejection', (reason) => log(`[main] unhandled rejection: ${
 // Windows shows a page's notifications only under the id of the installed Start-menu shortcut
 // (electron-builder.yml appId).
 if (process.platform === 'win32') app.setAppUserModelId('dev.retake.app')
+
+// The packaged app's native modules (the engine's watcher, extended attributes) are in
+// resources/native/, outside the asar; in development they load from node_modules.
+if (app.isPackaged) process.env[NATIVE_DIR_ENV] = join(process.resourcesPath, 'native')
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()

@@ -2,11 +2,13 @@
 // after extraResources are copied and before electron-builder flips the fuses (`electronFuses` in
 // electron-builder.yml) and signs, so a broken package fails the build instead of a user's launch.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, statSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { binaryName, pinnedOpencodeVersion } from './before-pack.mjs'
+import { NATIVE_STAGE_DIR } from './stage-native.mjs'
 
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal']
+const OS_KEYS = { linux: 'linux', darwin: 'mac', mas: 'mac', win32: 'win' }
 
 /** Checks resources/bin/opencode in a packed app; runs `--version` when this machine can run it. */
 export function checkPackedOpencode({ resourcesDir, platform, arch, log = console.log }) {
@@ -33,11 +35,22 @@ export function checkPackedOpencode({ resourcesDir, platform, arch, log = consol
   return { bin, version }
 }
 
+/**
+ * Puts the staged native modules (scripts/stage-native.mjs) in resources/native/. Here and not in
+ * extraResources: electron-builder leaves out every folder named node_modules there, and a module's
+ * dependencies are found only through one.
+ */
+export function copyNative({ resourcesDir, platform, arch, stageRoot = NATIVE_STAGE_DIR, log = console.log }) {
+  const from = join(stageRoot, `${OS_KEYS[platform]}-${arch}`)
+  if (!existsSync(from)) return log(`no native modules staged for ${platform}-${arch}`)
+  cpSync(from, join(resourcesDir, 'native'), { recursive: true })
+  log(`copied ${from} → resources/native`)
+}
+
 export default async function afterPack(context) {
-  checkPackedOpencode({
-    resourcesDir: context.packager.getResourcesDir(context.appOutDir),
-    platform: context.electronPlatformName,
-    arch: ARCH_NAMES[context.arch],
-    log: (line) => console.log(`  • opencode: ${line}`),
-  })
+  const resourcesDir = context.packager.getResourcesDir(context.appOutDir)
+  const platform = context.electronPlatformName
+  const arch = ARCH_NAMES[context.arch]
+  checkPackedOpencode({ resourcesDir, platform, arch, log: (line) => console.log(`  • opencode: ${line}`) })
+  copyNative({ resourcesDir, platform, arch, log: (line) => console.log(`  • native: ${line}`) })
 }

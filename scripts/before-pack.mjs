@@ -4,14 +4,14 @@
 // platform), otherwise from `npm pack <package>@<pinned version>` (building for another platform or
 // arch), cached in release/.opencode-cache/. On x64 the `-baseline` build (no AVX2) is preferred so
 // the app runs on older CPUs too.
-import { execFileSync } from 'node:child_process'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { packedPackage } from './npm-pack.mjs'
+import { stageNative } from './stage-native.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const STAGE_DIR = join(ROOT, 'release', '.opencode-stage')
-const CACHE_DIR = join(ROOT, 'release', '.opencode-cache')
 
 /** electron-builder's Arch enum (builder-util) by number. */
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal']
@@ -58,40 +58,10 @@ function installedPackageBinary(root, pkgName, version, file) {
   return null
 }
 
-/** Fetches `<pkg>@<version>` with `npm pack` (integrity-checked by npm) and extracts its binary. */
 function packedPackageBinary(pkgName, version, file, log) {
-  const dir = join(CACHE_DIR, `${pkgName}-${version}`)
-  const bin = join(dir, 'package', 'bin', file)
-  if (existsSync(bin)) return bin
-  mkdirSync(dir, { recursive: true })
-  log(`npm pack ${pkgName}@${version}`)
-  try {
-    const args = ['pack', `${pkgName}@${version}`, '--pack-destination', dir, '--loglevel', 'error']
-    const opts = { stdio: ['ignore', 'pipe', 'pipe'] }
-    // Under `npm run`, npm's own CLI script is known: run it with this node, no shell (paths with spaces
-    // stay intact on Windows, where npm.cmd would need one).
-    const npmCli = process.env.npm_execpath
-    if (npmCli && /\.c?js$/.test(npmCli)) execFileSync(process.execPath, [npmCli, ...args], opts)
-    else if (process.platform === 'win32')
-      execFileSync(
-        'npm.cmd',
-        args.map((a) => `"${a}"`),
-        { ...opts, shell: true },
-      )
-    else execFileSync('npm', args, opts)
-  } catch (err) {
-    const why =
-      String(err.stderr ?? '')
-        .split('\n')
-        .find((l) => /error/i.test(l)) ?? err.message
-    log(`  ${pkgName}@${version} could not be fetched: ${why.trim()}`)
-    return null
-  }
-  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))
-  if (!tgz) return null
-  // bsdtar ships with macOS and Windows 10+, GNU tar with Linux; both read npm's gzip tarballs.
-  execFileSync('tar', ['-xzf', tgz], { cwd: dir, stdio: 'ignore' })
-  return existsSync(bin) ? bin : null
+  const dir = packedPackage(pkgName, version, log)
+  const bin = dir && join(dir, 'bin', file)
+  return bin && existsSync(bin) ? bin : null
 }
 
 /**
@@ -127,4 +97,5 @@ export default async function beforePack(context) {
   const arch = ARCH_NAMES[context.arch]
   if (arch === 'universal') throw new Error('Build mac per arch (x64, arm64): a universal app would need both opencode binaries merged')
   stageOpencode({ platform, arch, log: (line) => console.log(`  • opencode: ${line}`) })
+  stageNative({ platform, arch, log: (line) => console.log(`  • native: ${line}`) })
 }

@@ -184,7 +184,14 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
 
     // 2. resources/: the asar and the opencode binary, nothing unpacked beside them.
     const resourceEntries = readdirSync(resources).sort()
-    assert(JSON.stringify(resourceEntries) === JSON.stringify(['app.asar', 'bin']), `resources/ holds ${resourceEntries.join(', ')}`)
+    assert(JSON.stringify(resourceEntries) === JSON.stringify(['app.asar', 'bin', 'native']), `resources/ holds ${resourceEntries.join(', ')}`)
+    // The native modules load from resources/native/ as the packaged host loads them (core/native-modules.ts).
+    const fromNative = createRequire(join(resources, 'native', 'node_modules', 'index.js'))
+    for (const name of ['@parcel/watcher', '@napi-rs/xattr']) {
+      const mod = fromNative(name) as Record<string, unknown>
+      assert(typeof mod === 'object' && Object.keys(mod).length > 0, `resources/native/${name} does not load`)
+    }
+    log('✓ resources/native: @parcel/watcher and @napi-rs/xattr load from outside the asar')
     const bin = join(resources, 'bin', 'opencode')
     const st = statSync(bin)
     assert(st.isFile() && (st.mode & 0o111) !== 0, `${bin} is not an executable file`)
