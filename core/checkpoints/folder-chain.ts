@@ -7,8 +7,8 @@
 // folder that is not, at that moment, the one checked. Cost: one lstat per folder above the path
 // per step (an install's restore: its files' depth each).
 import fs from 'node:fs'
+import path from 'node:path'
 import { os, realpathOf } from './os-names'
-import { keyToAbs } from './paths'
 import { KeptInPlace } from './step-env'
 import { CheckpointError } from './types'
 
@@ -40,8 +40,7 @@ export function recordRoot(ids: FolderIds, rootAbs: string, rootReal: string): v
  * makes is recorded by that step.
  */
 export function recordChain(ids: FolderIds, rootAbs: string, key: string): void {
-  for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
-    const abs = keyToAbs(rootAbs, key.slice(0, at))
+  for (const abs of foldersAbove(rootAbs, key)) {
     if (ids.has(abs)) continue
     const st = fs.lstatSync(os(abs), MAYBE)
     if (!st?.isDirectory()) return
@@ -57,29 +56,47 @@ export function recordChain(ids: FolderIds, rootAbs: string, key: string): void 
  * kept path. Returns false when a folder above is missing or a file (nothing below can exist).
  */
 export function checkChain(ids: FolderIds, rootAbs: string, key: string, make?: (abs: string) => void): boolean {
-  const top = fs.statSync(os(rootAbs), MAYBE)
-  if (!top?.isDirectory() || ids.get(rootAbs) !== folderId(top)) {
-    throw new CheckpointError('EBAD_PATH', `${rootAbs} is not the folder this restore started in (replaced by a link or another folder?); nothing written there`)
-  }
-  let dev = top.dev
-  for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
-    const sub = key.slice(0, at)
-    const abs = keyToAbs(rootAbs, sub)
+  // The whole key was checked safe (stepTarget's keyToAbs): its folders' paths are the root's plus
+  // their names, built as the walk goes down (no join per folder: an install has thousands of steps).
+  const body = path.sep === '/' ? key : key.split('/').join(path.sep)
+  const base = rootAbs.endsWith(path.sep) ? rootAbs : rootAbs + path.sep
+  // The root itself is looked at only when no recorded folder below it vouches for it: a recorded
+  // folder reached through a root swapped for a link is another inode.
+  let dev = -1
+  for (let at = key.indexOf('/'); ; at = key.indexOf('/', at + 1)) {
+    const abs = at === -1 ? null : base + body.slice(0, at)
+    const known = abs === null ? undefined : ids.get(abs)
+    if (dev === -1 && known === undefined) dev = rootDev(ids, rootAbs)
+    if (abs === null) return true
     let st = fs.lstatSync(os(abs), MAYBE)
     if (!st && make) st = makeFolder(ids, abs, make)
     if (!st) return false
-    if (st.isSymbolicLink()) throw new KeptInPlace(`the folder ${sub} above it is a link now (kept); nothing is written through it`)
+    if (st.isSymbolicLink()) throw new KeptInPlace(`the folder ${key.slice(0, at)} above it is a link now (kept); nothing is written through it`)
     if (!st.isDirectory()) {
       if (make) throw new KeptInPlace('its folder is a file now, and that file is kept; not put back')
       return false
     }
-    const known = ids.get(abs)
     if (known !== undefined ? known !== folderId(st) : st.dev !== dev) {
-      throw new KeptInPlace(`the folder ${sub} above it is not the one checked before the restore (replaced, or mounted over, since); kept`)
+      throw new KeptInPlace(`the folder ${key.slice(0, at)} above it is not the one checked before the restore (replaced, or mounted over, since); kept`)
     }
     dev = st.dev
   }
-  return true
+}
+
+/** The root's device, when it is the folder recorded before the steps; else nothing is done there. */
+function rootDev(ids: FolderIds, rootAbs: string): number {
+  const top = fs.statSync(os(rootAbs), MAYBE)
+  if (!top?.isDirectory() || ids.get(rootAbs) !== folderId(top)) {
+    throw new CheckpointError('EBAD_PATH', `${rootAbs} is not the folder this restore started in (replaced by a link or another folder?); nothing written there`)
+  }
+  return top.dev
+}
+
+/** The path of each folder above `key` (as checkChain builds them). */
+function* foldersAbove(rootAbs: string, key: string): Generator<string> {
+  const body = path.sep === '/' ? key : key.split('/').join(path.sep)
+  const base = rootAbs.endsWith(path.sep) ? rootAbs : rootAbs + path.sep
+  for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) yield base + body.slice(0, at)
 }
 
 /** One folder made by a step (its parent checked just before), recorded as the restore's own. */
