@@ -148,9 +148,9 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
       return
     }
     case 'chmod': {
-      if (!enter(env, s, root)) return
-      const st = fs.lstatSync(os(abs), { throwIfNoEntry: false })
-      if (!st || st.isSymbolicLink()) return // gone, or a link now (chmod would follow it): not this restore's to change
+      const st = enter(env, s, root) ? fs.lstatSync(os(abs), { throwIfNoEntry: false }) : undefined
+      if (!st) return void env.vanished.add(k) // gone meanwhile: left as the user left it
+      if (st.isSymbolicLink()) throw new KeptInPlace('is a link now (a chmod would follow it); kept')
       if (st.isFile()) checkWrite(env, k, root, abs)
       fs.chmodSync(os(abs), s.mode)
       return
