@@ -74,6 +74,20 @@ describe.skipIf(!mountable)('a mount point inside a root', () => {
     expect(w.text('src/app.ts')).toBe('app')
   })
 
+  it('a mount made between the plan and its apply is found by the re-check', async () => {
+    const { w, shared } = await cacheTurn()
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.filter((a) => a.kind === 'delete')).toHaveLength(NAMES.length + 1)
+    expect(spawnSync('mount', ['--bind', shared, w.p('cache')]).status).toBe(0)
+    mounts.push(w.p('cache'))
+    const r = await w.store.apply(plan)
+    sharedIntact(shared)
+    expect(r.failed).toEqual([])
+    const reason = 'on another file system now (cache is a mount point since the checkpoint): left as it is'
+    expect(r.skipped.filter((s) => s.reason === reason).map((s) => s.path)).toEqual(['cache', ...NAMES.map((n) => `cache/${n}`)])
+    expect(w.text('src/app.ts')).toBe('app')
+  })
+
   it('a mount made over a folder while the restore empties it stops the restore there', async () => {
     const { w, shared } = await cacheTurn()
     const plan = await w.store.plan({ turnKey: 's/m1' })
