@@ -73,7 +73,7 @@ export class NewMounts {
 }
 
 /** Mount points strictly below `rootReal` (a real path), as root-relative keys. Empty off Linux or unreadable. */
-export function mountKeysUnder(rootReal: string): Set<string> {
+function mountKeysUnder(rootReal: string): Set<string> {
   const out = new Set<string>()
   if (process.platform !== 'linux') return out
   let text: string
