@@ -1,7 +1,7 @@
 // Which folder above a path is a symlink now. A capture never walks into a symlink, so every path
 // a checkpoint knows had real folders above it; if one of them is a link today, reading or writing
 // the path would go wherever that link points — out of the root, or (worse, since no root check
-// catches it) to another place inside the project. Plans and steps ask this probe first.
+// catches it) to another place inside the project. Plans and captures ask this probe first.
 import fs from 'node:fs'
 import path from 'node:path'
 import { os } from './os-names'
@@ -64,12 +64,6 @@ export class LinkProbe {
     }
     this.real.add(folder)
     return null
-  }
-
-  /** A folder was removed (or replaced): forget what it was. */
-  forget(key: string): void {
-    this.seen.delete(key)
-    this.real.clear()
   }
 
   private state(dir: string): DirState {

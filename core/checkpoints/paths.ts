@@ -95,11 +95,11 @@ export function isInside(root: string, abs: string): boolean {
 
 /**
  * The parent directory of a target, resolved through symlinks, must be inside the root's real
- * path: a parent replaced by a symlink to /etc must not let a restore write there. Walks up to the
- * nearest existing ancestor (parents may be missing when a restore recreates them).
- * `known` keeps the real paths found, by folder, for one plan or one restore: an install's restore
- * resolved the same few hundred folders for thousands of files (~0.4 s). It holds only folders that
- * exist, and a restore forgets a folder it removes (as LinkProbe does).
+ * path: a parent replaced by a symlink to /etc must not be read through by a plan (a restore's
+ * steps check their folders themselves, each step: folder-chain.ts). Walks up to the nearest
+ * existing ancestor (parents may be missing when a restore recreates them).
+ * `known` keeps the real paths found, by folder, for one plan: an install's plan resolved the same
+ * few hundred folders for thousands of files (~0.4 s). It holds only folders that exist.
  */
 export function assertParentInside(rootReal: string, abs: string, known?: Map<string, string>, rootAbs?: string): void {
   let dir = path.dirname(abs)

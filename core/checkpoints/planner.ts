@@ -9,6 +9,7 @@ import { CaptureCoverage } from './coverage'
 import { contentChanged, currentEntry, describeMismatch, matches } from './current'
 import { diffBuffers } from './diff'
 import { LinkProbe } from './link-probe'
+import { NewMounts, onAnotherFileSystem } from './mount-points'
 import { assertParentInside, keyToAbs, parentKey } from './paths'
 import type { TurnRecord } from './records'
 import type { RootRuntime } from './roots'
@@ -155,8 +156,12 @@ export class PlanContext {
    * 2.4 s of an install's 2.7 s plan. The plan still lists every path and its size.
    */
   readonly bulkDeletes: boolean
+  /** Folders mounted over since the checkpoint (mount-points.ts). */
+  readonly mounts: NewMounts
 
-  constructor(cands: Iterable<Candidate>, sinceHead: { head: State | null; dirty: Map<string, Set<string>> } | null = null) {
+  /** `recorded`: the state the plan rolls back from (see NewMounts). */
+  constructor(cands: Iterable<Candidate>, sinceHead: { head: State | null; dirty: Map<string, Set<string>> } | null = null, recorded: () => State | null = () => null) {
+    this.mounts = new NewMounts(recorded)
     this.sinceHead = sinceHead?.head && sinceHead.dirty.size ? { head: sinceHead.head, dirty: sinceHead.dirty } : null
     let deletes = 0
     for (const c of cands) {
@@ -223,6 +228,8 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
     }
     // A link to elsewhere in the project: reading through it would judge another folder's file.
     if (link !== null) return refuse(c, `the folder ${link} above it is a link now; nothing is read or written through it`)
+    const mount = ctx.mounts.above(c.root, c.key, c.target?.type === 'dir' || c.expected?.type === 'dir')
+    if (mount !== null) return onAnotherFileSystem(c, mount)
   }
   // Below a link that the plan turns back into a folder, nothing exists yet.
   const actual = link === null ? (ctx.unchangedSinceHead(c) ?? currentEntry(abs, c.root.caseInsensitive, p.blobs, p.maxFileBytes, c.expected)) : undefined

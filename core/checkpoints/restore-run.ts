@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import type { Engine } from './engine'
 import { currentEntry, matches } from './current'
-import { LinkProbe } from './link-probe'
+import { recordRoot, type FolderIds } from './folder-chain'
 import { intentTouched, Journal, pendingJournals, readJournal } from './journal'
 import type { Intent, Step } from './journal'
 import { keyToAbs } from './paths'
@@ -17,26 +17,33 @@ import type { ApplyResult, Entry } from './types'
 
 /** Test and benchmark hooks of a restore. */
 export interface ApplyHooks {
-  /** Called before step i runs (crash tests kill the process here). */
-  onStep?: (i: number, step: Step) => void
+  /**
+   * Called before step i runs (crash tests kill the process here). A promise it returns is waited
+   * for: race tests hold a step until another process has acted.
+   */
+  onStep?: (i: number, step: Step) => void | Promise<void>
   beforeRename?: (tmp: string, target: string) => void
   /** Receives the bytes written to the workspace (benchmark). */
   onBytesWritten?: (n: number) => void
 }
 
-export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry>()): StepEnv {
-  const probes = new Map([...e.rootById].map(([id, r]) => [id, new LinkProbe(r.abs)]))
+/**
+ * `guards` and `folders`: what apply's re-check found at each path and above it (step-env.ts);
+ * recovery has neither (its steps are judged by safeToRedo, and by the roots as they are now).
+ */
+export function stepEnv(e: Engine, restoreId: string, hooks: ApplyHooks, guards = new Map<string, Entry | null>(), folders: FolderIds = new Map()): StepEnv {
+  for (const r of e.roots) if (!folders.has(r.abs)) recordRoot(folders, r.abs, r.real)
   const tag = `r${restoreId.replace(/[^a-z0-9]/g, '')}`
   return {
     roots: e.rootById,
-    probes,
     blobs: e.blobs,
     tag,
     bytesWritten: { n: 0 },
     hooks,
     dirty: new Set(),
-    parents: new Map(),
+    folders,
     guards,
+    cleared: new Set(),
     maxFileBytes: e.maxFileBytes,
     vanished: new Set(),
   }
@@ -79,7 +86,8 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
     const s = intent.steps[i]!
     const k = `${s.root}:${s.key}`
     const plainDelete = s.op === 'unlink' && !rewritten.has(k)
-    hooks.onStep?.(i, s)
+    const held = hooks.onStep?.(i, s)
+    if (held) await held
     try {
       // Not redone over a path changed since (the user's edit while the app was down): kept, so the
       // restore did not touch it and its undo never writes there.

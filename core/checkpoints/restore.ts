@@ -26,6 +26,9 @@ import { withWrote } from './recovery-check'
 import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
 import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
+import { recordChain, type FolderIds } from './folder-chain'
+import { onAnotherFileSystem } from './mount-points'
+import type { State } from './snapshots'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
@@ -127,7 +130,7 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
-  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null)
+  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null, () => recordedAfter(e, plan))
   for (const c of cands) {
     const a = classify(e, c, true, ctx)
     plan.actions.push(a)
@@ -157,6 +160,17 @@ function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<
   return out
 }
 
+/** The state a plan rolls back from: its folders' inodes tell a mount made since (mount-points.ts). */
+function recordedAfter(e: Engine, plan: Plan): State | null {
+  if (plan.target.kind === 'undo') {
+    const r = plan.target.restoreId ? e.records.restores.get(plan.target.restoreId) : undefined
+    return r ? e.snaps.state(r.post) : null
+  }
+  const last = plan.turns.at(-1)
+  const post = last ? e.records.turns.get(Records.key(last))?.post : undefined
+  return post ? e.snaps.state(post) : null
+}
+
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
 const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
@@ -183,8 +197,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
   try {
     // Re-check every path under the lock: the plan may be stale.
     const todo: PlanAction[] = []
-    const guards = new Map<string, Entry>()
-    const ctx = new PlanContext(cands.values())
+    // What each path and the folders above it hold now: every step checks them again right before it acts.
+    const guards = new Map<string, Entry | null>()
+    const folders: FolderIds = new Map()
+    const ctx = new PlanContext(cands.values(), null, () => recordedAfter(e, plan))
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
@@ -194,11 +210,21 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       }
       if (!known.applied && a.kind === 'delete' && (c.expected?.type === 'file' || c.expected?.type === 'symlink')) {
         // A file or link the turn made: re-checked in its own step, just before the unlink.
+        const mount = ctx.mounts.above(c.root, c.key, false)
+        if (mount !== null) {
+          result.skipped.push({ root: a.root, path: a.path, reason: onAnotherFileSystem(c, mount).reason! })
+          continue
+        }
         guards.set(`${c.root.id}:${c.key}`, c.expected)
+        recordChain(folders, c.root.abs, c.key)
         todo.push(a)
         continue
       }
       const now = classify(e, c, false, ctx)
+      if (ACTIVE.has(now.kind) || (now.kind === 'conflict' && overwrite.has(a.id))) {
+        guards.set(`${c.root.id}:${c.key}`, now.actual ?? null)
+        recordChain(folders, c.root.abs, c.key)
+      }
       if (a.kind === 'conflict' && overwrite.has(a.id)) {
         if (now.kind === 'nothing') continue
         if (now.kind === 'conflict' && now.actualHash === (a.actualHash ?? null) && now.actual?.type === a.actual?.type) todo.push({ ...now, kind: 'restore' })
@@ -249,7 +275,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     let env: StepEnv
     try {
       journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-      env = stepEnv(e, restoreId, hooks, guards)
+      env = stepEnv(e, restoreId, hooks, guards, folders)
       await unwatching
       r = await runSteps(e, env, journal, intent, new Set(), hooks)
     } finally {

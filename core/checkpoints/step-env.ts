@@ -1,7 +1,7 @@
 // What every step of a restore works with (StepEnv), and how a step says it left its path alone.
 import path from 'node:path'
 import type { BlobStore } from './blobs'
-import type { LinkProbe } from './link-probe'
+import type { FolderIds } from './folder-chain'
 import type { RootRuntime } from './roots'
 import type { Entry } from './types'
 
@@ -14,8 +14,6 @@ export class KeptInPlace extends Error {}
 
 export interface StepEnv {
   roots: Map<string, RootRuntime>
-  /** Per root: which folders above a step's path are links now (see link-probe.ts). */
-  probes: Map<string, LinkProbe>
   blobs: BlobStore
   /** Temp-file tag of this restore, so recovery can find its leftovers. */
   tag: string
@@ -30,24 +28,26 @@ export interface StepEnv {
    * effect a power cut lost is redone by recovery (the journal is not committed yet).
    */
   dirty: Set<string>
-  /** Real paths of the folders the steps write in (assertParentInside), forgotten when removed. */
-  parents: Map<string, string>
   /**
-   * Deletes checked in their own step (by `root:key`): what the file must still hold to be removed.
-   * Why there and not in apply's re-check: the check is then a microsecond before the unlink, not a
-   * whole install's deletes before it (an edit in between was deleted), and an install's restore
-   * makes one pass over its files instead of two.
+   * The folders above the steps' paths as apply's re-check saw them, and those the steps made
+   * (folder-chain.ts): every step compares the folders above its path with these, by device and
+   * inode, right before it acts.
    */
-  guards: Map<string, Entry>
+  folders: FolderIds
+  /**
+   * What each path must hold right before its step acts (by `root:key`; null: nothing there): the
+   * disk state apply's re-check found (for a file or link the turn made, the turn's after-state).
+   * Why in the step and not only in the re-check: the check is then a moment before the unlink or
+   * the rename, not a whole restore's steps before it (an edit or an autosave in between was
+   * deleted or overwritten), and an install's restore makes one pass over its files instead of two.
+   * Empty in recovery, whose steps are judged by safeToRedo.
+   */
+  guards: Map<string, Entry | null>
+  /** Paths whose file, link or folder a step removed (or found gone): a later write there expects nothing. */
+  cleared: Set<string>
   maxFileBytes: number
   /** Guarded deletes whose file was gone already: the restore did not touch them. */
   vanished: Set<string>
-  /**
-   * Folders (`root:key`) proven inside their root with no link above them, for the steps below
-   * them: an install's restore asked the same few hundred folders for each of its thousands of
-   * files (~3 µs each). Cleared by every rmdir, as `parents` and the probes forget theirs.
-   */
-  judged?: Set<string>
 }
 
 /** The folder of `abs` had an entry added, removed or renamed: fsync it before the commit. */

@@ -4,14 +4,15 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { checkChain, folderId, forgetFolder } from './folder-chain'
 import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
-import { assertParentInside, keyToAbs } from './paths'
+import { keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
 import type { PlanAction } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
-import { checkUnlink, unlinkFailed } from './unlinks'
+import { checkUnlink, checkWrite, unlinkFailed } from './step-guards'
 import { os, readdirNames } from './os-names'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
@@ -23,17 +24,6 @@ function assertNotFolder(abs: string, what: string): void {
     return
   }
   if (st.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
-}
-
-/** The folders above `abs` exist as folders, or one of them is a file that is kept. */
-function ensureParent(abs: string): void {
-  try {
-    fs.mkdirSync(os(path.dirname(abs)), { recursive: true })
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOTDIR' || code === 'EEXIST') throw new KeptInPlace('its folder is a file now, and that file is kept; not put back')
-    throw err
-  }
 }
 
 /** Segments in a key (counted, not split: the rmdirs of an install's restore are sorted by it). */
@@ -89,84 +79,93 @@ export function flushFolders(env: StepEnv): void {
   env.dirty.clear()
 }
 
+/** Where a step acts: its root and absolute path (no check: see `enter`). */
 export function stepTarget(env: StepEnv, s: Step): { root: RootRuntime; abs: string } {
   const root = env.roots.get(s.root)
   if (!root) throw new Error(`unknown root ${s.root}`)
   if (root.shared) throw new Error('shared folders are never rolled back')
-  const abs = keyToAbs(root.abs, s.key)
-  // The folder above was judged for an earlier step, and no step has removed a folder since.
-  const slash = s.key.lastIndexOf('/')
-  const parent = slash === -1 ? undefined : `${s.root}:${s.key.slice(0, slash)}`
-  if (parent !== undefined && env.judged?.has(parent)) return { root, abs }
-  // A folder of the project that is a link now is kept, and so is everything below it, wherever
-  // the link points (asked first: a link out of the root is the user's too, not a failure).
-  const link = env.probes.get(s.root)?.linkedAncestor(s.key)
-  if (link) throw new KeptInPlace(`the folder ${link} above it is a link now (kept); nothing is written through it`)
-  assertParentInside(root.real, abs, env.parents, root.abs)
-  // Only a folder that is there (resolved into `parents`): a missing one may yet appear as a link.
-  if (parent !== undefined && env.parents.has(path.dirname(abs))) (env.judged ??= new Set()).add(parent)
-  return { root, abs }
+  return { root, abs: keyToAbs(root.abs, s.key) }
 }
 
-/** A delete step: where it is and its content guard judged a moment before its unlink. */
+/**
+ * The folders above a step's path, checked now (folder-chain.ts); `make`: missing ones are made.
+ * False when one is missing or a file: the path cannot be there.
+ */
+function enter(env: StepEnv, s: Step, root: RootRuntime, make = false): boolean {
+  return checkChain(env.folders, root.abs, s.key, make ? (abs) => touchedFolder(env, abs) : undefined)
+}
+
+/** A delete step: its folders and its content guard judged a moment before its unlink. */
 function unlinkStep(env: StepEnv, s: Step, k: string): void {
   const { root, abs } = stepTarget(env, s)
-  if (!checkUnlink(env, k, root, abs)) return
-  try {
-    fs.unlinkSync(os(abs))
-  } catch (err) {
-    return unlinkFailed(abs, err as NodeJS.ErrnoException)
-  }
-  touchedFolder(env, abs)
+  if (enter(env, s, root) && checkUnlink(env, k, root, abs)) {
+    try {
+      fs.unlinkSync(os(abs))
+      touchedFolder(env, abs)
+    } catch (err) {
+      unlinkFailed(abs, err as NodeJS.ErrnoException)
+    }
+  } else if (env.guards.has(k)) env.vanished.add(k)
+  env.cleared.add(k)
 }
 
 /** A step; only a write waits (on nothing but its own file), so the others return no promise. */
 export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promise<void> | void {
   if (s.op === 'unlink') return unlinkStep(env, s, k)
-  const { abs } = stepTarget(env, s)
+  const { root, abs } = stepTarget(env, s)
   switch (s.op) {
     case 'rmdir':
+      if (!enter(env, s, root)) return void env.cleared.add(k)
       try {
         fs.rmdirSync(os(abs))
         env.dirty.delete(abs) // gone: nothing in it to make durable (its parent is, below)
         touchedFolder(env, abs)
-        env.probes.get(s.root)?.forget(s.key)
-        env.parents.delete(abs)
-        env.judged?.clear()
+        forgetFolder(env.folders, abs)
+        env.cleared.add(k)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
-        if (code === 'ENOENT') return
+        if (code === 'ENOENT') return void env.cleared.add(k)
         if (code === 'ENOTDIR') throw new KeptInPlace('is a file now; kept')
         if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new KeptInPlace('folder is not empty (holds files the turn did not create); kept')
+        if (code === 'EBUSY') throw new KeptInPlace('is a mount point now (another file system); left as it is')
         throw err
       }
       return
-    case 'mkdir':
-      ensureParent(abs)
+    case 'mkdir': {
+      enter(env, s, root, true)
       try {
         fs.mkdirSync(os(abs))
         touchedFolder(env, abs)
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-        if (!fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
       }
+      const st = fs.lstatSync(os(abs))
+      if (!st.isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
+      const parent = fs.lstatSync(os(path.dirname(abs)))
+      if (st.dev !== parent.dev) throw new KeptInPlace('is a mount point now (another file system); left as it is')
+      env.folders.set(abs, folderId(st))
       fs.chmodSync(os(abs), s.mode | 0o700)
       return
-    case 'chmod':
+    }
+    case 'chmod': {
+      const st = enter(env, s, root) ? fs.lstatSync(os(abs), { throwIfNoEntry: false }) : undefined
+      if (!st) return void env.vanished.add(k) // gone meanwhile: left as the user left it
+      if (st.isSymbolicLink()) throw new KeptInPlace('is a link now (a chmod would follow it); kept')
+      if (st.isFile()) checkWrite(env, k, root, abs)
       fs.chmodSync(os(abs), s.mode)
       return
+    }
     case 'symlink': {
       assertNotFolder(abs, 'link')
-      ensureParent(abs)
+      enter(env, s, root, true)
       const tmp = tempNameFor(abs, env.tag)
       fs.symlinkSync(os(s.link), os(tmp))
-      renameOrDrop(tmp, abs)
-      touchedFolder(env, abs)
+      renameGuarded(env, s, k, root, tmp, abs)
       return
     }
     case 'write':
       assertNotFolder(abs, 'file')
-      return restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
+      return restoreFile(env, s, k, root, abs)
   }
 }
 
@@ -175,8 +174,9 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
  * is never installed), fchmod, set mtime, fsync, rename over the target; the folder is fsynced
  * with the others before the restore commits (flushFolders).
  */
-async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number): Promise<void> {
-  ensureParent(abs)
+async function restoreFile(env: StepEnv, s: Step & { op: 'write' }, k: string, root: RootRuntime, abs: string): Promise<void> {
+  const { hash, mode, mtimeMs } = s.entry as { hash: string; mode: number; mtimeMs: number }
+  enter(env, s, root, true)
   const src = env.blobs.locate(hash)
   if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
   const tmp = tempNameFor(abs, env.tag)
@@ -211,21 +211,25 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
   }
   fs.closeSync(out)
   env.hooks?.beforeRename?.(tmp, abs)
-  renameOrDrop(tmp, abs)
-  touchedFolder(env, abs)
+  renameGuarded(env, s, k, root, tmp, abs)
 }
 
 /**
- * The last move of a write: a rename that fails (the path became a folder, a permission changed)
- * takes its temp file with it, so no `.retake-….tmp` is left in the user's folder.
+ * The last move of a write: right before the rename, the folders above and the path itself are
+ * checked again (a write of a large file takes a while: an autosave, or a folder swapped for a
+ * link, may have come meanwhile). A check or a rename that fails (the path became a folder, a
+ * permission changed) takes the temp file with it, so no `.retake-….tmp` is left behind.
  */
-function renameOrDrop(tmp: string, abs: string): void {
+function renameGuarded(env: StepEnv, s: Step, k: string, root: RootRuntime, tmp: string, abs: string): void {
   try {
+    if (!enter(env, s, root)) throw new KeptInPlace('its folder was removed while it was written; not put back')
+    checkWrite(env, k, root, abs)
     fs.renameSync(os(tmp), os(abs))
   } catch (err) {
     fs.rmSync(os(tmp), { force: true })
     throw err
   }
+  touchedFolder(env, abs)
 }
 
 /** Remove temp files a crashed restore left next to its targets. */
@@ -233,9 +237,10 @@ export function cleanTemps(env: StepEnv, steps: Step[]): void {
   const dirs = new Set<string>()
   for (const s of steps) {
     try {
-      dirs.add(path.dirname(stepTarget(env, s).abs))
+      const { root, abs } = stepTarget(env, s)
+      if (enter(env, s, root)) dirs.add(path.dirname(abs))
     } catch {
-      /* unsafe: never touched */
+      /* below a link or a folder not the project's: never touched */
     }
   }
   for (const d of dirs) {

@@ -23,6 +23,8 @@ export interface Flags {
   userTouchesTypeSwap: boolean
   /** The turn replaces a folder by a symlink or a symlink by a folder (the restore must not follow the link). */
   folderLinkSwap: boolean
+  /** Another process writes at a path of the plan right before its step (model/during-apply.ts). */
+  writeDuringApply: boolean
 }
 
 export type Rng = { next(): number; int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean }

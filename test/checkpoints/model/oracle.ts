@@ -5,6 +5,7 @@
 //   - every other path is untouched;
 //   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state,
 //     and a user write during the turn survives — or either is reported as skipped, never silently;
+//     what another process wrote while the apply ran is there as it wrote it;
 //   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
@@ -56,6 +57,8 @@ export interface Judged {
   ignored: Ignored
   /** What the user wrote during the turn (path → node): must survive or be reported. */
   userWritesDuringTurn?: Map<string, Node>
+  /** What another process wrote while the apply ran (path → node): must survive as written. */
+  userDuringApply?: Map<string, Node>
 }
 
 export function judge(j: Judged): string[] {
@@ -74,7 +77,8 @@ export function judge(j: Judged): string[] {
   const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
   const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
   const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)
-  const userish = [...userChanged, ...userDuring.keys()]
+  const duringApply = j.userDuringApply ?? new Map<string, Node>()
+  const userish = [...userChanged, ...userDuring.keys(), ...duringApply.keys()]
 
   for (const f of j.result.failed) v.push(`${j.label}: apply failed on ${JSON.stringify(f.path)}: ${f.error}`)
   for (const s of j.result.skipped) {
@@ -86,6 +90,10 @@ export function judge(j: Judged): string[] {
     const after = j.after.get(p)
     const untouched = nodeEq(before, after)
     const ignored = j.ignored(p)
+    if (duringApply.has(p)) {
+      if (!nodeEq(after, duringApply.get(p))) say(p, 'was written by another process during the apply and is not as it wrote it')
+      continue
+    }
     if (ignored === 'depends') {
       // Checkpointed in one state only: left alone or put back are both fair, unless it was the user's
       // (a file the user deleted may get its pre-turn state back, as below: nothing they wrote is lost).

@@ -8,6 +8,8 @@ import { openCheckpointStore } from '../../../core/checkpoints/index'
 import type { InternalStore } from '../../../core/checkpoints/index'
 import type { ApplyResult } from '../../../core/checkpoints/types'
 import { crashFor, crashingApply } from './crash'
+import { withWrites, writerFor } from './during-apply'
+import type { DuringApply } from './during-apply'
 import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
@@ -31,10 +33,20 @@ export const ALL_FLAGS: (keyof Flags)[] = [
   'userTouchesTypeSwap',
   'folderLinkSwap',
   'nonUtf8Names',
+  'writeDuringApply',
 ]
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
-export const DEFAULT_ON: (keyof Flags)[] = ['sameSizeSameMtime', 'oddNames', 'userEditBeforeUndo', 'gitignoreRewrite', 'userTouchesTypeSwap', 'folderLinkSwap', 'nonUtf8Names']
+export const DEFAULT_ON: (keyof Flags)[] = [
+  'sameSizeSameMtime',
+  'oddNames',
+  'userEditBeforeUndo',
+  'gitignoreRewrite',
+  'userTouchesTypeSwap',
+  'folderLinkSwap',
+  'nonUtf8Names',
+  'writeDuringApply',
+]
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
 export function parseFlags(list: string | undefined, base: (keyof Flags)[] = DEFAULT_ON): Flags {
@@ -81,10 +93,15 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   const violations: string[] = []
   const crash = crashFor(seed)
   /** Apply the plan of `what` here, or in a child killed at the seed's crash point (see model/crash.ts). */
+  let during: DuringApply | null = null
   const apply = async (what: 'turn' | 'undo', id: string): Promise<ApplyResult> => {
     if (crash?.during !== (what === 'turn' ? 'restore' : 'undo')) {
       const plan = what === 'turn' ? await store!.plan({ turnKey: id }) : await store!.planUndo(id)
-      return store!.apply(plan, { onConflict: 'restore-rest' })
+      // Another process writing while the restore runs (not in a crashing child: its own class).
+      if (what === 'turn' && flags.writeDuringApply && !crash) during = writerFor(seed, plan, ws)
+      const res = await store!.apply(plan, { onConflict: 'restore-rest' }, what === 'turn' && during ? { onStep: during.onStep } : {})
+      if (what === 'turn' && during) log.push(...during.log)
+      return res
     }
     await store!.close()
     store = null
@@ -113,12 +130,29 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     const ignored = ignoredIn(back, expected)
     const res = await apply('turn', `s/m${turns}`)
     const after = readTree(ws)
-    violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring }))
+    // Set by apply() above (a closure: not narrowed here).
+    const writes = (during as DuringApply | null)?.writes ?? new Map<string, Node>()
+    violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring, userDuringApply: writes }))
     if (res.restoreId) {
       if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
       const beforeUndo = readTree(ws)
       const undo = await apply('undo', res.restoreId)
-      violations.push(...judge({ label: 'undo', back: before, expected: after, before: beforeUndo, after: readTree(ws), result: undo, ignored: ignoredIn(before, after) }))
+      // The undo goes back to what the restore started from, with what was written meanwhile
+      // (still there as written: a folder the restore made for it stays, reported).
+      const from = withWrites(before, writes)
+      const stillWritten = new Map([...writes].filter(([p, n]) => nodeEq(beforeUndo.get(p), n)))
+      violations.push(
+        ...judge({
+          label: 'undo',
+          back: from,
+          expected: after,
+          before: beforeUndo,
+          after: readTree(ws),
+          result: undo,
+          ignored: ignoredIn(from, after),
+          userDuringApply: stillWritten,
+        }),
+      )
     }
     const outsideAfter = readTree(outside)
     for (const p of new Set([...outsideBefore.keys(), ...outsideAfter.keys()]))
