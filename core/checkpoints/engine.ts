@@ -17,6 +17,7 @@ import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher, type WatchOption } from './watch'
 import type { ChangeWatcher } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
+import { mappedKeysUnder, noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
 import type { PlanRegistry } from './planner'
 import type { PackMark } from './packs'
 import type { State } from './snapshots'
@@ -77,6 +78,8 @@ export class Engine {
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
   private readonly journalCheckEvery: number
+  /** The files mapped writable at the last capture (mapped-files.ts). */
+  private lastMapped = noMappings()
   private closed = false
 
   constructor(opts: OpenOptions) {
@@ -159,17 +162,20 @@ export class Engine {
   async captureAll(opts: CaptureOptions = {}): Promise<CaptureOutcome> {
     const { onProgress, afterRead } = opts
     const head = this.headState()
+    // Read beside the barrier's wait: files mapped writable are re-read whatever anything says.
+    const mapping = this.mappedFiles()
     // Every so many watched captures, a full walk checks the journal (journal-check.ts).
     const checking = head !== null && this.watchedSinceWalk >= this.journalCheckEvery
-    const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head) : null
+    const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head, mapping) : null
+    const mapped = await mapping
     if (quick) {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-      const { id, bytes } = await this.captureKeysWith(quick, stats, opts)
+      const { id, bytes } = await this.captureKeysWith(quick, stats, opts, mapped)
       this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
-    const reported = checking ? await journalReports(this.roots, this.watchers) : new Map<string, Set<string>>()
+    const reported = checking ? await journalReports(this.roots, this.watchers, mapped) : new Map<string, Set<string>>()
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
     for (const w of this.watchers.values()) {
@@ -198,6 +204,7 @@ export class Engine {
         stats,
         progress,
         onFolder,
+        ...this.journalFields(root, mapped, new Set()),
       }
       const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
@@ -214,8 +221,37 @@ export class Engine {
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
+    for (const { ctx } of work) this.tellJournal(ctx)
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
     return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
+  }
+
+  /** The files mapped writable now or at the last capture (one may have been written just before its unmap). */
+  private async mappedFiles(): Promise<WritableMappings> {
+    const now = await writableMappings()
+    const both = unionMappings(now, this.lastMapped)
+    this.lastMapped = now
+    return both
+  }
+
+  /**
+   * A capture's fields that keep the files no journal can vouch for re-read (rehash: mapped ones)
+   * and that feed the root's journal (linked, recent); `linked`: a fresh set for a full walk.
+   */
+  private journalFields(root: RootRuntime, mapped: WritableMappings, linked?: Set<string>): Partial<ScanContext> {
+    const keys = new Set(mappedKeysUnder(mapped, root.real))
+    const rehash = keys.size || mapped.inodes.size ? (key: string, ino: number) => keys.has(key) || mapped.inodes.has(ino) : undefined
+    const w = this.watchers.get(root.id)
+    if (!w) return { rehash }
+    return { rehash, linked: linked ?? w.linked, recent: [], recentSince: w.deliveredBefore - this.ctimeMargin(root.abs) }
+  }
+
+  /** After a capture of a root: its journal gets the files with several names and the paths to look at again. */
+  private tellJournal(ctx: ScanContext): void {
+    const w = this.watchers.get(this.rootIdOf(ctx.rootAbs))
+    if (!w) return
+    if (ctx.linked) w.linked = ctx.linked
+    if (ctx.recent) w.recheck(ctx.recent)
   }
 
   async startWatchers(option: WatchOption): Promise<void> {
@@ -249,7 +285,7 @@ export class Engine {
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-    return (await this.captureKeysWith(keys, stats, {}, -Infinity, inPlace)).id
+    return (await this.captureKeysWith(keys, stats, {}, await this.mappedFiles(), -Infinity, inPlace)).id
   }
 
   /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
@@ -260,15 +296,21 @@ export class Engine {
 
   /** A ctime recorded by a capture starting now is a proof only if before this (stat-proof.ts). */
   private ctimeLine(abs: string): number {
+    return Date.now() - this.ctimeMargin(abs)
+  }
+
+  /** How far a ctime may lag the clock on this root's file system (stat-proof.ts). */
+  private ctimeMargin(abs: string): number {
     let margin = this.ctimeMargins.get(abs)
     if (margin === undefined) this.ctimeMargins.set(abs, (margin = ctimeMarginMs(fsTypeOf(abs))))
-    return Date.now() - margin
+    return margin
   }
 
   private async captureKeysWith(
     keys: Map<string, Set<string>>,
     stats: ScanStats,
     { onProgress, afterRead }: CaptureOptions,
+    mapped: WritableMappings,
     trustStatBefore = this.racyLine(),
     inPlace = false,
   ): Promise<{ id: string; bytes: number }> {
@@ -293,9 +335,11 @@ export class Engine {
         progress,
         onProgress,
         afterRead,
+        ...this.journalFields(root, mapped),
       }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
+      this.tellJournal(ctx)
       next.set(root.id, state)
     }
     this.blobs.flush()

@@ -22,7 +22,6 @@ import type { StepEnv } from './step-env'
 import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, TurnKey } from './types'
 import { addMissingParents, toRead } from './touched'
 import { journalSinceHead } from './journal-check'
-import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
@@ -221,11 +220,6 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = buildSteps(todo, e.rootIdOf)
-    // Started before the intent is written, which takes a few milliseconds it runs beside: the
-    // change journal's thread lets go of the folders the steps remove (nothing is touched before
-    // the intent is durable, and a folder let go of but kept makes the next capture walk:
-    // rewatchKept, even when the intent fails).
-    const unwatching = unwatchRemovedFolders(e, steps)
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -236,17 +230,9 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       steps,
       undoOf: plan.target.restoreId,
     }
-    let r: Awaited<ReturnType<typeof runSteps>>
-    let journal: Journal
-    let env: StepEnv
-    try {
-      journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-      env = stepEnv(e, restoreId, hooks, guards)
-      await unwatching
-      r = await runSteps(e, env, journal, intent, new Set(), hooks)
-    } finally {
-      rewatchKept(await unwatching)
-    }
+    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+    const env: StepEnv = stepEnv(e, restoreId, hooks, guards)
+    const r = await runSteps(e, env, journal, intent, new Set(), hooks)
     const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0
     for (const a of todo) {
       const k = someLeft ? `${e.rootIdOf(a.root)}:${a.path}` : ''
