@@ -297,11 +297,14 @@ export class ParcelJournal implements ChangeWatcher {
    * have no watch even when no create event was reported (parcel misses the watches of folders
    * made in quick succession: mkdir -p, an unpack), so the baseline is not trusted. With no birth
    * time (some file systems), nothing can be proven and the journal is never trusted. A folder on
-   * a device the subscription did not cover is a mount made since.
+   * a device the subscription did not cover is a mount made since — unless the mount table below
+   * the root is as it was: then it is a Btrfs subvolume, watched like any folder of its file system.
    */
   checkFolder(st: fs.Stats): void {
     if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - YOUNG_FOLDER_MS) this.dirCreated = true
-    if (!this.devices.has(st.dev)) this.dirCreated = true
+    if (this.devices.has(st.dev) || this.dirCreated) return
+    if (mountsUnder(this.real) === this.mounts) this.devices.add(st.dev)
+    else this.dirCreated = true
   }
 
   giveUp(why: string): void {
