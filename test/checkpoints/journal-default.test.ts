@@ -4,6 +4,7 @@
 // mounted inside the root after the watches were made. (journal-blind.test.ts: what no watcher sees.)
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
@@ -52,8 +53,10 @@ describe('Which mounts a journal compares', () => {
 
 describe.runIf(linux && byDefault)('The change journal, on by default', () => {
   const mounted: string[] = []
+  const images: string[] = []
   afterEach(() => {
     while (mounted.length) spawnSync('umount', ['-l', mounted.pop()!])
+    while (images.length) fs.rmSync(images.pop()!, { recursive: true, force: true })
   })
 
   it('a store opened with no watch option answers a capture after one edit from the journal, and records the edit', async () => {
@@ -249,5 +252,28 @@ describe.runIf(linux && byDefault)('The change journal, on by default', () => {
     fs.writeFileSync(w.p('mnt/inside.txt'), 'edited on the new mount')
     expect((await w.store.seal('s/m3')).mode).toBe('watched')
     expect((await w.store.changes('s/m3')).map((c) => c.path)).toEqual(['mnt/inside.txt'])
+  })
+
+  const canBtrfs = canMount && spawnSync('mkfs.btrfs', ['--version']).status === 0 && spawnSync('btrfs', ['--version']).status === 0
+  it.runIf(canBtrfs)('a project on Btrfs with a subvolume inside it (another device, no mount): the journal answers for it too', async (ctx) => {
+    const img = fs.mkdtempSync(path.join(os.tmpdir(), 'retake-btrfs-'))
+    images.push(img)
+    const dev = path.join(img, 'fs.img')
+    fs.closeSync(fs.openSync(dev, 'w'))
+    fs.truncateSync(dev, 300 * 1024 * 1024)
+    const base = path.join(img, 'mnt')
+    fs.mkdirSync(base)
+    if (spawnSync('mkfs.btrfs', ['-q', dev]).status !== 0 || spawnSync('mount', ['-o', 'loop', dev, base]).status !== 0) ctx.skip()
+    mounted.push(base)
+    const w = await workspace({ base })
+    expect(spawnSync('btrfs', ['subvolume', 'create', w.p('sub')]).status).toBe(0)
+    expect(fs.statSync(w.p('sub')).dev).not.toBe(fs.statSync(w.ws).dev)
+    w.write('sub/s.txt', 's0')
+    await baseline(w)
+    w.write('sub/s.txt', 's1')
+    expect((await w.store.seal('s/m1')).mode).toBe('watched') // walked at every capture before
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['sub/s.txt'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('sub/s.txt')).toBe('s0')
   })
 })
