@@ -52,6 +52,34 @@ export const LOCAL_FS = new Map<number, string>([
   [0x794c7630, 'overlayfs'],
 ])
 
+export type WatchOption = boolean | 'auto'
+
+/** Whether a root gets a change journal, and why (pure: unit-tested). */
+export function journalDecision(option: WatchOption, platform: string, fsType: number | null): { on: boolean; why: string } {
+  if (option === false) return { on: false, why: 'off (watch: false)' }
+  if (option === true) return { on: true, why: 'on (watch: true)' }
+  if (platform !== 'linux') return { on: false, why: `off: ${platform} has no default journal (watch: true turns it on)` }
+  const name = fsType === null ? null : LOCAL_FS.get(fsType)
+  if (!name) return { on: false, why: `off: the folder is not on a local file system (type 0x${(fsType ?? 0).toString(16)}), full walks` }
+  return { on: true, why: `on: ${name}` }
+}
+
+/**
+ * The kernel keeps at most max_queued_events (16,384) inotify events and drops the rest with one
+ * IN_Q_OVERFLOW, which parcel discards without a word. Parcel merges a path's events into one, and
+ * a written file costs the kernel at least two (create, modify), so this many delivered events in
+ * two intervals between barriers means the queue may have overflowed: the journal is not trusted.
+ */
+export function overflowBound(): number {
+  let queue = 16384
+  try {
+    queue = Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queue
+  } catch {
+    /* not Linux: the same bound, as a size past which a walk costs no more than the events */
+  }
+  return Math.floor(queue / 4)
+}
+
 /** A folder born less than this before its subscription started may lack a watch (checkFolder). */
 export const YOUNG_FOLDER_MS = 100
 

@@ -14,10 +14,10 @@ import { hashPending } from './hash-phase'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
-import { startWatcher, type WatchOption } from './watch'
-import type { ChangeWatcher } from './change-journal'
-import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
-import { mappedKeysUnder, noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
+import { startWatcher } from './watch'
+import type { ChangeWatcher, WatchOption } from './change-journal'
+import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
+import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
 import type { PlanRegistry } from './planner'
 import type { PackMark } from './packs'
 import type { State } from './snapshots'
@@ -204,7 +204,7 @@ export class Engine {
         stats,
         progress,
         onFolder,
-        ...this.journalFields(root, mapped, new Set()),
+        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs), new Set()),
       }
       const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
@@ -221,7 +221,7 @@ export class Engine {
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
-    for (const { ctx } of work) this.tellJournal(ctx)
+    for (const { ctx } of work) tellJournal(this.watchers.get(this.rootIdOf(ctx.rootAbs)), ctx)
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
     return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
   }
@@ -232,26 +232,6 @@ export class Engine {
     const both = unionMappings(now, this.lastMapped)
     this.lastMapped = now
     return both
-  }
-
-  /**
-   * A capture's fields that keep the files no journal can vouch for re-read (rehash: mapped ones)
-   * and that feed the root's journal (linked, recent); `linked`: a fresh set for a full walk.
-   */
-  private journalFields(root: RootRuntime, mapped: WritableMappings, linked?: Set<string>): Partial<ScanContext> {
-    const keys = new Set(mappedKeysUnder(mapped, root.real))
-    const rehash = keys.size || mapped.inodes.size ? (key: string, ino: number) => keys.has(key) || mapped.inodes.has(ino) : undefined
-    const w = this.watchers.get(root.id)
-    if (!w) return { rehash }
-    return { rehash, linked: linked ?? w.linked, recent: [], recentSince: w.deliveredBefore - this.ctimeMargin(root.abs) }
-  }
-
-  /** After a capture of a root: its journal gets the files with several names and the paths to look at again. */
-  private tellJournal(ctx: ScanContext): void {
-    const w = this.watchers.get(this.rootIdOf(ctx.rootAbs))
-    if (!w) return
-    if (ctx.linked) w.linked = ctx.linked
-    if (ctx.recent) w.recheck(ctx.recent)
   }
 
   async startWatchers(option: WatchOption): Promise<void> {
@@ -335,11 +315,11 @@ export class Engine {
         progress,
         onProgress,
         afterRead,
-        ...this.journalFields(root, mapped),
+        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs)),
       }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
-      this.tellJournal(ctx)
+      tellJournal(this.watchers.get(root.id), ctx)
       next.set(root.id, state)
     }
     this.blobs.flush()

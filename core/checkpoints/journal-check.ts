@@ -13,7 +13,7 @@ import { mappedKeysUnder, writableMappings, type WritableMappings } from './mapp
 import { os } from './os-names'
 import { toKey } from './paths'
 import type { RootRuntime } from './roots'
-import type { RootState, WalkDelta } from './scanner'
+import type { RootState, ScanContext, WalkDelta } from './scanner'
 import { sameEntry, type State } from './snapshots'
 
 type Watchers = Map<string, ChangeWatcher>
@@ -57,6 +57,24 @@ export function unwatchedKeys(root: RootRuntime, w: ChangeWatcher | undefined, m
   const out = w ? [...w.linked] : []
   for (const key of mappedKeysUnder(mapped, root.real)) if (!rules.excludedDeep(key, false)) out.push(key)
   return out
+}
+
+/**
+ * A capture's fields for a root that keep the files no journal can vouch for re-read (rehash: the
+ * mapped ones) and that feed the root's journal (linked, recent); `linked`: a fresh set for a walk.
+ */
+export function journalScanFields(root: RootRuntime, w: ChangeWatcher | undefined, mapped: WritableMappings, ctimeMarginMs: number, linked?: Set<string>): Partial<ScanContext> {
+  const keys = new Set(mappedKeysUnder(mapped, root.real))
+  const rehash = keys.size || mapped.inodes.size ? (key: string, ino: number) => keys.has(key) || mapped.inodes.has(ino) : undefined
+  if (!w) return { rehash }
+  return { rehash, linked: linked ?? w.linked, recent: [], recentSince: w.deliveredBefore - ctimeMarginMs }
+}
+
+/** After a capture of a root: its journal gets the files with several names and the paths to look at again. */
+export function tellJournal(w: ChangeWatcher | undefined, ctx: ScanContext): void {
+  if (!w) return
+  if (ctx.linked) w.linked = ctx.linked
+  if (ctx.recent) w.recheck(ctx.recent)
 }
 
 /**

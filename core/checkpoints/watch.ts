@@ -19,7 +19,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fsTypeOf } from './stat-proof'
-import { LOCAL_FS, mountPointsUnder, mountsUnder, YOUNG_FOLDER_MS, type ChangeWatcher } from './change-journal'
+import { journalDecision, LOCAL_FS, mountPointsUnder, mountsUnder, overflowBound, YOUNG_FOLDER_MS, type ChangeWatcher, type WatchOption } from './change-journal'
 
 type Sub = { unsubscribe(): Promise<void> }
 type ParcelEvent = { path: string; type: 'create' | 'update' | 'delete' }
@@ -42,39 +42,11 @@ function loadParcel(): Parcel | null {
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
 
-/**
- * The kernel keeps at most max_queued_events (16,384) inotify events and drops the rest with one
- * IN_Q_OVERFLOW, which parcel discards without a word. Parcel merges a path's events into one, and
- * a written file costs the kernel at least two (create, modify), so this many delivered events in
- * two intervals between barriers means the queue may have overflowed: the journal is not trusted.
- */
-function overflowBound(): number {
-  let queue = 16384
-  try {
-    queue = Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queue
-  } catch {
-    /* not Linux: the same bound, as a size past which a walk costs no more than the events */
-  }
-  return Math.floor(queue / 4)
-}
-
-export type WatchOption = boolean | 'auto'
-
 /** The change journal for a root, or null when it gets none (see journalDecision) or cannot watch it. */
 export async function startWatcher(root: string, ignoreAbs: string[], option: WatchOption = 'auto'): Promise<ChangeWatcher | null> {
   if (!journalDecision(option, process.platform, fsTypeOf(root) ?? null).on) return null
   const w = new ParcelJournal(root, ignoreAbs)
   return (await w.subscribe()) ? w : null
-}
-
-/** Whether a root gets a change journal, and why (pure: unit-tested). */
-export function journalDecision(option: WatchOption, platform: string, fsType: number | null): { on: boolean; why: string } {
-  if (option === false) return { on: false, why: 'off (watch: false)' }
-  if (option === true) return { on: true, why: 'on (watch: true)' }
-  if (platform !== 'linux') return { on: false, why: `off: ${platform} has no default journal (watch: true turns it on)` }
-  const name = fsType === null ? null : LOCAL_FS.get(fsType)
-  if (!name) return { on: false, why: `off: the folder is not on a local file system (type 0x${(fsType ?? 0).toString(16)}), full walks` }
-  return { on: true, why: `on: ${name}` }
 }
 
 /**
@@ -206,12 +178,12 @@ export class ParcelJournal implements ChangeWatcher {
     }
     const prefix = this.real + path.sep
     for (const e of events) {
-      const done = this.waiting.get(e.path)
-      if (done) {
-        if (e.type !== 'delete') done()
-        continue
+      const name = path.basename(e.path)
+      if (name.startsWith(BARRIER_PREFIX)) {
+        // Matched by name (unique to this journal), whatever spelling of the root the backend uses.
+        if (e.type !== 'delete') this.waiting.get(name)?.()
+        continue // or another journal's barrier
       }
-      if (path.basename(e.path).startsWith(BARRIER_PREFIX)) continue // another journal's barrier
       this.events++
       // Parcel hands names over as UTF-8 strings: bytes that are not UTF-8 came back as U+FFFD, a
       // name no call can open. Only a walk (which reads names as bytes) can see that file.
@@ -235,10 +207,11 @@ export class ParcelJournal implements ChangeWatcher {
   /** Wait until every change made before this call has been delivered. */
   async barrier(): Promise<boolean> {
     if (this.broken || !this.sub) return false
-    const file = path.join(this.real, `${BARRIER_PREFIX}${this.tag}-${++this.seq}.retake-w.tmp`)
+    const name = `${BARRIER_PREFIX}${this.tag}-${++this.seq}.retake-w.tmp`
+    const file = path.join(this.real, name)
     const seen = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS)
-      this.waiting.set(file, () => {
+      this.waiting.set(name, () => {
         clearTimeout(timer)
         resolve(true)
       })
@@ -247,12 +220,12 @@ export class ParcelJournal implements ChangeWatcher {
     try {
       fs.writeFileSync(file, '')
     } catch {
-      this.waiting.delete(file)
+      this.waiting.delete(name)
       return false
     }
     const ok = await seen
     if (ok) this.deliveredBefore = madeAt
-    this.waiting.delete(file)
+    this.waiting.delete(name)
     // Removed only once seen: a create and a delete in one batch vanish together.
     fs.rmSync(file, { force: true })
     if (!ok) {
