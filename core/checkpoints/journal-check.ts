@@ -52,7 +52,7 @@ export function journalMisses(prior: RootState | undefined, next: RootState, fre
  * found them) and files some process maps writable (now or at the last capture), minus what the
  * root's rules exclude.
  */
-export function unwatchedKeys(root: RootRuntime, w: ChangeWatcher | undefined, mapped: WritableMappings): string[] {
+function unwatchedKeys(root: RootRuntime, w: ChangeWatcher | undefined, mapped: WritableMappings): string[] {
   const rules = root.rules()
   const out = w ? [...w.linked] : []
   for (const key of mappedKeysUnder(mapped, root.real)) if (!rules.excludedDeep(key, false)) out.push(key)

@@ -57,7 +57,7 @@ export async function startWatcher(root: string, ignoreAbs: string[], option: Wa
  */
 const live = new Map<string, Set<ParcelJournal>>()
 
-export class ParcelJournal implements ChangeWatcher {
+class ParcelJournal implements ChangeWatcher {
   /** A folder was created since the subscription: it may lack its watch (see checkFolder). */
   dirCreated = false
   /** True once a full walk ran with this subscription and a barrier after it: dirty is relative to it. */
