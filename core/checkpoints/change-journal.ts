@@ -1,20 +1,30 @@
 /**
- * What the engine asks of a change journal, and the bookkeeping both backends share (the parcel
- * watcher in watch.ts, the engine's own inotify worker in inotify-watch.ts): the paths with events
- * since the last take, and whether they can be trusted at all.
+ * What the engine asks of a change journal (watch.ts): the paths with events since the last take,
+ * and whether they can be trusted at all. Plus the facts about file systems and mounts it judges by.
  */
-import type fs from 'node:fs'
+import fs from 'node:fs'
 
 export interface ChangeWatcher {
   dirCreated: boolean
   baseline: boolean
   readonly healthy: boolean
+  /**
+   * Files with more than one name (keys), as the last captures found them: a write through a name
+   * outside the watched folders (a hard link from a package store, a backup) reaches no watch, so
+   * every watched capture looks at these (an lstat each, which sees the shared inode's ctime move).
+   */
+  linked: Set<string>
+  /**
+   * Every event of a change made before this time (ms) has been delivered: the last barrier seen
+   * was made then (or the subscription started). A path created since may have left no event yet.
+   */
+  readonly deliveredBefore: number
   barrier(): Promise<boolean>
-  /** Stop watching these folders (a restore is about to remove them); see restore-watch.ts. */
-  unwatch?(dirs: string[]): Promise<boolean>
   take(): Set<string> | null
   /** The paths with events since the last take, left in place. */
   peek(): ReadonlySet<string>
+  /** Paths the next capture must look at although no event may come for them (see watch.ts recheck). */
+  recheck(absPaths: Iterable<string>): void
   /** Stop trusting this journal for good (its check found a change it never reported). */
   giveUp(why: string): void
   readonly failure: string | null
@@ -42,68 +52,71 @@ export const LOCAL_FS = new Map<number, string>([
   [0x794c7630, 'overlayfs'],
 ])
 
-export const LOCAL_FS_TYPES = [...LOCAL_FS.keys()]
+export type WatchOption = boolean | 'auto'
+
+/** Whether a root gets a change journal, and why (pure: unit-tested). */
+export function journalDecision(option: WatchOption, platform: string, fsType: number | null): { on: boolean; why: string } {
+  if (option === false) return { on: false, why: 'off (watch: false)' }
+  if (option === true) return { on: true, why: 'on (watch: true)' }
+  if (platform !== 'linux') return { on: false, why: `off: ${platform} has no default journal (watch: true turns it on)` }
+  const name = fsType === null ? null : LOCAL_FS.get(fsType)
+  if (!name) return { on: false, why: `off: the folder is not on a local file system (type 0x${(fsType ?? 0).toString(16)}), full walks` }
+  return { on: true, why: `on: ${name}` }
+}
+
+/**
+ * The kernel keeps at most max_queued_events (16,384) inotify events and drops the rest with one
+ * IN_Q_OVERFLOW, which parcel discards without a word. Parcel merges a path's events into one, and
+ * a written file costs the kernel at least two (create, modify), so this many delivered events in
+ * two intervals between barriers means the queue may have overflowed: the journal is not trusted.
+ */
+export function overflowBound(): number {
+  let queue = 16384
+  try {
+    queue = Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queue
+  } catch {
+    /* not Linux: the same bound, as a size past which a walk costs no more than the events */
+  }
+  return Math.floor(queue / 4)
+}
 
 /** A folder born less than this before its subscription started may lack a watch (checkFolder). */
 export const YOUNG_FOLDER_MS = 100
 
-export abstract class JournalState {
-  /**
-   * A folder was created since the subscription. Measured: @parcel/watcher (inotify) can miss the
-   * watch on folders created in quick succession (mkdir -p, unpacking) and then never reports
-   * changes inside them. Such a watcher is re-subscribed before the next full scan (a fresh
-   * subscription watches every folder that exists), and no baseline is trusted meanwhile.
-   */
-  dirCreated = false
-  /** True once a full scan ran with this watcher active (the dirty set is relative to it). */
-  baseline = false
-  /** When the current subscription started (folders born after it may lack a watch). */
-  subscribedAt = 0
-  /** The devices of the folders the subscription watches: a folder on another one is a mount made since. */
-  protected devices = new Set<number>()
-  protected dirty = new Set<string>()
-  protected broken = false
-  /** Why the journal last failed (shown in warnings and tests), or null. */
-  failure: string | null = null
-  /** The root cannot be watched faithfully (a network mount inside it, the watch limit): never resubscribed. */
-  gaveUp = false
+/**
+ * The mounts at or below a folder, from this process's mount table (one small read), compared
+ * between subscription and capture: a mount makes no event. Mounts elsewhere (a container
+ * starting) do not count.
+ */
+export function mountsUnder(realRoot: string, table = readMountTable()): string {
+  return mountLines(realRoot, table)
+    .map((m) => m.line)
+    .join('\n')
+}
 
-  /** Take the paths with events since the last take (absolute). Null when not trustworthy. */
-  take(): Set<string> | null {
-    if (this.broken || !this.baseline) {
-      this.dirty = new Set()
-      return null
-    }
-    const d = this.dirty
-    this.dirty = new Set()
-    return d
+/** The mount points at or below a folder (field 5 of each mountinfo line, unescaped). */
+export function mountPointsUnder(realRoot: string, table = readMountTable()): string[] {
+  return mountLines(realRoot, table).map((m) => m.point)
+}
+
+function mountLines(realRoot: string, table: string): { line: string; point: string }[] {
+  // Space, tab, newline and backslash in a mount point are written as octal escapes.
+  const unescape = (p: string) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
+  const below = realRoot.endsWith('/') ? realRoot : realRoot + '/'
+  const out: { line: string; point: string }[] = []
+  for (const line of table.split('\n')) {
+    const field = line.split(' ')[4]
+    if (field === undefined) continue
+    const point = unescape(field)
+    if (point === realRoot || point.startsWith(below)) out.push({ line, point })
   }
+  return out
+}
 
-  /**
-   * Called by the full walk for every folder: a folder born after the subscription started may
-   * have no watch even when no create event was reported, so the baseline is not trusted. With
-   * no birth time (some file systems), nothing can be proven and the watcher is never trusted.
-   */
-  checkFolder(st: fs.Stats): void {
-    if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - YOUNG_FOLDER_MS) this.dirCreated = true
-    // A file system mounted inside the root since the subscription (a mount makes no event): walk
-    // and subscribe afresh, which watches it if it is local and gives up if not.
-    if (!this.devices.has(st.dev)) this.dirCreated = true
-  }
-
-  peek(): ReadonlySet<string> {
-    return this.dirty
-  }
-
-  giveUp(why: string): void {
-    this.gaveUp = true
-    this.broken = true
-    this.failure = why
-  }
-
-  /** Forget events (a full scan is about to record the truth). */
-  reset(): void {
-    this.dirty = new Set()
-    this.dirCreated = false
+function readMountTable(): string {
+  try {
+    return fs.readFileSync('/proc/self/mountinfo', 'utf8')
+  } catch {
+    return '' // not Linux: no mount table to compare, nothing to judge by
   }
 }

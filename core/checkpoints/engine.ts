@@ -14,9 +14,10 @@ import { hashPending } from './hash-phase'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
 import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
-import { startWatcher, type WatchOption } from './watch'
-import type { ChangeWatcher } from './change-journal'
-import { JOURNAL_CHECK_EVERY, journalReports, judgeJournals, watchedKeys } from './journal-check'
+import { startWatcher } from './watch'
+import type { ChangeWatcher, WatchOption } from './change-journal'
+import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
+import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
 import type { PlanRegistry } from './planner'
 import { registerStore } from './project-registry'
 import type { PackMark } from './packs'
@@ -78,6 +79,8 @@ export class Engine {
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
   private readonly journalCheckEvery: number
+  /** The files mapped writable at the last capture (mapped-files.ts). */
+  private lastMapped = noMappings()
   private closed = false
   /** The user's registry of stores by folder (project-registry.ts), if the host gave one. */
   readonly registry: string | null
@@ -164,17 +167,20 @@ export class Engine {
   async captureAll(opts: CaptureOptions = {}): Promise<CaptureOutcome> {
     const { onProgress, afterRead } = opts
     const head = this.headState()
+    // Read beside the barrier's wait: files mapped writable are re-read whatever anything says.
+    const mapping = this.mappedFiles()
     // Every so many watched captures, a full walk checks the journal (journal-check.ts).
     const checking = head !== null && this.watchedSinceWalk >= this.journalCheckEvery
-    const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head) : null
+    const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head, mapping) : null
+    const mapped = await mapping
     if (quick) {
       const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-      const { id, bytes } = await this.captureKeysWith(quick, stats, opts)
+      const { id, bytes } = await this.captureKeysWith(quick, stats, opts, mapped)
       this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
-    const reported = checking ? await journalReports(this.roots, this.watchers) : new Map<string, Set<string>>()
+    const reported = checking ? await journalReports(this.roots, this.watchers, mapped) : new Map<string, Set<string>>()
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
     for (const w of this.watchers.values()) {
@@ -203,6 +209,7 @@ export class Engine {
         stats,
         progress,
         onFolder,
+        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs), new Set()),
       }
       const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
@@ -219,8 +226,17 @@ export class Engine {
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
+    for (const { ctx } of work) tellJournal(this.watchers.get(this.rootIdOf(ctx.rootAbs)), ctx)
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
     return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
+  }
+
+  /** The files mapped writable now or at the last capture (one may have been written just before its unmap). */
+  private async mappedFiles(): Promise<WritableMappings> {
+    const now = await writableMappings()
+    const both = unionMappings(now, this.lastMapped)
+    this.lastMapped = now
+    return both
   }
 
   async startWatchers(option: WatchOption): Promise<void> {
@@ -254,7 +270,7 @@ export class Engine {
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
     const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
-    return (await this.captureKeysWith(keys, stats, {}, -Infinity, inPlace)).id
+    return (await this.captureKeysWith(keys, stats, {}, await this.mappedFiles(), -Infinity, inPlace)).id
   }
 
   /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
@@ -265,15 +281,21 @@ export class Engine {
 
   /** A ctime recorded by a capture starting now is a proof only if before this (stat-proof.ts). */
   private ctimeLine(abs: string): number {
+    return Date.now() - this.ctimeMargin(abs)
+  }
+
+  /** How far a ctime may lag the clock on this root's file system (stat-proof.ts). */
+  private ctimeMargin(abs: string): number {
     let margin = this.ctimeMargins.get(abs)
     if (margin === undefined) this.ctimeMargins.set(abs, (margin = ctimeMarginMs(fsTypeOf(abs))))
-    return Date.now() - margin
+    return margin
   }
 
   private async captureKeysWith(
     keys: Map<string, Set<string>>,
     stats: ScanStats,
     { onProgress, afterRead }: CaptureOptions,
+    mapped: WritableMappings,
     trustStatBefore = this.racyLine(),
     inPlace = false,
   ): Promise<{ id: string; bytes: number }> {
@@ -298,9 +320,11 @@ export class Engine {
         progress,
         onProgress,
         afterRead,
+        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs)),
       }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
+      tellJournal(this.watchers.get(root.id), ctx)
       next.set(root.id, state)
     }
     this.blobs.flush()

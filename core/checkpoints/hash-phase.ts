@@ -35,7 +35,7 @@ type Version = Pick<fs.Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>
 async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => void, inodes: ReadInodes): Promise<PutResult | null> {
   const e = p.entry
   let before: Version = p.ctimeMs !== undefined ? { size: e.size, mtimeMs: e.mtimeMs, ctimeMs: p.ctimeMs, ino: e.ino } : fs.lstatSync(os(p.abs))
-  const linked = inodes.get(e.ino)
+  const linked = p.mapped ? undefined : inodes.get(e.ino)
   if (linked) {
     const st = fs.lstatSync(os(p.abs))
     if (st.dev === linked.st.dev && sameVersion(linked.st, st) && linked.st.mode === st.mode && trustedCtime(st, ctx.ctimeTrustBefore) !== undefined) {
@@ -52,7 +52,7 @@ async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => 
     const after = fs.lstatSync(os(p.abs))
     if (sameVersion(before, after) && r.size === after.size) {
       record(ctx, p, after)
-      if (after.nlink > 1 && p.entry.ctimeMs !== undefined) inodes.set(after.ino, { st: after, r })
+      if (after.nlink > 1 && p.entry.ctimeMs !== undefined && !p.mapped) inodes.set(after.ino, { st: after, r })
       return r
     }
     before = after
@@ -66,7 +66,8 @@ function record(ctx: ScanContext, p: Pending, st: fs.Stats): void {
   p.entry.mtimeMs = st.mtimeMs
   p.entry.ino = st.ino
   p.entry.mode = st.mode & 0o7777
-  const ctime = trustedCtime(st, ctx.ctimeTrustBefore)
+  // A mapped file's ctime proves nothing (mapped-files.ts): none is recorded for later proofs.
+  const ctime = p.mapped ? undefined : trustedCtime(st, ctx.ctimeTrustBefore)
   if (ctime !== undefined) p.entry.ctimeMs = ctime
 }
 

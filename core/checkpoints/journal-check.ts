@@ -1,15 +1,19 @@
-// What a capture asks of the change journals (watchedKeys), and the journals' own check. inotify is blind to a few kinds of writes (through mmap; through a
-// hard link made from outside while the journal ran; see docs/checkpoints.md "Change journal"), and
-// a write it misses is a capture that records an old version. So every JOURNAL_CHECK_EVERY watched
-// captures the engine walks in full anyway and compares: a file the walk found changed that the
-// journal never reported means the journal is blind on that root, which from then on is walked in
-// full (and the capture says so in its warnings).
+// What a capture asks of the change journals (watchedKeys), and the journals' own check. A watcher
+// is blind to a few kinds of writes: through another name of a file (a hard link from outside), and
+// through a shared writable memory mapping. Files known to be either are looked at by every capture
+// whatever the journal says (unwatchedKeys; mapped-files.ts). What is left — a file that gains an
+// outside name while the journal runs, a mapping made and dropped between two captures — is bounded
+// by the check: every JOURNAL_CHECK_EVERY watched captures the engine walks in full anyway and
+// compares, and a file the walk found changed that the journal never reported means the journal is
+// blind on that root, which from then on is walked in full (the capture says so in its warnings).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ChangeWatcher } from './change-journal'
+import { mappedKeysUnder, writableMappings, type WritableMappings } from './mapped-files'
+import { os } from './os-names'
 import { toKey } from './paths'
 import type { RootRuntime } from './roots'
-import type { RootState, WalkDelta } from './scanner'
+import type { RootState, ScanContext, WalkDelta } from './scanner'
 import { sameEntry, type State } from './snapshots'
 
 type Watchers = Map<string, ChangeWatcher>
@@ -44,11 +48,42 @@ export function journalMisses(prior: RootState | undefined, next: RootState, fre
 }
 
 /**
+ * The keys of a root that no watcher can vouch for: files with more than one name (as the captures
+ * found them) and files some process maps writable (now or at the last capture), minus what the
+ * root's rules exclude.
+ */
+function unwatchedKeys(root: RootRuntime, w: ChangeWatcher | undefined, mapped: WritableMappings): string[] {
+  const rules = root.rules()
+  const out = w ? [...w.linked] : []
+  for (const key of mappedKeysUnder(mapped, root.real)) if (!rules.excludedDeep(key, false)) out.push(key)
+  return out
+}
+
+/**
+ * A capture's fields for a root that keep the files no journal can vouch for re-read (rehash: the
+ * mapped ones) and that feed the root's journal (linked, recent); `linked`: a fresh set for a walk.
+ */
+export function journalScanFields(root: RootRuntime, w: ChangeWatcher | undefined, mapped: WritableMappings, ctimeMarginMs: number, linked?: Set<string>): Partial<ScanContext> {
+  const keys = new Set(mappedKeysUnder(mapped, root.real))
+  const rehash = keys.size || mapped.inodes.size ? (key: string, ino: number) => keys.has(key) || mapped.inodes.has(ino) : undefined
+  if (!w) return { rehash }
+  return { rehash, linked: linked ?? w.linked, recent: [], recentSince: w.deliveredBefore - ctimeMarginMs }
+}
+
+/** After a capture of a root: its journal gets the files with several names and the paths to look at again. */
+export function tellJournal(w: ChangeWatcher | undefined, ctx: ScanContext): void {
+  if (!w) return
+  if (ctx.linked) w.linked = ctx.linked
+  if (ctx.recent) w.recheck(ctx.recent)
+}
+
+/**
  * The paths to re-read when every non-shared root has a healthy watcher with a baseline, or
  * null (full scan) on any doubt: a barrier that fails, a folder created or deleted, a changed
- * .gitignore. Excluded paths are dropped with the same rules a walk applies.
+ * .gitignore. Excluded paths are dropped with the same rules a walk applies. The files no watcher
+ * can vouch for are added (unwatchedKeys).
  */
-export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head: State): Promise<Map<string, Set<string>> | null> {
+export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head: State, mapping: Promise<WritableMappings>): Promise<Map<string, Set<string>> | null> {
   const out = new Map<string, Set<string>>()
   for (const root of roots) {
     if (root.shared) continue
@@ -67,7 +102,7 @@ export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head
       if (path.basename(abs) === '.gitignore') return null
       let st: fs.Stats | null = null
       try {
-        st = fs.lstatSync(abs)
+        st = fs.lstatSync(os(abs))
       } catch {
         /* deleted */
       }
@@ -76,19 +111,26 @@ export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head
       if (rules.excludedDeep(key, st?.isDirectory() ?? false)) continue
       keys.add(key)
     }
+    for (const key of unwatchedKeys(root, w, await mapping)) keys.add(key)
     out.set(root.id, keys)
   }
   return out
 }
 
-/** Before a checking walk: what each trusted journal reported since the head snapshot, by root. */
-export async function journalReports(roots: RootRuntime[], watchers: Watchers): Promise<Map<string, Set<string>>> {
+/**
+ * Before a checking walk: what each trusted journal reported since the head snapshot, by root,
+ * with the files it is not asked to see (those are looked at by every capture anyway).
+ */
+export async function journalReports(roots: RootRuntime[], watchers: Watchers, mapped: WritableMappings): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>()
   for (const root of roots) {
     const w = root.shared ? undefined : watchers.get(root.id)
     if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
     const dirty = w.take()
-    if (dirty) out.set(root.id, reportedKeys(root.abs, dirty))
+    if (!dirty) continue
+    const keys = reportedKeys(root.abs, dirty)
+    for (const key of unwatchedKeys(root, w, mapped)) keys.add(key)
+    out.set(root.id, keys)
   }
   return out
 }
@@ -115,7 +157,9 @@ export function judgeJournals(
     const misses = journalMisses(head?.get(rootId), next.get(rootId)!, walked.get(rootId)!.fresh, seen)
     if (!misses.length) continue
     w.giveUp(`it never reported a change to ${misses.slice(0, 3).join(', ')}${misses.length > 3 ? ` and ${misses.length - 3} more` : ''}`)
-    warnings.push(`the change journal of ${root.abs} missed changes (written through mmap, or a hard link made from outside?): every capture of it walks in full from now on`)
+    warnings.push(
+      `the change journal of ${root.abs} missed changes (written through a memory mapping, or a hard link made from outside?): every capture of it walks in full from now on`,
+    )
   }
   return warnings
 }
@@ -128,11 +172,14 @@ export function judgeJournals(
  */
 export async function journalSinceHead(roots: RootRuntime[], watchers: Watchers): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>()
+  const mapped = writableMappings()
   for (const root of roots) {
     const w = root.shared ? undefined : watchers.get(root.id)
     if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
     // peek, not take: the next capture still needs these events.
-    out.set(root.id, reportedKeys(root.abs, w.peek()))
+    const keys = reportedKeys(root.abs, w.peek())
+    for (const key of unwatchedKeys(root, w, await mapped)) keys.add(key)
+    out.set(root.id, keys)
   }
   return out
 }

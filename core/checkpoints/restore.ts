@@ -25,7 +25,6 @@ import { registeredTurns } from './project-registry'
 import { withWrote } from './recovery-check'
 import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
-import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
 import { recordChain, type FolderIds } from './folder-chain'
 import { onAnotherFileSystem } from './mount-points'
 import type { State } from './snapshots'
@@ -255,11 +254,6 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     const missing = addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
     const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, targetState(e, plan))
-    // Started before the intent is written, which takes a few milliseconds it runs beside: the
-    // change journal's thread lets go of the folders the steps remove (nothing is touched before
-    // the intent is durable, and a folder let go of but kept makes the next capture walk:
-    // rewatchKept, even when the intent fails).
-    const unwatching = unwatchRemovedFolders(e, steps)
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -270,17 +264,9 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       steps,
       undoOf: plan.target.restoreId,
     }
-    let r: Awaited<ReturnType<typeof runSteps>>
-    let journal: Journal
-    let env: StepEnv
-    try {
-      journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
-      env = stepEnv(e, restoreId, hooks, guards, folders)
-      await unwatching
-      r = await runSteps(e, env, journal, intent, new Set(), hooks)
-    } finally {
-      rewatchKept(await unwatching)
-    }
+    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+    const env: StepEnv = stepEnv(e, restoreId, hooks, guards, folders)
+    const r = await runSteps(e, env, journal, intent, new Set(), hooks)
     const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0
     for (const a of todo) {
       const k = someLeft ? `${e.rootIdOf(a.root)}:${a.path}` : ''

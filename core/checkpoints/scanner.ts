@@ -48,6 +48,8 @@ export interface Pending {
   entry: Entry
   /** The walk's ctime of the file (with the entry's size, mtime and inode: the stat its read is first judged against). */
   ctimeMs?: number
+  /** Some process maps it writable: its stat proves nothing, so no ctime proof is recorded for it. */
+  mapped?: boolean
 }
 
 export interface ScanContext {
@@ -72,6 +74,16 @@ export interface ScanContext {
   stats: ScanStats
   /** Sees the lstat of every folder walked (the watcher checks folder birth times). */
   onFolder?: (st: fs.Stats) => void
+  /**
+   * A file some process maps shared and writable (mapped-files.ts): read whatever its stat says, as
+   * a write to an already-dirty mapped page moves neither its mtime nor its ctime.
+   */
+  rehash?: (key: string, ino: number) => boolean
+  /** Gets the keys of files with more than one name, loses those with one (the journal's `linked`). */
+  linked?: Set<string>
+  /** Gets the paths recorded with a ctime from `recentSince` on (the journal's `recheck`). */
+  recent?: string[]
+  recentSince?: number
   /** Totals across roots for progress. */
   progress: { filesTotal: number; filesDone: number; bytesTotal: number; bytesDone: number }
 }
@@ -137,10 +149,16 @@ export class RootScan {
     const perm = mode & 0o7777
     const old = ctx.prior?.get(key)
     if (old) this.delta.known++
+    if (ctx.recent && ctimeMs >= ctx.recentSince!) ctx.recent.push(abs)
+    if (ctx.linked && type === 'file') {
+      if (st.nlink > 1) ctx.linked.add(key)
+      else ctx.linked.delete(key)
+    }
     if (type === 'file' && size <= ctx.maxFileBytes) {
+      const mapped = ctx.rehash?.(key, ino) === true
       // Trusted by its mtime, and its ctime agrees: the recorded one if any, else one older than
       // the trust line too. An edit of equal size with its mtime set back moves the ctime.
-      const trusted = old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs < ctx.trustStatBefore)
+      const trusted = !mapped && old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs < ctx.trustStatBefore)
       if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)
@@ -148,14 +166,14 @@ export class RootScan {
       }
       // Racy by its mtime, but its ctime proves it (stat-proof.ts): the recorded entry is kept.
       // Asked only after the common case above, so a walk of unchanged files pays nothing for it.
-      if (old?.ctimeMs !== undefined && provenSame(st, old)) {
+      if (!mapped && old?.ctimeMs !== undefined && provenSame(st, old)) {
         this.keep(key, old, old)
         return
       }
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
       if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
-        this.pending.push({ key, abs, entry, ctimeMs })
+        this.pending.push({ key, abs, entry, ctimeMs, mapped })
         ctx.progress.bytesTotal += size
       }
       this.keep(key, entry, old)
@@ -226,10 +244,14 @@ export function walkRoot(ctx: ScanContext): WalkResult {
     // follows links): reading it would record what the link points at under the key.
     const links = new LinkProbe(ctx.rootAbs, true)
     for (const key of ctx.only) {
-      if (!links.reachable(key)) continue
+      if (!links.reachable(key)) {
+        ctx.linked?.delete(key)
+        continue
+      }
       const abs = path.join(ctx.rootAbs, ...key.split('/'))
       const st = lstatOrNull(abs)
       if (st) scan.addStat(key, abs, st)
+      else ctx.linked?.delete(key)
     }
   } else {
     scan.walk(ctx.rootAbs, '')

@@ -1,19 +1,11 @@
 // The change journal (watcher mode) on its own: every change made just before a watched capture is
-// in it, on both backends (Linux: the engine's inotify worker; elsewhere @parcel/watcher).
+// in it (@parcel/watcher, the one backend on every platform).
 import fs from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { workspace } from './helpers'
 
-const backends = process.platform === 'linux' ? ['inotify', 'parcel'] : ['parcel']
-const saved = process.env.RETAKE_CK_WATCHER
-afterEach(() => {
-  if (saved === undefined) delete process.env.RETAKE_CK_WATCHER
-  else process.env.RETAKE_CK_WATCHER = saved
-})
-
-describe.each(backends)('Change journal (%s)', (backend) => {
+describe('Change journal', () => {
   it('a watched capture sees every change made right before it: edits of equal size, chmod, creates, deletes, renames', async () => {
-    process.env.RETAKE_CK_WATCHER = backend
     const w = await workspace({ watch: true })
     for (let i = 0; i < 30; i++) w.write(`src/d${i % 3}/f${i}.txt`, `file ${i} v0`.padEnd(40))
     await w.store.capture('s/m0')
@@ -62,11 +54,8 @@ describe.each(backends)('Change journal (%s)', (backend) => {
     for (let i = 0; i < 30; i++) expect(w.text(`src/d${i % 3}/f${i}.txt`)).toBe(`file ${i} v0`.padEnd(40))
     for (const d of ['d0', 'd1', 'd2']) expect(fs.readdirSync(w.p(`src/${d}`)).filter((n) => !n.startsWith('f'))).toEqual([])
   })
-})
 
-describe('Change journal (inotify)', () => {
   it.runIf(process.platform === 'linux')('an edit of a file whose name is not UTF-8 is seen: the journal gives up and the capture walks', async () => {
-    delete process.env.RETAKE_CK_WATCHER
     const w = await workspace({ watch: true })
     const name = Buffer.concat([Buffer.from(w.ws + '/bad'), Buffer.from([0xff]), Buffer.from('.txt')])
     fs.writeFileSync(name, 'v0')
