@@ -16,8 +16,8 @@
 // change behind any watcher's back, and macOS and Windows have no statfs types to tell them by.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
+import { loadNative } from '../native-modules'
 import { fsTypeOf } from './stat-proof'
 import { journalDecision, LOCAL_FS, mountPointsUnder, mountsUnder, overflowBound, YOUNG_FOLDER_MS, type ChangeWatcher, type WatchOption } from './change-journal'
 
@@ -27,17 +27,8 @@ type Parcel = {
   subscribe(dir: string, fn: (err: Error | null, events: ParcelEvent[]) => unknown, opts?: { ignore?: string[] }): Promise<Sub>
 }
 
-let parcel: Parcel | null | undefined
-function loadParcel(): Parcel | null {
-  if (parcel === undefined) {
-    try {
-      parcel = createRequire(import.meta.url)('@parcel/watcher') as Parcel
-    } catch {
-      parcel = null // no build for this platform: full walks
-    }
-  }
-  return parcel
-}
+/** No build for this platform (or not shipped): full walks. */
+const loadParcel = (): Parcel | null => loadNative<Parcel>('@parcel/watcher')
 
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
