@@ -26,6 +26,7 @@ import { withWrote } from './recovery-check'
 import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from './journal-check'
 import { rewatchKept, unwatchRemovedFolders } from './restore-watch'
+import { xattrNotes } from './xattrs'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
@@ -262,6 +263,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     }
     result.failed.push(...r.failed)
     result.skipped.push(...r.kept)
+    result.warnings.push(...xattrNotes(env))
     hooks.onBytesWritten?.(env.bytesWritten.n)
     // Only failures keep the turns unrestored; skips are the user's choice or known-unrestorable.
     const done = await commitRestore(e, journal, intent, r.failed.length === 0, r.untouched)

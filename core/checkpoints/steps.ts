@@ -8,11 +8,12 @@ import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
 import { assertParentInside, keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
-import type { PlanAction } from './types'
+import type { PlanAction, Xattrs } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
 import { checkUnlink, unlinkFailed } from './unlinks'
 import { os, readdirNames } from './os-names'
+import { restoreXattrs, withXattrStep } from './xattrs'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
@@ -60,11 +61,11 @@ export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => str
     }
     if (!tgt) continue
     if (tgt.type === 'dir') {
-      if (sameType) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
-      else mkdirs.push({ op: 'mkdir', root, key, mode: tgt.mode })
+      if (sameType) writes.push(withXattrStep({ op: 'chmod', root, key, mode: tgt.mode }, cur, tgt))
+      else mkdirs.push(withXattrStep({ op: 'mkdir', root, key, mode: tgt.mode }, undefined, tgt))
     } else if (tgt.type === 'symlink') writes.push({ op: 'symlink', root, key, link: tgt.link! })
     else if (tgt.type === 'file') {
-      if (sameType && cur!.hash === tgt.hash) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
+      if (sameType && cur!.hash === tgt.hash) writes.push(withXattrStep({ op: 'chmod', root, key, mode: tgt.mode }, cur, tgt))
       else writes.push({ op: 'write', root, key, entry: tgt })
     }
   }
@@ -151,8 +152,11 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
         if (!fs.lstatSync(os(abs)).isDirectory()) throw new KeptInPlace('a file that is kept is here now; the folder was not recreated')
       }
       fs.chmodSync(os(abs), s.mode | 0o700)
+      restoreXattrs(env, abs, s.key, s.xattrs)
       return
     case 'chmod':
+      // Attributes first: a mode without the owner's write bit would refuse them.
+      if (s.xattrs && !fs.lstatSync(os(abs)).isSymbolicLink()) restoreXattrs(env, abs, s.key, s.xattrs)
       fs.chmodSync(os(abs), s.mode)
       return
     case 'symlink': {
@@ -166,7 +170,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
     }
     case 'write':
       assertNotFolder(abs, 'file')
-      return restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs)
+      return restoreFile(env, abs, s.entry.hash!, s.entry.mode, s.entry.mtimeMs, s.key, s.entry.xattrs)
   }
 }
 
@@ -175,7 +179,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
  * is never installed), fchmod, set mtime, fsync, rename over the target; the folder is fsynced
  * with the others before the restore commits (flushFolders).
  */
-async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number): Promise<void> {
+async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number, mtimeMs: number, key: string, xattrs?: Xattrs): Promise<void> {
   ensureParent(abs)
   const src = env.blobs.locate(hash)
   if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
@@ -201,6 +205,8 @@ async function restoreFile(env: StepEnv, abs: string, hash: string, mode: number
       fs.closeSync(input)
     }
     if (hasher.digest('hex') !== hash) throw new Error(`checkpoint content ${hash.slice(0, 12)} is damaged; not restored`)
+    // On the temporary file, while it is still writable (0600): the file appears with them at once.
+    if (xattrs) restoreXattrs(env, tmp, key, xattrs)
     fs.fchmodSync(out, mode)
     if (mtimeMs >= 0) fs.futimesSync(out, mtimeMs / 1000, mtimeMs / 1000)
     fs.fsyncSync(out)
