@@ -44,6 +44,13 @@ function errnoOf(err: unknown): number {
   const m = /\(os error (\d+)\)/.exec((err as Error)?.message ?? '')
   return m ? Number(m[1]) : -1
 }
+/**
+ * Labels the system sets on every file it makes and a user process may not change: security
+ * modules' (`security.selinux`, file capabilities) and macOS's provenance and SIP marks. Not
+ * recorded and never removed: a restored file gets the labels its folder gives it, and recording
+ * them would make every file the restore wrote look changed.
+ */
+const SYSTEM_OWNED = /^(security\.|com\.apple\.(provenance|rootless)$)/
 const ENODATA = new Set([61, 93]) // Linux ENODATA, macOS ENOATTR
 const UNSUPPORTED = new Set([95, 45, 102]) // Linux EOPNOTSUPP, macOS ENOTSUP / EOPNOTSUPP
 
@@ -62,8 +69,8 @@ export function readXattrs(abs: string): Xattrs | undefined {
   } catch (err) {
     return UNSUPPORTED.has(errnoOf(err)) || errnoOf(err) === 2 ? undefined : 'unread'
   }
+  names = names.filter((n) => !SYSTEM_OWNED.test(n)).sort()
   if (!names.length) return undefined
-  names.sort()
   const out: [string, string][] = []
   let total = 0
   for (const name of names) {
@@ -131,12 +138,9 @@ export function withXattrStep(step: Step & { op: 'chmod' | 'mkdir' }, cur: Entry
   return step
 }
 
-/** Names a user process may be refused (labels the kernel or a security module owns, ACLs on some systems). */
-const PROTECTED = /^(security|trusted|system)\./
-
 /**
  * Makes `abs` (a file or folder, never a link) hold exactly `want`: sets what differs, removes what
- * was not recorded. `security.*` labels not recorded are left (the security module sets them).
+ * was not recorded (but never a system label, SYSTEM_OWNED).
  * Returns the names that could not be written, or null when all were.
  */
 export function writeXattrs(abs: string, want: Xattrs | undefined): string[] | null {
@@ -152,7 +156,7 @@ export function writeXattrs(abs: string, want: Xattrs | undefined): string[] | n
   }
   const wanted = new Map(want)
   for (const name of have) {
-    if (wanted.has(name) || name.startsWith('security.')) continue
+    if (wanted.has(name) || SYSTEM_OWNED.test(name)) continue
     try {
       x.removeAttributeSync(abs, name)
     } catch (err) {
@@ -166,9 +170,9 @@ export function writeXattrs(abs: string, want: Xattrs | undefined): string[] | n
       if (now && now.equals(value)) continue
       x.setAttributeSync(abs, name, value)
     } catch (err) {
-      // A user.* attribute that cannot be set is a real failure of the restore; others are
-      // reported only (a user process may not set them).
-      if (!PROTECTED.test(name) && !UNSUPPORTED.has(errnoOf(err))) throw err
+      // A Linux user.* attribute that cannot be set is a failure of the restore; others
+      // (`trusted.*`, ACLs in `system.*`, macOS names) may be refused to a user process: reported.
+      if (name.startsWith('user.') && !UNSUPPORTED.has(errnoOf(err))) throw err
       failed.push(name)
     }
   }

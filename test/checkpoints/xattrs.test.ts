@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+import { readXattrs, restoreXattrs, xattrNotes } from '../../core/checkpoints/xattrs'
 import { workspace } from './helpers'
 
 type X = {
@@ -141,5 +142,33 @@ describe.skipIf(!x)('extended attributes', () => {
     expect(res.status).toBe('done')
     expect(w.text('album/one.txt')).toBe('1\n')
     expect(tag(w.p('album'))).toBe('family')
+  })
+
+  it('an attribute the system refuses is a warning of the restore, the rest is written; system labels are left alone', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'x\n')
+    const f = w.p('f.txt')
+    x!.setAttributeSync(f, 'user.stale', Buffer.from('not recorded'))
+    let label = false
+    try {
+      x!.setAttributeSync(f, 'security.retake-test', Buffer.from('label'))
+      label = true
+    } catch {
+      /* no security.* attributes for this process here: that part is not checked */
+    }
+    const b64 = (v: string): string => Buffer.from(v).toString('base64')
+    const env = {}
+    // An ACL that is not one: refused (EINVAL, or ENOTSUP where ACLs are off), never a failure.
+    restoreXattrs(env, f, 'f.txt', [
+      ['system.posix_acl_access', b64('not an acl')],
+      ['user.xdg.tags', b64('green')],
+    ])
+    expect(xattrNotes(env)).toEqual(['f.txt: extended attributes not restored (system.posix_acl_access)'])
+    expect(tag(f)).toBe('green')
+    expect(x!.getAttributeSync(f, 'user.stale')).toBeNull() // not recorded: removed
+    if (label) {
+      expect(x!.getAttributeSync(f, 'security.retake-test')?.toString()).toBe('label')
+      expect(readXattrs(f)).toEqual([['user.xdg.tags', b64('green')]])
+    }
   })
 })
