@@ -9,6 +9,7 @@ import { linkHash, sameStat, statToEntry } from './scanner'
 import type { Entry } from './types'
 import { os, readdirNames, readLink } from './os-names'
 import { provenSame } from './stat-proof'
+import { readXattrs, sameXattrs } from './xattrs'
 
 /**
  * lstat that, on a case-insensitive root, only accepts the exact on-disk name: `A.txt` and
@@ -45,7 +46,12 @@ export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFile
   const st = lstatExact(abs, ci)
   if (!st) return undefined
   const e = statToEntry(st)
-  if (provenSame(st, known)) return { ...e, hash: known!.hash, ctimeMs: known!.ctimeMs }
+  // The ctime moves with every attribute change too: a proven file holds the recorded attributes.
+  if (provenSame(st, known)) return { ...e, hash: known!.hash, ctimeMs: known!.ctimeMs, ...(known!.xattrs && { xattrs: known!.xattrs }) }
+  if (e.type !== 'symlink') {
+    const x = readXattrs(abs)
+    if (x) e.xattrs = x
+  }
   if (e.type === 'symlink') {
     e.link = readLink(abs)
     e.hash = linkHash(e.link)
@@ -73,7 +79,7 @@ export function matches(a: Entry | undefined, r: Entry | undefined): boolean {
   }
   if (a.type !== r.type) return false
   if (a.type === 'symlink') return a.link === r.link
-  if (a.mode !== r.mode) return false
+  if (a.mode !== r.mode || !sameXattrs(a.xattrs, r.xattrs)) return false
   return a.type === 'dir' || a.hash === r.hash
 }
 
@@ -83,7 +89,7 @@ export function contentChanged(before: Entry | undefined, after: Entry | undefin
   if (before.type !== after.type) return true
   if (before.type === 'oversize') return !sameStat(before, after)
   if (before.type === 'symlink') return before.link !== after.link
-  if (before.mode !== after.mode) return true
+  if (before.mode !== after.mode || !sameXattrs(before.xattrs, after.xattrs)) return true
   return before.type === 'file' && before.hash !== after.hash
 }
 
@@ -92,6 +98,7 @@ export function describeMismatch(actual: Entry | undefined, expected: Entry | un
   if (!expected) return 'created since the turn'
   if (actual.type !== expected.type) return `is now a ${label(actual.type)}, the turn left a ${label(expected.type)}`
   if (actual.type !== 'symlink' && actual.mode !== expected.mode && actual.hash === expected.hash) return 'permissions changed since the turn'
+  if (actual.type !== 'symlink' && actual.hash === expected.hash && !sameXattrs(actual.xattrs, expected.xattrs)) return 'tags or extended attributes changed since the turn'
   return 'edited since the turn'
 }
 

@@ -5,15 +5,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { appendLineSync, FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
-import type { Entry, TurnKey } from './types'
+import type { Entry, TurnKey, Xattrs } from './types'
 
 export type Step =
   | { op: 'unlink'; root: string; key: string }
   | { op: 'rmdir'; root: string; key: string }
-  | { op: 'mkdir'; root: string; key: string; mode: number }
+  | { op: 'mkdir'; root: string; key: string; mode: number; xattrs?: Xattrs }
   | { op: 'write'; root: string; key: string; entry: Entry }
   | { op: 'symlink'; root: string; key: string; link: string }
-  | { op: 'chmod'; root: string; key: string; mode: number }
+  | { op: 'chmod'; root: string; key: string; mode: number; xattrs?: Xattrs }
 
 export interface Intent {
   type: 'intent'

@@ -9,6 +9,7 @@ import type { Step } from './journal'
 import { Records } from './records'
 import type { State } from './snapshots'
 import type { Plan } from './types'
+import { withXattrStep } from './xattrs'
 
 /** The state a plan puts back: the first turn's pre-image, or the pre-restore state of an undo. */
 export function targetState(e: Engine, plan: Plan): State | null {
@@ -33,7 +34,7 @@ export function withParentFolders(steps: Step[], missing: [string, string][], ta
   for (const [root, key] of missing) {
     const entry = target.get(root)?.get(key)
     if (entry?.type !== 'dir') continue
-    mkdirs.push({ op: 'mkdir', root, key, mode: entry.mode })
+    mkdirs.push(withXattrStep({ op: 'mkdir', root, key, mode: entry.mode }, undefined, entry))
     if ((entry.mode & 0o700) !== 0o700) modes.unshift({ op: 'chmod', root, key, mode: entry.mode })
   }
   if (!mkdirs.length) return steps

@@ -28,6 +28,7 @@ import { journalSinceHead } from './journal-check'
 import { recordChain, type FolderIds } from './folder-chain'
 import { onAnotherFileSystem } from './mount-points'
 import type { State } from './snapshots'
+import { xattrNotes } from './xattrs'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
 export function makePlan(e: Engine, target: PlanTarget, evidence: PlanEvidence = {}, sinceHead?: Map<string, Set<string>>): Plan {
@@ -274,6 +275,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     }
     result.failed.push(...r.failed)
     result.skipped.push(...r.kept)
+    result.warnings.push(...xattrNotes(env))
     hooks.onBytesWritten?.(env.bytesWritten.n)
     // Only failures keep the turns unrestored; skips are the user's choice or known-unrestorable.
     const done = await commitRestore(e, journal, intent, r.failed.length === 0, r.untouched)

@@ -12,6 +12,7 @@ import type { ExcludeRules } from './excludes'
 import type { Entry, ProgressEvent } from './types'
 import { os, readdirTyped, readLink, toBytes } from './os-names'
 import { provenSame } from './stat-proof'
+import { withXattrs, xattrsKept } from './xattrs'
 
 export type RootState = Map<string, Entry>
 
@@ -159,7 +160,17 @@ export class RootScan {
       // Trusted by its mtime, and its ctime agrees: the recorded one if any, else one older than
       // the trust line too. An edit of equal size with its mtime set back moves the ctime.
       const trusted = !mapped && old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs < ctx.trustStatBefore)
-      if (trusted && old.type === 'file' && old.hash && old.mode === perm && old.size === size && old.mtimeMs === mtimeMs && old.ino === ino) {
+      // Without a recorded ctime, an attribute change (it moves only the ctime) is asked for.
+      if (
+        trusted &&
+        old.type === 'file' &&
+        old.hash &&
+        old.mode === perm &&
+        old.size === size &&
+        old.mtimeMs === mtimeMs &&
+        old.ino === ino &&
+        (old.ctimeMs !== undefined || xattrsKept(abs, old))
+      ) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)
         return
@@ -171,6 +182,7 @@ export class RootScan {
         return
       }
       const entry: Entry = { type, mode: perm, size, mtimeMs, ino }
+      withXattrs(entry, abs)
       if (trusted && old.type === 'file' && old.hash && sameStat(old, entry)) entry.hash = old.hash
       else {
         this.pending.push({ key, abs, entry, ctimeMs, mapped })
@@ -179,11 +191,13 @@ export class RootScan {
       this.keep(key, entry, old)
       return
     }
-    if (type === 'dir' && old && old.type === 'dir' && old.mode === perm && old.mtimeMs === mtimeMs && old.ino === ino) {
+    // A folder's attributes are asked on every walk of it (its mtime does not move with them).
+    if (type === 'dir' && old && old.type === 'dir' && old.mode === perm && old.mtimeMs === mtimeMs && old.ino === ino && xattrsKept(abs, old)) {
       this.keep(key, old, old)
       return
     }
     const entry: Entry = { type, mode: perm, size: type === 'dir' ? 0 : size, mtimeMs, ino }
+    if (type === 'dir') withXattrs(entry, abs)
     if (type === 'symlink') {
       try {
         entry.link = readLink(abs)

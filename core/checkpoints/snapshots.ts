@@ -7,6 +7,7 @@ import path from 'node:path'
 import { isSafeKey, BLOB_ID_RE } from './paths'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import type { Entry } from './types'
+import { sameRecordedXattrs, validXattrs } from './xattrs'
 import type { RootState, WalkDelta } from './scanner'
 
 export const SNAPSHOT_FORMAT = 'retake-checkpoint-snapshot'
@@ -40,7 +41,9 @@ export interface SnapshotFile {
 export function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
   if (a === b) return true
   if (!a || !b) return false
-  return a.type === b.type && a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash && a.link === b.link
+  return (
+    a.type === b.type && a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.hash === b.hash && a.link === b.link && sameRecordedXattrs(a, b)
+  )
 }
 
 /** Strict validation of data read back from disk: no traversal keys, no malformed blob ids. */
@@ -53,7 +56,7 @@ function validEntry(e: unknown): e is Entry {
   if ((x.type === 'file' || x.type === 'symlink') && x.hash === undefined) return false
   if (x.type === 'symlink' && typeof x.link !== 'string') return false
   if (x.ctimeMs !== undefined && (typeof x.ctimeMs !== 'number' || x.type !== 'file')) return false
-  return true
+  return x.xattrs === undefined || validXattrs(x.xattrs)
 }
 
 export function validateSnapshot(raw: unknown): SnapshotFile | string {

@@ -9,11 +9,12 @@ import { fsyncDir, tempNameFor } from './fsutil'
 import type { Step } from './journal'
 import { keyToAbs } from './paths'
 import type { RootRuntime } from './roots'
-import type { PlanAction } from './types'
+import type { PlanAction, Xattrs } from './types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
 import { checkUnlink, checkWrite, unlinkFailed } from './step-guards'
 import { os, readdirNames } from './os-names'
+import { restoreXattrs, withXattrStep } from './xattrs'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
@@ -50,11 +51,11 @@ export function buildSteps(actions: PlanAction[], rootIdOf: (abs: string) => str
     }
     if (!tgt) continue
     if (tgt.type === 'dir') {
-      if (sameType) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
-      else mkdirs.push({ op: 'mkdir', root, key, mode: tgt.mode })
+      if (sameType) writes.push(withXattrStep({ op: 'chmod', root, key, mode: tgt.mode }, cur, tgt))
+      else mkdirs.push(withXattrStep({ op: 'mkdir', root, key, mode: tgt.mode }, undefined, tgt))
     } else if (tgt.type === 'symlink') writes.push({ op: 'symlink', root, key, link: tgt.link! })
     else if (tgt.type === 'file') {
-      if (sameType && cur!.hash === tgt.hash) writes.push({ op: 'chmod', root, key, mode: tgt.mode })
+      if (sameType && cur!.hash === tgt.hash) writes.push(withXattrStep({ op: 'chmod', root, key, mode: tgt.mode }, cur, tgt))
       else writes.push({ op: 'write', root, key, entry: tgt })
     }
   }
@@ -145,6 +146,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
       if (st.dev !== parent.dev) throw new KeptInPlace('is a mount point now (another file system); left as it is')
       env.folders.set(abs, folderId(st))
       fs.chmodSync(os(abs), s.mode | 0o700)
+      restoreXattrs(env, abs, s.key, s.xattrs)
       return
     }
     case 'chmod': {
@@ -152,6 +154,8 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
       if (!st) return void env.vanished.add(k) // gone meanwhile: left as the user left it
       if (st.isSymbolicLink()) throw new KeptInPlace('is a link now (a chmod would follow it); kept')
       if (st.isFile()) checkWrite(env, k, root, abs)
+      // Attributes first: a mode without the owner's write bit would refuse them.
+      if (s.xattrs) restoreXattrs(env, abs, s.key, s.xattrs)
       fs.chmodSync(os(abs), s.mode)
       return
     }
@@ -175,7 +179,8 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
  * with the others before the restore commits (flushFolders).
  */
 async function restoreFile(env: StepEnv, s: Step & { op: 'write' }, k: string, root: RootRuntime, abs: string): Promise<void> {
-  const { hash, mode, mtimeMs } = s.entry as { hash: string; mode: number; mtimeMs: number }
+  const { hash, mode, mtimeMs, xattrs } = s.entry as { hash: string; mode: number; mtimeMs: number; xattrs?: Xattrs }
+  const key = s.key
   enter(env, s, root, true)
   const src = env.blobs.locate(hash)
   if (!src) throw new Error(`checkpoint content ${hash.slice(0, 12)} is missing; not restored`)
@@ -201,6 +206,8 @@ async function restoreFile(env: StepEnv, s: Step & { op: 'write' }, k: string, r
       fs.closeSync(input)
     }
     if (hasher.digest('hex') !== hash) throw new Error(`checkpoint content ${hash.slice(0, 12)} is damaged; not restored`)
+    // On the temporary file, while it is still writable (0600): the file appears with them at once.
+    if (xattrs) restoreXattrs(env, tmp, key, xattrs)
     fs.fchmodSync(out, mode)
     if (mtimeMs >= 0) fs.futimesSync(out, mtimeMs / 1000, mtimeMs / 1000)
     fs.fsyncSync(out)

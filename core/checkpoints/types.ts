@@ -73,7 +73,15 @@ export interface Entry {
    * stat-proof.ts). While a file still shows it (and the other fields), its content is proven.
    */
   ctimeMs?: number
+  /**
+   * Files and folders: extended attributes, sorted by name, values base64 (xattrs.ts); absent when
+   * there are none (and in snapshots written before they were recorded); `'unread'` when over the
+   * cap or unreadable (a restore then leaves the path's attributes as they are).
+   */
+  xattrs?: Xattrs
 }
+/** `[name, base64 value]` pairs sorted by name, or `'unread'`. */
+export type Xattrs = [string, string][] | 'unread'
 
 export interface ProgressEvent {
   phase: 'scan' | 'hash'

@@ -14,6 +14,7 @@ import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
 import { turnOps, userAfter, userDuringTurn } from './ops'
+import { tagRng, tagSome } from './tags'
 import { changedPaths, nodeEq, readTree } from './tree'
 import type { Node, Tree } from './tree'
 
@@ -84,6 +85,9 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   fs.writeFileSync(path.join(outside, OUTSIDE_FILE), 'outside the root\n')
   const g = new Gen(r, ws, outside, flags)
   g.initialTree()
+  const tr = tagRng(seed)
+  const tagged = tagSome(tr, ws, readTree(ws), tr.int(4), 'initial')
+  if (tagged.length) log.push(tagged.join('; '))
   const outsideBefore = readTree(outside)
   // Drawn as when it chose between two ways to walk (there is one now): the seeds recorded in
   // model.test.ts replay the same scenarios.
@@ -116,7 +120,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     for (let i = 1; i <= turns; i++) {
       back = readTree(ws)
       await store!.capture(`s/m${i}`)
-      log.push(`turn m${i}: ` + turnOps(g).join('; '))
+      log.push(`turn m${i}: ` + [...turnOps(g), ...tagSome(tr, ws, readTree(ws), tr.int(3), 'turn')].join('; '))
       if (flags.userEditDuringTurn && i === turns && r.chance(0.5)) {
         const u = userDuringTurn(g)
         userDuring = u.writes
@@ -125,7 +129,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
       await store!.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
-    log.push('after seal: ' + userAfter(g, changedPaths(back, expected), kindChanged(back, expected)).join('; '))
+    log.push('after seal: ' + [...userAfter(g, changedPaths(back, expected), kindChanged(back, expected)), ...tagSome(tr, ws, readTree(ws), tr.int(2), 'user', false)].join('; '))
     const before = readTree(ws)
     const ignored = ignoredIn(back, expected)
     const res = await apply('turn', `s/m${turns}`)

@@ -2,8 +2,10 @@
 // round-trip) mapped to what a user would see there. Pure comparisons plus one thin disk reader.
 import fs from 'node:fs'
 import { fromBytes } from '../../../core/checkpoints/os-names'
+import { readTags } from './tags'
 
-export type Node = { t: 'f'; data: Buffer; mode: number } | { t: 'd' } | { t: 'l'; target: string }
+/** `tags`: the `user.*` extended attributes (model/tags.ts), absent when none. */
+export type Node = { t: 'f'; data: Buffer; mode: number; tags?: string } | { t: 'd'; tags?: string } | { t: 'l'; target: string }
 export type Tree = Map<string, Node>
 
 /** Absolute path bytes of a model path (raw bytes, latin1-keyed) under a root. */
@@ -30,10 +32,10 @@ export function readTree(root: string): Tree {
       const r = rel ? `${rel}/${e.name.toString('latin1')}` : e.name.toString('latin1')
       const abs = absBytes(root, r)
       if (e.isDirectory()) {
-        out.set(r, { t: 'd' })
+        out.set(r, withTags({ t: 'd' }, root, r))
         walk(r)
       } else if (e.isSymbolicLink()) out.set(r, { t: 'l', target: fs.readlinkSync(abs, { encoding: 'buffer' }).toString('latin1') })
-      else out.set(r, { t: 'f', data: fs.readFileSync(abs), mode: fs.lstatSync(abs).mode & 0o7777 })
+      else out.set(r, withTags({ t: 'f', data: fs.readFileSync(abs), mode: fs.lstatSync(abs).mode & 0o7777 }, root, r))
     }
   }
   walk('')
@@ -43,20 +45,26 @@ export function readTree(root: string): Tree {
 export function nodeEq(a: Node | undefined, b: Node | undefined): boolean {
   if (!a || !b) return a === b
   if (a.t !== b.t) return false
-  if (a.t === 'f' && b.t === 'f') return a.mode === b.mode && a.data.equals(b.data)
+  if (a.t === 'f' && b.t === 'f') return a.mode === b.mode && a.data.equals(b.data) && a.tags === b.tags
   if (a.t === 'l' && b.t === 'l') return a.target === b.target
-  return true
+  return a.t === 'd' && b.t === 'd' && a.tags === b.tags
+}
+
+function withTags<N extends Node & { tags?: string }>(n: N, root: string, rel: string): N {
+  const tags = readTags(root, rel)
+  if (tags !== undefined) n.tags = tags
+  return n
 }
 
 export function showNode(n: Node | undefined): string {
   if (!n) return 'absent'
-  if (n.t === 'd') return 'dir'
+  if (n.t === 'd') return n.tags ? `dir(tags ${n.tags})` : 'dir'
   if (n.t === 'l') return `link→${showPath(n.target)}`
   const head = n.data
     .subarray(0, 24)
     .toString('latin1')
     .replace(/[^\x20-\x7e]/g, '.')
-  return `file(${n.data.length}B mode ${n.mode.toString(8)} "${head}")`
+  return `file(${n.data.length}B mode ${n.mode.toString(8)} "${head}"${n.tags ? ` tags ${n.tags}` : ''})`
 }
 
 /** Paths whose node differs between two trees. */
