@@ -68,6 +68,11 @@ export class CheckpointEngine {
 
   constructor(private readonly opts: CheckpointEngineOptions = {}) {}
 
+  /** The running thread (null before the first use and after it died): for tests and diagnostics. */
+  get thread(): Worker | null {
+    return this.worker
+  }
+
   async openStore(options: Omit<WireOpenOptions, 'pinned'>, pinned?: () => Iterable<string>): Promise<StoreClient> {
     const gen = this.threadGeneration()
     const pins = () => (pinned ? [...pinned()] : [])

@@ -42,7 +42,7 @@ const PLAN_TTL_MS = 30 * 60 * 1000
 
 export class CheckpointService {
   /** The engine's own thread: the host never waits on its walks, hashes and diffs. */
-  private readonly engine: CheckpointEngine
+  readonly engine: CheckpointEngine
   private stores = new Map<string, Promise<StoreClient>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
   /** Seals running, by directory and session: a plan or a list asked meanwhile waits for them. */
