@@ -38,21 +38,33 @@ export const WireOpenOptions = z.object({
 })
 export type WireOpenOptions = z.infer<typeof WireOpenOptions>
 
+/**
+ * A long list of records (a plan's actions, an install's 14,000 paths) checked field by field in a
+ * plain loop: a zod object per entry held the host's event loop 60–230 ms for such a plan.
+ */
+function records(fields: Record<string, 'string' | 'number' | 'boolean'>) {
+  const names = Object.entries(fields)
+  return z.custom<Record<string, unknown>[]>(
+    (v) => Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && names.every(([k, t]) => typeof (x as Record<string, unknown>)[k] === t)),
+    { message: `expected a list of records with ${names.map(([k, t]) => `${k}: ${t}`).join(', ')}` },
+  )
+}
+
 /** A plan sent back for apply: only a reference (the engine trusts its own copy by planId). */
-const PlanRef = z.looseObject({ planId: text, actions: z.array(z.looseObject({ id: text, kind: text })) })
-const Plan = z.looseObject({ planId: text, turns: z.array(TurnKey), actions: z.array(z.looseObject({ id: text, root: text, path: text, kind: text })), warnings: z.array(text) })
+const PlanRef = z.looseObject({ planId: text, actions: records({ id: 'string', kind: 'string' }) })
+const Plan = z.looseObject({ planId: text, turns: z.array(TurnKey), actions: records({ id: 'string', root: 'string', path: 'string', kind: 'string' }), warnings: z.array(text) })
 const ApplyResult = z.looseObject({
   restoreId: text.nullable(),
   status: z.enum(['done', 'partial', 'cancelled', 'noop']),
-  applied: z.array(z.looseObject({ path: text, root: text })),
-  skipped: z.array(z.looseObject({ path: text, root: text, reason: text })),
-  failed: z.array(z.looseObject({ path: text, root: text, error: text })),
+  applied: records({ path: 'string', root: 'string' }),
+  skipped: records({ path: 'string', root: 'string', reason: 'string' }),
+  failed: records({ path: 'string', root: 'string', error: 'string' }),
   turnsMarkedRestored: z.boolean(),
   warnings: z.array(text),
 })
 const CaptureResult = z.looseObject({ turnKey: TurnKey, snapshotId: text, created: z.boolean(), mode: z.enum(['full', 'watched', 'kept']), warnings: z.array(text) })
 const TurnInfo = z.object({ turnKey: TurnKey, status: z.enum(['open', 'sealed', 'restored']), createdAt: z.number(), sealedAt: z.number().optional(), restoredBy: text.optional() })
-const ChangeItem = z.looseObject({ root: text, path: text, change: text, binary: z.boolean(), added: z.number(), removed: z.number() })
+const ChangeItems = records({ root: 'string', path: 'string', change: 'string', binary: 'boolean', added: 'number', removed: 'number' })
 const Swept = z.object({ blobsSwept: z.number(), bytesFreed: z.number() })
 
 /** Per method: the arguments the worker accepts and the result the host accepts. */
@@ -74,8 +86,8 @@ export const METHODS = {
   undo: { args: z.tuple([text, Choices.optional()]), result: ApplyResult },
   planUndo: { args: z.tuple([text]), result: Plan },
   listTurns: { args: z.tuple([text.optional()]), result: z.array(TurnInfo) },
-  changes: { args: z.tuple([TurnKeyInput]), result: z.array(ChangeItem) },
-  restoreChanges: { args: z.tuple([text]), result: z.array(ChangeItem) },
+  changes: { args: z.tuple([TurnKeyInput]), result: ChangeItems },
+  restoreChanges: { args: z.tuple([text]), result: ChangeItems },
   exportTurnFiles: { args: z.tuple([TurnKeyInput, text, text]), result: z.object({ written: z.number(), skipped: z.array(z.object({ path: text, reason: text })) }) },
   forkSession: { args: z.tuple([text, text, text.optional()]), result: z.number() },
   bringBackAttemptTurn: { args: z.tuple([TurnKeyInput, text]), result: z.boolean() },
