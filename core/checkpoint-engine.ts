@@ -76,11 +76,13 @@ export class CheckpointEngine {
   async openStore(options: Omit<WireOpenOptions, 'pinned'>, pinned?: () => Iterable<string>): Promise<StoreClient> {
     const gen = this.threadGeneration()
     const pins = () => (pinned ? [...pinned()] : [])
-    const opened = (await this.call(gen, options.storeDir, 'open', [{ ...options, pinned: pinned !== undefined }], pins)) as Pick<
-      StoreClient,
-      'recovered' | 'recoveredRestores' | 'warnings'
-    >
+    // Counted from the moment it is asked for: a thread that dies mid-open may have claimed it.
     this.open.add(options.storeDir)
+    const opened = (await this.call(gen, options.storeDir, 'open', [{ ...options, pinned: pinned !== undefined }], pins).catch((err: unknown) => {
+      // Refused by a live thread (owned elsewhere, unreadable): not ours to let go of later.
+      if (gen === this.generation) this.open.delete(options.storeDir)
+      throw err
+    })) as Pick<StoreClient, 'recovered' | 'recoveredRestores' | 'warnings'>
     const call = (method: MethodName, args: unknown[], extra?: Partial<Pending>) => this.call(gen, options.storeDir, method, args, pins, extra)
     const plain = Object.fromEntries(
       (Object.keys(METHODS) as MethodName[])
@@ -112,7 +114,10 @@ export class CheckpointEngine {
   async stop(): Promise<void> {
     const w = this.worker
     this.worker = null
+    this.generation += 1
     this.open.clear()
+    const err = new CheckpointError('ECLOSED', 'the checkpoint engine was stopped')
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(err)
     if (w) await w.terminate()
   }
 
@@ -141,7 +146,12 @@ export class CheckpointEngine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { method, resolve, reject, ...extra })
       if (this.pending.size === 1) w.ref() // a call runs: the process waits for it
-      w.postMessage(ToWorker.parse({ type: 'call', id, store, method, args, pinned: pins() }))
+      try {
+        w.postMessage(ToWorker.parse({ type: 'call', id, store, method, args, pinned: pins() }))
+      } catch (err) {
+        this.settle(id)
+        reject(err as Error)
+      }
     })
   }
 

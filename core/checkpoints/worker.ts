@@ -111,8 +111,14 @@ port.on('message', (raw: unknown) => {
     send({ type: 'result', id: msg.id, ok: false, error: { name: 'Error', message: `bad arguments for ${msg.method}: ${args.error.message}` } })
     return
   }
-  run(msg.id, msg.store, msg.method, args.data).then(
-    (value) => send({ type: 'result', id: msg.id, ok: true, value }),
-    (err: unknown) => send({ type: 'result', id: msg.id, ok: false, error: wireError(err) }),
-  )
+  const id = msg.id
+  const fail = (err: unknown) => send({ type: 'result', id, ok: false, error: wireError(err) })
+  run(id, msg.store, msg.method, args.data).then((value) => {
+    // A result that cannot cross (it would not clone) is an error the host hears of, not silence.
+    try {
+      send({ type: 'result', id, ok: true, value })
+    } catch (err) {
+      fail(err)
+    }
+  }, fail)
 })

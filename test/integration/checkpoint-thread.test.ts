@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CheckpointService } from '../../core/checkpoint-service'
+import { CheckpointError } from '../../core/checkpoints'
 import type { Settings } from '../../shared/ipc-contract'
 
 const roots: string[] = []
@@ -33,10 +34,11 @@ function writeTree(at: string, dirs: number): void {
   }
 }
 
+// Removing 40,000 files takes a while on a busy disk.
 afterEach(async () => {
   for (const s of services.splice(0)) await s.close()
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true })
-})
+}, 180_000)
 
 describe('the checkpoint engine in its own thread', () => {
   it('keeps the host answering while a 40,000-file first capture runs', async () => {
@@ -69,6 +71,24 @@ describe('the checkpoint engine in its own thread', () => {
     // waits on nothing still waits for a core now and then. In-process the worst was 1,440 ms.
     expect(p95, seen).toBeLessThan(50)
     expect(worst, seen).toBeLessThan(500)
+  }, 300_000)
+
+  it('keeps the engine’s error codes across, and refuses a malformed call before acting', async () => {
+    const { project, service } = setup()
+    writeFileSync(join(project, 'a.txt'), 'a\n')
+    const store = await service.store(project)
+    const unknown = await store.seal('ses_x/msg_never').catch((err: unknown) => err)
+    expect(unknown).toBeInstanceOf(CheckpointError)
+    expect(unknown).toMatchObject({ code: 'EUNKNOWN_TURN' })
+    // A plan the engine never made is refused, nothing touched.
+    await expect(store.apply({ planId: 'made-up', actions: [] } as never, {})).resolves.toMatchObject({
+      status: 'cancelled',
+      applied: [],
+      warnings: ['unknown or expired plan; make a new plan'],
+    })
+    // Arguments that do not match the contract never reach the engine.
+    await expect((store.forkSession as (...xs: unknown[]) => Promise<number>)(42, {})).rejects.toThrow(/bad arguments for forkSession/)
+    expect(await store.listTurns()).toEqual([])
   })
 
   it('reports a dead thread clearly and carries on in a fresh one', async () => {
@@ -93,7 +113,8 @@ describe('the checkpoint engine in its own thread', () => {
     writeFileSync(join(project, 'keep.txt'), 'kept\n')
     const turn = { sessionID: 'ses_install', messageID: 'msg_1' }
     await service.capture(project, turn.sessionID, turn.messageID)
-    writeTree(join(project, 'node_modules_like'), 60) // 6,000 files the turn added
+    // 15,000 files the turn added: their deletes take long enough for the kill to land among them.
+    writeTree(join(project, 'node_modules_like'), 150)
     await service.sealSession(project, turn.sessionID)
     const plan = await service.plan(project, { turnKey: turn })
     const journal = join(service.storeDir(project), 'journal')
