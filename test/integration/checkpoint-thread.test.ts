@@ -4,7 +4,7 @@
  * fails what it ran with a clear error and is replaced on the next use, whose open completes a
  * restore the death cut off.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -117,15 +117,17 @@ describe('the checkpoint engine in its own thread', () => {
     writeTree(join(project, 'node_modules_like'), 150)
     await service.sealSession(project, turn.sessionID)
     const plan = await service.plan(project, { turnKey: turn })
-    const journal = join(service.storeDir(project), 'journal')
+    const added = join(project, 'node_modules_like')
     const applying = service.apply(project, plan.planId, { onConflict: 'restore-rest' })
-    // Wait for the restore's journal (its intent is durable), then kill the thread mid-restore.
-    while (!(existsSync(journal) && readdirSync(journal).some((n) => n.endsWith('.jsonl')))) await new Promise((r) => setImmediate(r))
+    // Wait until the restore is deleting (its intent is durable before the first step), then kill
+    // the thread among its steps.
+    const deleting = () => Array.from({ length: 150 }, (_, d) => join(added, `d${d}`, 'f0.txt')).some((f) => !existsSync(f))
+    while (!deleting()) await new Promise((r) => setImmediate(r))
     await service.engine.thread!.terminate()
     await expect(applying).rejects.toMatchObject({ code: 'ECLOSED' })
     const store = await service.store(project)
     expect(store.recovered.length).toBeGreaterThan(0)
-    expect(existsSync(join(project, 'node_modules_like'))).toBe(false)
+    expect(existsSync(added)).toBe(false)
     expect(existsSync(join(project, 'keep.txt'))).toBe(true)
     expect((await store.listTurns(turn.sessionID))[0]?.status).toBe('restored')
   })
