@@ -100,8 +100,9 @@ export class CheckpointEngine {
       capture: capture('capture'),
       seal: capture('seal'),
       plan: (target, o = {}) => call('plan', [target, { toolUse: o.toolUse !== undefined, ...(o.foreign ? { foreign: o.foreign } : {}) }], { toolUse: o.toolUse }),
-      // The plan goes back only as a reference: the engine acts on its own copy (by planId).
-      apply: (plan, choices) => call('apply', [plan, choices]),
+      // The plan goes back only as its id: the engine acts on its own copy (and a long plan's
+      // actions need not be copied across again).
+      apply: (plan, choices) => call('apply', [{ planId: plan.planId }, choices]),
       close: async () => {
         if (gen !== this.generation) return // its thread is gone, and the store with it
         await call('close', [])

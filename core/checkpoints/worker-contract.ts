@@ -50,8 +50,8 @@ function records(fields: Record<string, 'string' | 'number' | 'boolean'>) {
   )
 }
 
-/** A plan sent back for apply: only a reference (the engine trusts its own copy by planId). */
-const PlanRef = z.looseObject({ planId: text, actions: records({ id: 'string', kind: 'string' }) })
+/** A plan sent back for apply: its id only (the engine acts on its own copy, found by planId). */
+const PlanRef = z.object({ planId: text })
 const Plan = z.looseObject({ planId: text, turns: z.array(TurnKey), actions: records({ id: 'string', root: 'string', path: 'string', kind: 'string' }), warnings: z.array(text) })
 const ApplyResult = z.looseObject({
   restoreId: text.nullable(),

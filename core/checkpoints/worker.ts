@@ -72,8 +72,8 @@ async function run(id: number, dir: string, method: MethodName, args: unknown): 
     }
     case 'apply': {
       const [plan, choices] = args as MethodArgs<'apply'>
-      // Only a reference: the engine finds its own copy by planId and never trusts these entries.
-      return storeAt(dir).apply(plan as never, choices)
+      // Only its id: the engine acts on its own copy, found by planId (never on entries sent to it).
+      return storeAt(dir).apply(plan as Parameters<InternalStore['apply']>[0], choices)
     }
     case 'close': {
       const s = stores.get(dir)
