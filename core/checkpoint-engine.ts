@@ -227,7 +227,7 @@ function fromWire(e: WireError): Error {
  * sources (browser mode under tsx, vitest) the TypeScript entry, through a loader that registers
  * tsx in the thread (scripts/ts-worker.mjs).
  */
-export function workerEntry(): { file: string; workerData?: { tsEntry: string } } {
+function workerEntry(): { file: string; workerData?: { tsEntry: string } } {
   const here = import.meta.url
   if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { file: fileURLToPath(new URL('./checkpoint-worker.cjs', here)) }
   return { file: fileURLToPath(new URL('../scripts/ts-worker.mjs', here)), workerData: { tsEntry: new URL('./checkpoints/worker.ts', here).href } }
