@@ -86,7 +86,7 @@ export class CheckpointEngine {
     const call = (method: MethodName, args: unknown[], extra?: Partial<Pending>) => this.call(gen, options.storeDir, method, args, pins, extra)
     const plain = Object.fromEntries(
       (Object.keys(METHODS) as MethodName[])
-        .filter((m) => !['open', 'capture', 'seal', 'plan', 'apply', 'close'].includes(m))
+        .filter((m) => !['open', 'capture', 'seal', 'plan', 'apply', 'close', 'limitSpace'].includes(m))
         .map((m) => [m, (...args: unknown[]) => call(m, args)]),
     )
     const capture =
@@ -109,6 +109,14 @@ export class CheckpointEngine {
         this.open.delete(options.storeDir)
       },
     } as StoreClient
+  }
+
+  /**
+   * Test seam (core/checkpoints/store-space.ts): from now on the disk of the engine's stores takes
+   * only `bytes` more, then fails with ENOSPC as a full disk would; null lifts the limit.
+   */
+  async limitStoreSpace(bytes: number | null): Promise<void> {
+    await this.call(this.threadGeneration(), '', 'limitSpace', [bytes], () => [])
   }
 
   /** Ends the thread (after the stores were closed). */

@@ -112,6 +112,8 @@ export const METHODS = {
   verify: { args: z.tuple([z.object({ repair: z.boolean().optional() }).optional()]), result: z.looseObject({ ok: z.boolean(), warnings: z.array(text) }) },
   lastRestore: { args: z.tuple([text]), result: z.object({ restoreId: text, turn: TurnKey, createdAt: z.number(), rolledBack: z.boolean() }).nullable() },
   close: { args: z.tuple([]), result: z.undefined() },
+  /** Test seam (store-space.ts), for the engine as a whole: the disk takes only this many more bytes (null: no limit). */
+  limitSpace: { args: z.tuple([z.number().int().nonnegative().nullable()]), result: z.undefined() },
 } as const
 export type MethodName = keyof typeof METHODS
 export type MethodArgs<M extends MethodName> = z.infer<(typeof METHODS)[M]['args']>

@@ -6,6 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { openCheckpointStore, type InternalStore } from './index'
+import { setStoreSpaceGate, spaceLeft } from './store-space'
 import { FromWorker, METHODS, ToWorker, type MethodArgs, type MethodName, type WireError, type WireToolUse } from './worker-contract'
 import type { ProgressEvent, ToolUseLookup, TurnKey, TurnToolUse } from './types'
 
@@ -74,6 +75,11 @@ async function run(id: number, dir: string, method: MethodName, args: unknown): 
       const [plan, choices] = args as MethodArgs<'apply'>
       // Only its id: the engine acts on its own copy, found by planId (never on entries sent to it).
       return storeAt(dir).apply(plan as Parameters<InternalStore['apply']>[0], choices)
+    }
+    case 'limitSpace': {
+      const [bytes] = args as MethodArgs<'limitSpace'>
+      setStoreSpaceGate(bytes === null ? null : spaceLeft(bytes))
+      return undefined
     }
     case 'close': {
       const s = stores.get(dir)
