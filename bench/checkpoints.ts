@@ -8,6 +8,8 @@
 //   npm run bench:checkpoints -- --small   ~2,100 files / ~60 MB, for a quick run
 //   RETAKE_BENCH_DIR=/path npm run bench:checkpoints   work somewhere else
 //   npm run bench:checkpoints -- --no-real  skip the real dependency tree (a copy of node_modules)
+//   RETAKE_BENCH_HOST_FILES=20000 npm run bench:checkpoints   a smaller tree for the host's
+//     responsiveness during a first capture (default 200,000 files, 20,000 with --small)
 import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { openCheckpointStore } from '../core/checkpoints/index'
 import type { CaptureResult, OpenOptions } from '../core/checkpoints/index'
 import { dirSize } from '../core/checkpoints/fsutil'
+import { hostResponsiveness, printBudgets } from './host-responsiveness'
 import { captureRows, diffPlanRows, installRows, printTable, realTree, sideBySide } from './checkpoints-extra'
 import type { Figures } from './checkpoints-extra'
 
@@ -269,6 +272,29 @@ async function main(): Promise<void> {
       cols.push(['real', { ...figs, install: inst }])
     }
     printTable(`targets, both workspaces side by side (generated · real)${realTitle}`, [...sideBySide(cols), ...diffRows])
+
+    const hostFiles = Number(process.env.RETAKE_BENCH_HOST_FILES ?? (small ? 20_000 : 200_000))
+    const host = await hostResponsiveness(work, hostFiles)
+    const install = cols.at(-1)![1].install
+    const at = `at ${files} files`
+    printBudgets([
+      {
+        budget: "A prompt's capture after a small change: p95 ≤ 100 ms at 2,000 and 21,000 files",
+        measured: `${sec(rtSecond)} ${at} (median of 5, change journal; ${sec(rtWalked)} walking in full)`,
+        met: rtSecond <= 100,
+      },
+      { budget: "First capture: not slower than opencode's snapshot", measured: `${sec(rtFirst)} against shadow git's ${sec(gitFirst)} ${at}`, met: rtFirst <= gitFirst },
+      {
+        budget: 'Retake of an `npm install` turn (~3,500 new files): ≤ 1 s on disk and in the page cache',
+        measured: install ? `${sec(install.onDisk.ms)} on disk, ${sec(install.cached.ms)} cached (${install.onDisk.files} files, ${cols.at(-1)![0]} tree)` : 'not run',
+        met: install ? install.onDisk.ms <= 1000 && install.cached.ms <= 1000 : null,
+      },
+      {
+        budget: 'Host responsiveness: while a 200,000-file first capture runs, the host answers a trivial request within 50 ms p99',
+        measured: `event-loop delay p99 ${host.p99.toFixed(1)} ms, worst ${host.max.toFixed(1)} ms, during a ${sec(host.captureMs)} first capture of ${host.files} files${host.files < 200_000 ? ' (a smaller tree: RETAKE_BENCH_HOST_FILES)' : ''}`,
+        met: host.p99 <= 50,
+      },
+    ])
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }

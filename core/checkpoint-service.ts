@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto'
 import { existsSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Settings } from '../shared/ipc-contract'
-import { isOutOfSpace, openCheckpointStore, outOfSpaceError, parseTurnKey, projectRegistryDir, trimPlans, type InternalStore } from './checkpoints'
+import { CheckpointEngine, type StoreClient } from './checkpoint-engine'
+import { isOutOfSpace, outOfSpaceError, parseTurnKey, projectRegistryDir, trimPlans } from './checkpoints'
 import { KeptFiles, type PutBackResult } from './kept-files'
 import type { ApplyChoices, ApplyResult, CaptureResult, ForeignTurn, Plan, PlanTarget, ProgressEvent, ToolUseLookup, TurnKey } from './checkpoints'
 
@@ -40,7 +41,9 @@ export interface CheckpointServiceOptions {
 const PLAN_TTL_MS = 30 * 60 * 1000
 
 export class CheckpointService {
-  private stores = new Map<string, Promise<InternalStore>>()
+  /** The engine's own thread: the host never waits on its walks, hashes and diffs. */
+  readonly engine: CheckpointEngine
+  private stores = new Map<string, Promise<StoreClient>>()
   private plans = new Map<string, { directory: string; plan: Plan; at: number }>()
   /** Seals running, by directory and session: a plan or a list asked meanwhile waits for them. */
   private sealing = new Map<string, Promise<number>>()
@@ -51,25 +54,35 @@ export class CheckpointService {
 
   constructor(private readonly opts: CheckpointServiceOptions) {
     this.kept = new KeptFiles(join(opts.dataDir, 'retakes', 'held'))
+    this.engine = new CheckpointEngine({
+      log: opts.log,
+      // Its stores and plans went with it: the next use opens them in a fresh thread (recovery runs).
+      onLost: () => {
+        this.stores.clear()
+        this.plans.clear()
+      },
+    })
   }
 
   storeDir(directory: string): string {
     return join(this.opts.dataDir, 'checkpoints', createHash('sha256').update(directory).digest('hex').slice(0, 16))
   }
 
-  store(directory: string): Promise<InternalStore> {
+  store(directory: string): Promise<StoreClient> {
     let s = this.stores.get(directory)
     if (!s) {
       const settings = this.opts.settings()
       const excludes = settings.excludes
       s = this.closing.then(() =>
-        openCheckpointStore({
-          storeDir: this.storeDir(directory),
-          roots: [{ path: directory, excludes }, ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes }))],
-          ...(this.opts.pinnedRestores ? { pinnedRestores: this.opts.pinnedRestores } : {}),
-          // Another Retake instance (another data dir) on this project: its turns are weighed too.
-          projectRegistry: projectRegistryDir(),
-        }),
+        this.engine.openStore(
+          {
+            storeDir: this.storeDir(directory),
+            roots: [{ path: directory, excludes }, ...settings.extraFolders.filter((f) => f.path !== directory).map((f) => ({ path: f.path, shared: f.shared, excludes }))],
+            // Another Retake instance (another data dir) on this project: its turns are weighed too.
+            projectRegistry: projectRegistryDir(),
+          },
+          this.opts.pinnedRestores,
+        ),
       )
       s.then(
         (store) => store.recovered.forEach((m) => this.opts.log?.(`[checkpoints] recovered: ${m}`)),
@@ -128,7 +141,7 @@ export class CheckpointService {
   private async sealOpen(directory: string, sessionID: string): Promise<number> {
     const store = await this.store(directory)
     let sealed = 0
-    for (const t of store.listTurns(sessionID)) {
+    for (const t of await store.listTurns(sessionID)) {
       if (t.status !== 'open') continue
       await store.seal(t.turnKey, { waitMs: 30_000 })
       sealed += 1
@@ -183,13 +196,13 @@ export class CheckpointService {
     for (const d of others) {
       const paths = sharedPaths(mine, this.rollbackPaths(d))
       if (paths.length === 0 || !existsSync(this.storeDir(d))) continue
-      let store: InternalStore
+      let store: StoreClient
       try {
         store = await this.store(d)
       } catch {
         continue // owned elsewhere or unreadable: nothing to weigh (reported when that project opens)
       }
-      for (const t of store.listTurns()) {
+      for (const t of await store.listTurns()) {
         if (t.status !== 'restored') out.push({ turn: t.turnKey, createdAt: t.createdAt, sealedAt: t.sealedAt, paths, directory: d })
       }
     }
@@ -219,7 +232,7 @@ export class CheckpointService {
     // A seal already running (the session just went idle) is not an end unseen: wait for it.
     await this.sealed(directory, sessionID)
     const store = await this.store(directory)
-    if (!store.listTurns(sessionID).some((t) => t.status === 'open')) return 0
+    if (!(await store.listTurns(sessionID)).some((t) => t.status === 'open')) return 0
     if ((await this.opts.sessionBusy?.(directory, sessionID)) !== false) return 0
     return this.sealSession(directory, sessionID)
   }
@@ -264,6 +277,7 @@ export class CheckpointService {
 
   async close(): Promise<void> {
     await this.reset()
+    await this.engine.stop()
   }
 }
 

@@ -20,7 +20,7 @@ import { smokeBrokenBinary, smokePackagedMain, type SmokeReport } from './packag
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const require = createRequire(import.meta.url)
 
-/** The asar is main + preload bundles, the renderer and package.json; 4 MB leaves room to grow. */
+/** The asar is the main, preload and checkpoint-engine bundles, the renderer and package.json; 4 MB leaves room to grow. */
 export const ASAR_BUDGET_BYTES = 4 * 1024 * 1024
 /** Anything that means sources, tests, dev files or dependencies leaked into the package. */
 const FORBIDDEN = [/\/node_modules\//, /\.map$/, /^\/(src|electron|test|scripts|bench|docs|build)\//, /\.tsx?$/, /tsconfig|vite\.config|vitest|\.test\./, /^\/release\//]
@@ -128,7 +128,7 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
 
   const build = opts.build ?? 'all'
   if (build === 'all') {
-    log('• building the renderer (vite) and the main/preload bundles (esbuild)')
+    log('• building the renderer (vite) and the main, preload and checkpoint-engine bundles (esbuild)')
     await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'error'], () => {})
   }
   if (build !== 'none') await run(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs')], () => {})
@@ -159,13 +159,15 @@ export async function runPackageCheck(opts: PackageCheckOptions = {}): Promise<P
     const resources = join(unpacked, 'resources')
     const asarPath = join(resources, 'app.asar')
 
-    // 1. The asar: exactly package.json, the two bundles and the renderer's files (no maps).
+    // 1. The asar: exactly package.json, the three bundles (main, preload, the checkpoint engine's
+    // thread) and the renderer's files (no maps).
     const entries = listPackage(asarPath, { isPack: false })
     const asarFiles = entries.filter((e) => !('files' in statFile(asarPath, e.slice(1)))).sort()
     const expected = [
       '/package.json',
       '/dist-electron/main.cjs',
       '/dist-electron/preload.cjs',
+      '/dist-electron/checkpoint-worker.cjs',
       ...walk(join(ROOT, 'dist', 'renderer'))
         .map((f) => `/dist/renderer${f}`)
         .filter((f) => !f.endsWith('.map')),

@@ -26,7 +26,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
       // Asked as the session goes idle, as the host starts sealing: answer with the seal's result.
       await service.sealed(directory, sessionID)
       const store = await service.store(directory)
-      const turns = store.listTurns(sessionID)
+      const turns = await store.listTurns(sessionID)
       return Promise.all(
         turns.map(async (t) => {
           let changes: ChangeItem[] = []
@@ -67,7 +67,7 @@ export function checkpointHandlers(service: CheckpointService): CheckpointHandle
     'checkpoints.undo': ({ directory, restoreId }) => service.undo(directory, restoreId),
     'checkpoints.stats': async ({ directory }) => (await service.store(directory)).stats(),
     'checkpoints.lastRestore': async ({ directory, sessionID }) => {
-      const r = (await service.store(directory)).lastRestore(sessionID)
+      const r = await (await service.store(directory)).lastRestore(sessionID)
       return r && { restoreId: r.restoreId, messageID: r.turn.messageID, at: r.createdAt, rolledBack: r.rolledBack }
     },
     'checkpoints.verify': async ({ directory, repair }) => {

@@ -92,7 +92,7 @@ async function prepareFolder(d: Deps, input: ForkInput): Promise<{ folder: Folde
       for (const name of readdirSync(target)) if (name !== '.git') rmSync(join(target, name), { recursive: true, force: true })
     } else mkdirSync(target, { recursive: true })
     const store = await d.checkpoints.store(input.directory)
-    const out = store.exportTurnFiles({ sessionID: input.sessionID, messageID: input.turnID }, realpathSync(input.directory), target)
+    const out = await store.exportTurnFiles({ sessionID: input.sessionID, messageID: input.turnID }, realpathSync(input.directory), target)
     return { folder: { path: realpathSync(target), skipped: out.skipped, undo } }
   } catch (err) {
     undo()

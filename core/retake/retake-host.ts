@@ -290,7 +290,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
 
   /** A restore cut off before its id was journaled: the engine completed it on open; find it. */
   async function restoreMadeBy(rec: RetakeRecord): Promise<string | undefined> {
-    const last = (await opts.checkpoints.store(rec.directory)).lastRestore(rec.sessionID)
+    const last = await (await opts.checkpoints.store(rec.directory)).lastRestore(rec.sessionID)
     return last && last.turn.messageID === rec.messageID && last.createdAt >= rec.startedAt && !last.rolledBack ? last.restoreId : undefined
   }
 

@@ -10,12 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { setStoreSpaceGate, spaceLeft } from '../../core/checkpoints/store-space'
 import { startCoreApp, type CoreApp } from '../support/core-fixture'
 
 let app: CoreApp | undefined
 afterEach(async () => {
-  setStoreSpaceGate(null)
   await app?.stop()
   app = undefined
 })
@@ -64,7 +62,8 @@ describe('the disk holding the checkpoints is full', () => {
     // The next turn has new content to store; the disk takes only a few more kilobytes.
     writeFileSync(join(app.project, 'big.bin'), 'y'.repeat(3 << 20))
     const before = tree(storeDir)
-    setStoreSpaceGate(spaceLeft(4096))
+    // The engine runs in its own thread: the limit is set there.
+    await app.core.checkpoints.engine.limitStoreSpace(4096)
     const refused = await app.client.session.promptAsync({ sessionID, parts: [{ type: 'text', text: 'second turn' }] })
     expect(refused.response?.status).toBe(409)
     expect(refused.error).toMatchObject({
@@ -84,7 +83,7 @@ describe('the disk holding the checkpoints is full', () => {
     expect((await turnsOf(sessionID)).map((t) => t.messageID)).not.toContain(skippedID)
 
     // Space is back: the next prompt is checkpointed (not refused as busy by a stuck lock).
-    setStoreSpaceGate(null)
+    await app.core.checkpoints.engine.limitStoreSpace(null)
     const third = await app.client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'third turn' }] })
     expect(third.response?.status).toBe(200)
     const thirdID = (third.data!.info as { parentID: string }).parentID

@@ -8,11 +8,13 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('package
   it('holds only the built app in its asar, ships a working opencode, flips the fuses and starts its own server', async () => {
     const lines: string[] = []
     // `npm test` has just built the renderer, and other integration files may be serving dist/renderer,
-    // so only the (unshared) main/preload bundles are rebuilt here; a missing renderer build fails loudly.
+    // so only the (unshared) main, preload and engine bundles are rebuilt here; a missing renderer build fails loudly.
     const report = await runPackageCheck({ build: 'electron', log: (line) => lines.push(line) })
     expect(report.asarBytes).toBeLessThan(ASAR_BUDGET_BYTES)
     expect(report.asarFiles).toContain('/dist-electron/main.cjs')
     expect(report.asarFiles).toContain('/dist-electron/preload.cjs')
+    // The checkpoint engine's thread, loaded from inside the asar (covered by its integrity check).
+    expect(report.asarFiles).toContain('/dist-electron/checkpoint-worker.cjs')
     expect(report.asarFiles).toContain('/dist/renderer/index.html')
     expect(report.asarFiles.every((f) => !f.includes('node_modules') && !f.endsWith('.map'))).toBe(true)
     expect(report.opencodeVersion).toBe('1.18.33')
