@@ -77,7 +77,7 @@ export function useSendCommand() {
   })
 }
 
-export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
+export { isCheckpointFailure } from '../../shared/retake/checkpoint-failure'
 
 type Stopped = { id: string; sessionID: string }
 

@@ -79,7 +79,7 @@ describe('attachments in browser mode', () => {
 
     // ↺: the same inline block reaches the provider again, hash equal.
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     await until(() => fake.chatRequests().length === 2, 'the retried chat request')
     const [again] = inlineBlocks(fake.chatRequests()[1]!.body)
     expect(again!.sha256).toBe(first!.sha256)
@@ -159,7 +159,7 @@ describe('attachments in browser mode', () => {
 
     // ↺ on the failed turn: the file goes inline and the same Claude answers.
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     await messages('assistant')
       .last()
       .getByText(/echo: /)

@@ -6,7 +6,7 @@
 import type { PartInput } from '../../../shared/ipc-contract'
 import { checkModelSupport, detectFileType, type FileKind, type ModelAttachmentInfo } from '../../../shared/attachments/file-type'
 import { INLINE_LIMIT_BYTES, bytesToDataUrl, canInline, parseDataUrl, parseTextPart } from '../../../shared/attachments/inlined-attachment'
-import { inlineTextFileParts } from '../../../shared/retry/retry-payload'
+import { inlineTextFileParts } from '../../../shared/retake/retry-payload'
 
 /** A file in the composer, read into memory (never persisted: bytes stay out of localStorage). */
 export interface PendingAttachment {

@@ -13,8 +13,8 @@ import { lastRestoreQuery, NOTHING_CHANGED, undoBarNoteAfter, useUndoRestore } f
 import type { ModelOption } from '../models'
 import { messageText } from '../../api/message-text'
 import { findModel, SLASH_COMMANDS, type ParsedDraft } from './slash-commands'
-import type { RetryContextValue } from '../retake'
-import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+import type { RetakeContextValue } from '../retake'
+import { laterTurns, retakeEntry } from '../../../shared/retake/retake-target'
 
 export interface CommandOutcome {
   ok: boolean
@@ -32,10 +32,10 @@ export function turnTexts(messages: readonly MessageWithParts[]): Array<{ text: 
 }
 
 type SlashCommand = Extract<ParsedDraft, { kind: 'command' }>
-type Model = NonNullable<RetryContextValue['model']>
+type Model = NonNullable<RetakeContextValue['model']>
 
 /** /retry [model] and /rewind [n]: checks shared by both, then the model (/retry may name one). */
-function retakeCommand(cmd: SlashCommand, ctx: RetryContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
+function retakeCommand(cmd: SlashCommand, ctx: RetakeContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
   if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
   if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
   let model = ctx.model
@@ -50,10 +50,10 @@ function retakeCommand(cmd: SlashCommand, ctx: RetryContextValue, turns: Message
     model = found.ref
   }
   if (!model) return { ok: false, message: 'Choose a model first.' }
-  return cmd.name === 'retry' ? retryLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
+  return cmd.name === 'retry' ? retakeLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
 }
 
-function retryLastTurn(ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+function retakeLastTurn(ctx: RetakeContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
   const target = turns[turns.length - 1]!.info.id
   // ↺'s own decision; a confirmation can only be about reverted turns here, which the
   // retake discards anyway, so it goes ahead.
@@ -63,7 +63,7 @@ function retryLastTurn(ctx: RetryContextValue, turns: MessageWithParts[], model:
   return { ok: true }
 }
 
-function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+function rewindTo(arg: string | undefined, ctx: RetakeContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
   if (!arg) return { ok: false, message: `Pick a turn: /rewind 1–${turns.length}.`, draft: '/rewind ' }
   const n = Number(arg)
   if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
@@ -96,8 +96,8 @@ export function useSessionCommands(opts: {
   /** The messages shown (reverted turns are not offered). */
   messages: readonly MessageWithParts[]
   options: readonly ModelOption[]
-  /** The open session's retry context, filled in by RetryContextBridge. */
-  retry: MutableRefObject<RetryContextValue | null>
+  /** The open session's retry context, filled in by RetakeContextBridge. */
+  retry: MutableRefObject<RetakeContextValue | null>
 }): (cmd: SlashCommand) => Promise<CommandOutcome> {
   const { directory } = useScope()
   const qc = useQueryClient()

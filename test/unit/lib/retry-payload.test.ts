@@ -2,8 +2,8 @@ import type { Part } from '@opencode-ai/sdk/v2'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bytesToDataUrl, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../shared/attachments/inlined-attachment'
-import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../shared/retry/retry-payload'
-import type { RetryPayload } from '../../../shared/retry/retry-payload'
+import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../shared/retake/retry-payload'
+import type { RetryPayload } from '../../../shared/retake/retry-payload'
 import type { PartInput } from '../../../shared/ipc-contract'
 
 const enc = new TextEncoder()

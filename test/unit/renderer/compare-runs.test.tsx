@@ -12,7 +12,7 @@ import { setBridge } from '../../../src/bridge'
 import type { Part } from '../../../src/api/types'
 import { CompareRuns } from '../../../src/features/retake/CompareRuns'
 import { keepsInOneStep, type CompareColumn } from '../../../src/features/retake/compare-columns'
-import { continuedText } from '../../../src/features/retake/use-retry-session'
+import { continuedText } from '../../../src/features/retake/use-retake-session'
 import type { Attempt, RetakeBridge } from '../../../shared/ipc-contract'
 import { apiError, assistant, SID } from './fixtures'
 

@@ -7,7 +7,7 @@ import { setBridge } from '../../../src/bridge'
 import { checkpointKeys } from '../../../src/api/query-keys'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { useSessionCommands } from '../../../src/features/chat/use-session-commands'
-import type { RetryContextValue } from '../../../src/features/retake/retry-context'
+import type { RetakeContextValue } from '../../../src/features/retake/retake-context'
 import type { ModelOption } from '../../../src/features/models/model-choice'
 import { assistant, SID, user } from './fixtures'
 
@@ -19,7 +19,7 @@ const options: ModelOption[] = [
 ]
 const messages = [user('msg_1', 'one'), assistant('msg_2', 'msg_1'), user('msg_3', 'two'), assistant('msg_4', 'msg_3')]
 
-function ctxWith(changed: (id: string) => boolean): RetryContextValue {
+function ctxWith(changed: (id: string) => boolean): RetakeContextValue {
   return {
     sessionID: SID,
     getMessages: () => messages,
@@ -40,7 +40,7 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
   }
 }
 
-function run(ctx: RetryContextValue, qc = new QueryClient()) {
+function run(ctx: RetakeContextValue, qc = new QueryClient()) {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={qc}>
       <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>{children}</ScopeProvider>

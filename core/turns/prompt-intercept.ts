@@ -3,7 +3,7 @@
  * checkpoint before every turn — whatever sent it (composer, retry, another code path). A prompt
  * without a messageID gets one here: the checkpoint is keyed by session + user message.
  */
-import { ascendingId } from '../shared/ids'
+import { ascendingId } from '../../shared/ids'
 
 export interface PromptRequestInfo {
   sessionID: string

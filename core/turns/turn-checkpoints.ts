@@ -5,11 +5,11 @@
  * idle, seen on the host's own event subscription for that folder. A stop's permission replies
  * (permissions-on-stop.ts) are here too: they belong to every abort, the window's and the host's.
  */
-import { ApiError } from '../shared/unwrap'
-import type { CheckpointService } from './checkpoint-service'
-import type { OpencodeConnection } from './server/connection'
-import { watchOpencodeEvents } from './server/event-watcher'
-import { hostClient } from './server/host-client'
+import { ApiError } from '../../shared/unwrap'
+import type { CheckpointService } from '../checkpoint-service'
+import type { OpencodeConnection } from '../server/connection'
+import { watchOpencodeEvents } from '../server/event-watcher'
+import { hostClient } from '../server/host-client'
 import { denyPending } from './permissions-on-stop'
 
 export interface TurnCheckpoints {

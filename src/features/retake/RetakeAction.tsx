@@ -6,37 +6,37 @@
  */
 import { useRef } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import { useRetryContext, type RetryContextValue } from './retry-context'
-import { retryTargetFor } from '../../../shared/retry/retry-target'
-import { RETRY_STEP_LABEL, useRetryStore, type RunningRetry } from './retry-store'
-import { RetryMenu } from './RetryMenu'
-import { retryChoices, useRetryMenu, type RetryConfirmRequest } from './use-retry-menu'
+import { useRetakeContext, type RetakeContextValue } from './retake-context'
+import { retakeTargetFor } from '../../../shared/retake/retake-target'
+import { RETAKE_STEP_LABEL, useRetakeStore, type RunningRetake } from './retake-store'
+import { RetakeMenu } from './RetakeMenu'
+import { retakeChoices, useRetakeMenu, type RetakeConfirmRequest } from './use-retake-menu'
 import { useFloatingPanel } from '../../ui/Popover'
 
 /** A retry of this turn is running: the step it is at instead of ↺. */
-function RetryProgress({ step }: { step: RunningRetry['step'] }) {
+function RetakeProgress({ step }: { step: RunningRetake['step'] }) {
   return (
-    <span className="retry-progress" data-testid="retry-progress" role="status">
-      <span className="spinner" aria-hidden /> {RETRY_STEP_LABEL[step]}
+    <span className="retake-progress" data-testid="retake-progress" role="status">
+      <span className="spinner" aria-hidden /> {RETAKE_STEP_LABEL[step]}
     </span>
   )
 }
 
 /** An earlier turn asks first: its later turns are discarded (kept in the attempt history). */
-function RetryConfirm({ ctx, clickedID, confirm, setConfirm }: { ctx: RetryContextValue; clickedID: string; confirm: RetryConfirmRequest; setConfirm(c: null): void }) {
+function RetakeConfirm({ ctx, clickedID, confirm, setConfirm }: { ctx: RetakeContextValue; clickedID: string; confirm: RetakeConfirmRequest; setConfirm(c: null): void }) {
   const panel = useRef<HTMLDivElement>(null)
   const floating = useFloatingPanel(panel)
   return (
-    <div ref={floating.ref} style={floating.style} className="retry-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retry-confirm">
+    <div ref={floating.ref} style={floating.style} className="retake-confirm" role="alertdialog" aria-label="Retake an earlier turn" data-testid="retake-confirm">
       <div>
         Retake this turn with <strong>{confirm.compare ? confirm.compare.map((m) => m.modelID).join(', ') : confirm.model.modelID}</strong>? The {confirm.later} later turn
         {confirm.later === 1 ? '' : 's'} will be discarded (kept in the attempt history).
       </div>
-      <div className="retry-confirm-buttons">
+      <div className="retake-confirm-buttons">
         <button
           type="button"
           className="button button-primary small"
-          data-testid="retry-confirm-yes"
+          data-testid="retake-confirm-yes"
           onClick={() => {
             const { model: m, compare: several } = confirm
             setConfirm(null)
@@ -53,37 +53,37 @@ function RetryConfirm({ ctx, clickedID, confirm, setConfirm }: { ctx: RetryConte
   )
 }
 
-export function RetryAction({ message }: { message: MessageWithParts }) {
-  const ctx = useRetryContext()
-  const running = useRetryStore((s) => (ctx ? s.running[ctx.sessionID] : undefined))
-  const menu = useRetryMenu()
+export function RetakeAction({ message }: { message: MessageWithParts }) {
+  const ctx = useRetakeContext()
+  const running = useRetakeStore((s) => (ctx ? s.running[ctx.sessionID] : undefined))
+  const menu = useRetakeMenu()
   const { menuOpen, setMenuOpen, menuButton, confirm, setConfirm } = menu
   if (!ctx) return null
-  const target = retryTargetFor(ctx.getMessages(), message.info.id)
+  const target = retakeTargetFor(ctx.getMessages(), message.info.id)
   if (!target) return null
-  if (running?.messageID === target) return <RetryProgress step={running.step} />
-  const choices = retryChoices(ctx, message.info.id, target, menu)
+  if (running?.messageID === target) return <RetakeProgress step={running.step} />
+  const choices = retakeChoices(ctx, message.info.id, target, menu)
 
   const disabled = ctx.locked || !ctx.model
   const label = ctx.busy ? 'Stop and retry' : 'Retry'
   return (
-    <span className="retry-action">
+    <span className="retake-action">
       <button
         type="button"
-        className="text-button retry-button"
-        data-testid="retry"
+        className="text-button retake-button"
+        data-testid="retake"
         disabled={disabled}
         title={ctx.model ? `${label} with ${ctx.modelLabel}` : 'Choose a model first'}
         aria-label={`${label} with ${ctx.modelLabel}`}
         onClick={() => ctx.model && choices.go(ctx.model)}
       >
-        ↺ <span className="retry-label">{ctx.busy ? 'Stop and retry' : ctx.modelLabel}</span>
+        ↺ <span className="retake-label">{ctx.busy ? 'Stop and retry' : ctx.modelLabel}</span>
       </button>
       <button
         type="button"
         className="icon-button"
         ref={menuButton}
-        data-testid="retry-with"
+        data-testid="retake-with"
         aria-haspopup="dialog"
         aria-expanded={menuOpen}
         disabled={ctx.locked}
@@ -93,8 +93,8 @@ export function RetryAction({ message }: { message: MessageWithParts }) {
       >
         ▾
       </button>
-      {menuOpen && <RetryMenu ctx={ctx} menu={menu} choices={choices} />}
-      {confirm && <RetryConfirm ctx={ctx} clickedID={message.info.id} confirm={confirm} setConfirm={setConfirm} />}
+      {menuOpen && <RetakeMenu ctx={ctx} menu={menu} choices={choices} />}
+      {confirm && <RetakeConfirm ctx={ctx} clickedID={message.info.id} confirm={confirm} setConfirm={setConfirm} />}
     </span>
   )
 }

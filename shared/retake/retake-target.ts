@@ -7,7 +7,7 @@ export interface TimelineMessage {
   info: { id: string; role: string; parentID?: string }
 }
 
-export function retryTargetFor(messages: readonly TimelineMessage[], messageID: string): string | null {
+export function retakeTargetFor(messages: readonly TimelineMessage[], messageID: string): string | null {
   const m = messages.find((x) => x.info.id === messageID)
   if (!m) return null
   if (m.info.role === 'user') return m.info.id

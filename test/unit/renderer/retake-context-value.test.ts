@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { QueryClient } from '@tanstack/react-query'
-import { retryContextOf } from '../../../src/features/retake/retry-context-value'
+import { retakeContextOf } from '../../../src/features/retake/retake-context-value'
 import type { ModelRef, RetakeOutcome } from '../../../shared/ipc-contract'
 import { assistant, SID, user } from './fixtures'
 
@@ -12,7 +12,7 @@ function contextWith(model: ModelRef | undefined, outcome: RetakeOutcome = { sta
   const onEdit = vi.fn()
   const reports = { setStartError: vi.fn(), setSheet: vi.fn(), setComparison: vi.fn(), noteRestore: vi.fn() }
   const retake = vi.fn(async () => outcome)
-  const ctx = retryContextOf(
+  const ctx = retakeContextOf(
     {
       sessionID: SID,
       messagesRef: { current: [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1')] },

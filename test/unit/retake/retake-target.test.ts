@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answersTo, laterTurns, retakeEntry, retryTargetFor } from '../../../shared/retry/retry-target'
+import { answersTo, laterTurns, retakeEntry, retakeTargetFor } from '../../../shared/retake/retake-target'
 
 const m = (id: string, role: string, parentID?: string) => ({ info: { id, role, parentID } })
 // Client-supplied ids need not sort: list order is what counts.
@@ -7,13 +7,13 @@ const list = [m('msg_b', 'user'), m('msg_a1', 'assistant', 'msg_b'), m('msg_a2',
 
 describe('retry targets', () => {
   it('a user message retakes itself; an assistant message retakes the turn it answers', () => {
-    expect(retryTargetFor(list, 'msg_b')).toBe('msg_b')
-    expect(retryTargetFor(list, 'msg_a2')).toBe('msg_b')
-    expect(retryTargetFor(list, 'msg_z')).toBe('msg_0')
+    expect(retakeTargetFor(list, 'msg_b')).toBe('msg_b')
+    expect(retakeTargetFor(list, 'msg_a2')).toBe('msg_b')
+    expect(retakeTargetFor(list, 'msg_z')).toBe('msg_0')
   })
   it('nothing to retake for unknown ids or orphans', () => {
-    expect(retryTargetFor(list, 'msg_nope')).toBeNull()
-    expect(retryTargetFor([m('msg_x', 'assistant', 'msg_gone')], 'msg_x')).toBeNull()
+    expect(retakeTargetFor(list, 'msg_nope')).toBeNull()
+    expect(retakeTargetFor([m('msg_x', 'assistant', 'msg_gone')], 'msg_x')).toBeNull()
   })
   it('counts the later user turns a retry discards, by list order', () => {
     expect(laterTurns(list, 'msg_b')).toBe(2)
