@@ -312,7 +312,7 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
 ])
 export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
 
-/** "Retry with several models": the same turn retaken on each in turn, each from the same files. */
+/** "Retake with several models": the same turn retaken on each in turn, each from the same files. */
 export const RetakeCompareSchema = RetakeRunSchema.omit({ model: true, fromSaved: true, rewind: true }).extend({
   models: z.array(ModelRefSchema).min(2).max(3),
 })
@@ -448,7 +448,7 @@ export const channels = {
   },
   /** A session exported by opencode (`opencode export`, or Retake's "Export as opencode JSON") becomes a new session here. */
   'sessions.import': { input: z.object({ directory, data: SessionExportSchema }), output: z.object({ sessionID: SessionIdSchema, messages: z.number() }) },
-  /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
+  /** A session was deleted: its checkpoints, saved retakes and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
 

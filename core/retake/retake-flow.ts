@@ -1,5 +1,5 @@
 /**
- * ↺ Retry as one serialized flow: rebuild the payload → save it → (abort if busy) → revert →
+ * ↺ Retake as one serialized flow: rebuild the payload → save it → (abort if busy) → revert →
  * delete the message's parts (each result checked) → verify they are gone → prompt with the SAME
  * messageID and the model chosen now. Every dependency is injected, so the flow is tested as a state
  * machine with a failure at every step; the payload is saved before anything destructive runs, so no
@@ -27,13 +27,13 @@ export interface RetakeRequest {
   directory: string
   /** The user message as stored now (null when "Send again" finds it gone). */
   message: StoredMessage | null
-  /** The model chosen now; the retry uses it, whatever the turn used before. */
+  /** The model chosen now; the retake uses it, whatever the turn used before. */
   model: ModelRef
   variant?: string
   /** The answers being replaced, kept in the local attempt history. */
   previousAnswers: unknown[]
   previousModel?: ModelRef
-  /** A payload saved by an earlier retry that did not go through ("Send again"). */
+  /** A payload saved by an earlier retake that did not go through ("Send again"). */
   saved?: SavedRetake
   /** Roll the files back too: the restore plan (kept in the host), the conflicts to overwrite, the files to keep. */
   files?: FileChoices
@@ -184,7 +184,7 @@ async function runFlow(req: RetakeRequest, deps: RetakeDeps, stopAfterRevert: bo
     run.done('save')
 
     // 3. A busy session refuses revert (409): stop the running turn first. 4. Is the message still
-    // there? (A retry that failed after the server dropped it prompts afresh.) Both are reads of
+    // there? (A retake that failed after the server dropped it prompts afresh.) Both are reads of
     // state a running turn does not change for a user message, so they are asked at once.
     run.step = 'abort'
     const located = deps.getMessage(req.sessionID, req.messageID)

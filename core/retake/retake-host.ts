@@ -1,7 +1,7 @@
 /**
  * ↺ as one transaction on the host (main process or browser-mode host), not calls from the window:
  * closing the window, reloading it or a crash of the renderer cannot leave files restored and the
- * conversation not. The flow itself is the tested state machine in retry-flow.ts; this module gives
+ * conversation not. The flow itself is the tested state machine in retake-flow.ts; this module gives
  * it the host's I/O (opencode directly, with the prompt's checkpoint taken by a call, the
  * checkpoint service, the stores) and journals each destructive step, so a retake cut off by Retake's own death is
  * finished or undone at the next start (recovery.ts).
@@ -180,7 +180,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
   }
 
   /**
-   * "Retry with several models": the turn retaken on each model in turn. Each run after the first
+   * "Retake with several models": the turn retaken on each model in turn. Each run after the first
    * starts from the same files: the previous run's turn is sealed and rolled back through a plan
    * (files the user changed meanwhile are kept: conflicts are never overwritten here), and its
    * branch is kept as an attempt, so every answer can be compared and any one kept.

@@ -1,6 +1,6 @@
 /**
- * The retry flow's I/O: opencode calls through the v2 SDK (each result through unwrap) and Retake's
- * own store for saved payloads and attempts. Thin on purpose; the decisions are in retry-flow.ts.
+ * The retake flow's I/O: opencode calls through the v2 SDK (each result through unwrap) and Retake's
+ * own store for saved payloads and attempts. Thin on purpose; the decisions are in retake-flow.ts.
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { Attempt, RetakeStep, SavedRetake } from '../../shared/ipc-contract'
@@ -17,7 +17,7 @@ export interface RetakeStore {
 }
 
 export interface SdkRetakeOptions {
-  /** How long an aborted turn may take to settle before the retry gives up. */
+  /** How long an aborted turn may take to settle before the retake gives up. */
   idleTimeoutMs?: number
   log?: (step: RetakeStep, ms: number) => void
 }

@@ -23,7 +23,7 @@ export interface TurnCheckpoints {
   stop(): void
 }
 
-/** The body opencode-style errors have, so the window and the retry flow read this refusal alike. */
+/** The body opencode-style errors have, so the window and the retake flow read this refusal alike. */
 export function checkpointRefusal(reason: string): ApiError {
   const message = `Retake could not record a checkpoint of the folder before this turn: ${reason}`
   return new ApiError('checkpoint', 409, { name: 'CheckpointFailed', data: { message } }, message)

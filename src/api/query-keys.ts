@@ -53,7 +53,7 @@ export const checkpointKeys = {
   restoreChanges: (directory: string, restoreId: string) => ['host', 'checkpoints', directory, 'restoreChanges', restoreId] as const,
 }
 
-/** Saved retries and kept attempts of a session. */
+/** Saved retakes and kept attempts of a session. */
 export const retakeKeys = {
   saved: (sessionID: string) => ['host', 'savedRetakes.list', sessionID] as const,
   attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,

@@ -143,7 +143,7 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('checkpoints-panel').getByTestId('storage-attempts'), 'The files of 1 earlier attempt are kept through every clean-up')
   })
 
-  it('Retry with three models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
+  it('Retake with three models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
     const { page, fake, project } = app
     const writer = (modelID: string, file: string) => {
       fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })

@@ -1,5 +1,5 @@
 /**
- * ↺ in the browser: the user story "a turn failed, switch model, retry the failed turn", and the
+ * ↺ in the browser: the user story "a turn failed, switch model, retake the failed turn", and the
  * attempt switcher that keeps the earlier answer readable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -20,8 +20,8 @@ async function send(text: string) {
   await app.page.getByTestId('composer').press('Enter')
 }
 
-describe('↺ retry in browser mode', () => {
-  it('switch model, then retry the failed turn: same bubble, fresh answer from the new model', async () => {
+describe('↺ retake in browser mode', () => {
+  it('switch model, then retake the failed turn: same bubble, fresh answer from the new model', async () => {
     const { page, fake } = app
     fake.failModel('echo', 400)
     await send('explain the failure')
@@ -31,10 +31,10 @@ describe('↺ retry in browser mode', () => {
 
     await pickModel(page, 'fake/echo-2')
     // The ↺ says which model it will use: the one selected now.
-    const retry = userBubble.getByTestId('retake')
+    const retake = userBubble.getByTestId('retake')
     await userBubble.hover()
-    expect(await retry.getAttribute('title')).toMatch(/Echo 2|echo-2/)
-    await retry.click()
+    expect(await retake.getAttribute('title')).toMatch(/Echo 2|echo-2/)
+    await retake.click()
 
     await messages('assistant').last().getByText('echo: explain the failure').waitFor()
     await waitForCount(page.getByTestId('error-block'), 0)
@@ -67,7 +67,7 @@ describe('↺ retry in browser mode', () => {
     await waitForCount(switcher.getByTestId('attempt-panel'), 0)
   })
 
-  it('retrying an earlier turn asks first and says how many later turns go', async () => {
+  it('retaking an earlier turn asks first and says how many later turns go', async () => {
     const { page, fake } = app
     await send('turn one')
     await messages('assistant').last().getByText('echo: turn one').waitFor()
@@ -105,7 +105,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
   })
 
-  it('Retry with… picks another model in one step and makes it the session’s model', async () => {
+  it('Retake with… picks another model in one step and makes it the session’s model', async () => {
     const { page, fake } = app
     await send('answer me twice')
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
@@ -122,7 +122,7 @@ describe('↺ retry in browser mode', () => {
     expect(await currentModel(page)).toBe('fake/echo-2')
   })
 
-  it('Retry with… "good c" + Enter retakes with Good C, not with Good A in use', async () => {
+  it('Retake with… "good c" + Enter retakes with Good C, not with Good A in use', async () => {
     const { page, fake } = app
     await pickModel(page, 'good/good-a')
     await send('pick me')
@@ -141,7 +141,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests('good-c')[0]!.lastUserText()).toBe('pick me')
   })
 
-  it('Retry with… then Cancel leaves the session’s model: the next prompt goes to the model in use', async () => {
+  it('Retake with… then Cancel leaves the session’s model: the next prompt goes to the model in use', async () => {
     const { page, fake } = app
     await send('turn one')
     await messages('assistant').last().getByText('echo: turn one').waitFor()
@@ -165,7 +165,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo', 'echo'])
   })
 
-  it('a retry with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
+  it('a retake with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
     const { page, fake } = app
     await send('do not lose me')
     await messages('assistant').last().getByText('echo: do not lose me').waitFor()

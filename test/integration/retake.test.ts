@@ -1,7 +1,7 @@
 /**
- * ↺ Retry against the real opencode server (only the LLM is fake): the same message id comes back
+ * ↺ Retake against the real opencode server (only the LLM is fake): the same message id comes back
  * with the model chosen now, later turns are discarded, nothing is duplicated, and no failure —
- * not even the server dying mid-retry — loses the user's message.
+ * not even the server dying mid-retake — loses the user's message.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelRef } from '../../shared/ipc-contract'
@@ -25,7 +25,7 @@ async function messages(sessionID: string): Promise<Msg[]> {
 }
 
 async function newSession(): Promise<string> {
-  const r = await t.client().session.create({ title: 'retry test' })
+  const r = await t.client().session.create({ title: 'retake test' })
   return r.data!.id
 }
 
@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => t?.stop())
 beforeEach(() => t.fake.reset())
 
-describe('↺ retry on the real server', () => {
+describe('↺ retake on the real server', () => {
   it('a turn that failed with 400 is retaken on the model chosen now, with the same message and the text sent once', async () => {
     const sessionID = await newSession()
     t.fake.failModel('echo', 400)
@@ -135,7 +135,7 @@ describe('↺ retry on the real server', () => {
     expect(list[1].info.modelID).toBe('echo-2')
   })
 
-  it('↺ with a model that does not exist keeps the message and offers the retry again', async () => {
+  it('↺ with a model that does not exist keeps the message and offers the retake again', async () => {
     const sessionID = await newSession()
     await send(sessionID, 'keep me safe')
     const userID = (await messages(sessionID))[0].info.id

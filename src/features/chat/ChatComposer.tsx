@@ -8,7 +8,7 @@ import { useEditRequest } from '../retake'
 import type { ComposerAssist } from './use-slash-menu'
 import type { ComposerBox } from './use-chat-turn'
 
-/** ↑ in the empty box: ask to edit the last message sent (unless a retry holds the session); false when there is none. */
+/** ↑ in the empty box: ask to edit the last message sent (unless a retake holds the session); false when there is none. */
 function editLastSent(messages: MessageWithParts[] | undefined, retakeLocked: boolean): boolean {
   const last = messages?.findLast((m) => m.info.role === 'user')
   if (last && !retakeLocked) useEditRequest.getState().request(last.info.id)

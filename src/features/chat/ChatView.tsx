@@ -26,7 +26,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const shown = useChatMessages(sessionID, chat)
   const box = useComposerBox(draftKey(chat.directory, sessionID), model)
   const { abort, stop } = useStopTurn(sessionID, busy)
-  // Send and ↺ are locked while a retry of this session runs.
+  // Send and ↺ are locked while a retake of this session runs.
   const retakeLocked = useRetakeStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   useDocumentTitle(chat.session?.title)
   const captureProgress = useCaptureProgress()

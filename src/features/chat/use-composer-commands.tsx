@@ -1,7 +1,7 @@
 /**
  * Slash commands in the chat's composer, as one hook so the chat panel only wires it: the popup
  * (useSlashMenu), the send path's interception (a command never reaches the model as text), the
- * bridge that hands the retry context out of the retry layer, and the line saying what a command
+ * bridge that hands the retake context out of the retake layer, and the line saying what a command
  * did.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
@@ -22,7 +22,7 @@ import '../../styles/commands.css'
 export const NOTICE_MS = 6_000
 export const NOTICE_ERROR_MS = 12_000
 
-/** Rendered inside the retry layer: keeps a ref to its context for commands typed outside it. */
+/** Rendered inside the retake layer: keeps a ref to its context for commands typed outside it. */
 function RetakeContextBridge({ into }: { into: { current: RetakeContextValue | null } }) {
   const ctx = useRetakeContext()
   useEffect(() => {
@@ -59,8 +59,8 @@ export function useComposerCommands(opts: {
   setDraft(text: string): void
 }): ComposerCommands {
   const { draft, setDraft } = opts
-  const retry = useRef<RetakeContextValue | null>(null)
-  const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retry })
+  const retake = useRef<RetakeContextValue | null>(null)
+  const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retake })
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null)
   const serverCommands = useServerCommands().data
   // A notice belongs to the session it was given in.
@@ -126,7 +126,7 @@ export function useComposerCommands(opts: {
       </div>
     ),
   })
-  return { assist, intercept, bridge: <RetakeContextBridge into={retry} /> }
+  return { assist, intercept, bridge: <RetakeContextBridge into={retake} /> }
 }
 
 /** The `@` being typed at the caret: its matches (files from the server, agents) and what picking one records. */

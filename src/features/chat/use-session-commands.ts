@@ -1,6 +1,6 @@
 /**
- * What /retry, /rewind and /undo do. They go through the same doors as the buttons: /retry and
- * /rewind through the open session's retry context (so a turn that changed files opens the restore
+ * What /retake, /rewind and /undo do. They go through the same doors as the buttons: /retake and
+ * /rewind through the open session's retake context (so a turn that changed files opens the restore
  * sheet, exactly as ↺ does), /undo through the session's last-restore query (the host's record that
  * UndoRestoreBar and the checkpoints panel read and undo too).
  */
@@ -34,23 +34,23 @@ export function turnTexts(messages: readonly MessageWithParts[]): Array<{ text: 
 type SlashCommand = Extract<ParsedDraft, { kind: 'command' }>
 type Model = NonNullable<RetakeContextValue['model']>
 
-/** /retry [model] and /rewind [n]: checks shared by both, then the model (/retry may name one). */
+/** /retake [model] and /rewind [n]: checks shared by both, then the model (/retake may name one). */
 function retakeCommand(cmd: SlashCommand, ctx: RetakeContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
   if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
   if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
   let model = ctx.model
-  if (cmd.name === 'retry' && cmd.arg) {
+  if (cmd.name === 'retake' && cmd.arg) {
     const found = findModel(
       options.map((o) => ({ ...o, label: o.modelName })),
       cmd.arg,
     )
-    if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
-    // As "Retry with…": the named model becomes the session's when the retake runs (not before
+    if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retake ${cmd.arg}` }
+    // As "Retake with…": the named model becomes the session's when the retake runs (not before
     // the restore sheet is confirmed: a Cancel there leaves the model as it was).
     model = found.ref
   }
   if (!model) return { ok: false, message: 'Choose a model first.' }
-  return cmd.name === 'retry' ? retakeLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
+  return cmd.name === 'retake' ? retakeLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
 }
 
 function retakeLastTurn(ctx: RetakeContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
@@ -96,24 +96,24 @@ export function useSessionCommands(opts: {
   /** The messages shown (reverted turns are not offered). */
   messages: readonly MessageWithParts[]
   options: readonly ModelOption[]
-  /** The open session's retry context, filled in by RetakeContextBridge. */
-  retry: MutableRefObject<RetakeContextValue | null>
+  /** The open session's retake context, filled in by RetakeContextBridge. */
+  retake: MutableRefObject<RetakeContextValue | null>
 }): (cmd: SlashCommand) => Promise<CommandOutcome> {
   const { directory } = useScope()
   const qc = useQueryClient()
   const undo = useUndoRestore()
-  const { sessionID, messages, options, retry } = opts
+  const { sessionID, messages, options, retake } = opts
   const { mutateAsync: undoRestore } = undo
 
   return useCallback(
     async (cmd) => {
-      const ctx = retry.current
+      const ctx = retake.current
       if (!sessionID || !ctx) return { ok: false, message: `/${cmd.name} needs a conversation with turns.` }
       const turns = userTurns(messages)
-      if (cmd.name === 'retry' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
+      if (cmd.name === 'retake' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
       if (cmd.name === 'undo') return undoLastRestore(qc, directory, sessionID, undoRestore)
       return { ok: false, message: `Unknown command. Try ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}.` }
     },
-    [sessionID, messages, options, retry, qc, directory, undoRestore],
+    [sessionID, messages, options, retake, qc, directory, undoRestore],
   )
 }

@@ -1,5 +1,5 @@
 /**
- * A retry that did not go through (server down, 500, a model that does not exist): the message was
+ * A retake that did not go through (server down, 500, a model that does not exist): the message was
  * saved before anything destructive ran, so it is offered again — Send again, or Edit it in the
  * composer. Also shown after a restart of the app (the saved copy lives in the data dir).
  */
@@ -13,7 +13,7 @@ export function FailedRetakeNotice({ saved }: { saved: SavedRetake }) {
   const noCheckpoint = saved.noCheckpoint === true
   return (
     <div className="failed-retake" role="alert" data-testid="failed-retake">
-      <div className="failed-retake-title">Retry did not go through</div>
+      <div className="failed-retake-title">Retake did not go through</div>
       <div className="failed-retake-detail muted">{interrupted ? 'It was interrupted before it finished (the app or server stopped).' : saved.error} Your message is kept.</div>
       <div className="failed-retake-buttons">
         <button

@@ -1,8 +1,8 @@
 /**
  * ↺ on a message: retakes the user turn with the model chosen now (shown on the button), or with
- * another one picked from "Retry with…" — or on several (up to three) to compare. An earlier turn
- * asks first (later turns are discarded); while a turn streams it becomes "Stop and retry"; while a
- * retry runs it is locked.
+ * another one picked from "Retake with…" — or on several (up to three) to compare. An earlier turn
+ * asks first (later turns are discarded); while a turn streams it becomes "Stop and retake"; while a
+ * retake runs it is locked.
  */
 import { useRef } from 'react'
 import type { MessageWithParts } from '../../api/types'
@@ -13,7 +13,7 @@ import { RetakeMenu } from './RetakeMenu'
 import { retakeChoices, useRetakeMenu, type RetakeConfirmRequest } from './use-retake-menu'
 import { useFloatingPanel } from '../../ui/Popover'
 
-/** A retry of this turn is running: the step it is at instead of ↺. */
+/** A retake of this turn is running: the step it is at instead of ↺. */
 function RetakeProgress({ step }: { step: RunningRetake['step'] }) {
   return (
     <span className="retake-progress" data-testid="retake-progress" role="status">
@@ -65,7 +65,7 @@ export function RetakeAction({ message }: { message: MessageWithParts }) {
   const choices = retakeChoices(ctx, message.info.id, target, menu)
 
   const disabled = ctx.locked || !ctx.model
-  const label = ctx.busy ? 'Stop and retry' : 'Retry'
+  const label = ctx.busy ? 'Stop and retake' : 'Retake'
   return (
     <span className="retake-action">
       <button
@@ -77,7 +77,7 @@ export function RetakeAction({ message }: { message: MessageWithParts }) {
         aria-label={`${label} with ${ctx.modelLabel}`}
         onClick={() => ctx.model && choices.go(ctx.model)}
       >
-        ↺ <span className="retake-label">{ctx.busy ? 'Stop and retry' : ctx.modelLabel}</span>
+        ↺ <span className="retake-label">{ctx.busy ? 'Stop and retake' : ctx.modelLabel}</span>
       </button>
       <button
         type="button"
@@ -87,8 +87,8 @@ export function RetakeAction({ message }: { message: MessageWithParts }) {
         aria-haspopup="dialog"
         aria-expanded={menuOpen}
         disabled={ctx.locked}
-        title="Retry with another model"
-        aria-label="Retry with another model"
+        title="Retake with another model"
+        aria-label="Retake with another model"
         onClick={() => setMenuOpen((o) => !o)}
       >
         ▾

@@ -1,4 +1,4 @@
-/** ↺'s "Retry with…" menu: one model to retry with, or up to three picked to compare. */
+/** ↺'s "Retake with…" menu: one model to retake with, or up to three picked to compare. */
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { modelKey, ModelPalette } from '../models'
 import { Popover } from '../../ui/Popover'
@@ -28,16 +28,16 @@ function ComparePicked({ ctx, several, onRun }: { ctx: RetakeContextValue; sever
 export function RetakeMenu({ ctx, menu, choices }: { ctx: RetakeContextValue; menu: RetakeMenuState; choices: RetakeChoices }) {
   const { several, setSeveral } = menu
   return (
-    <Popover label="Retry with…" onClose={() => menu.setMenuOpen(false)} trigger={menu.menuButton} className="retake-menu" testid="retake-menu">
+    <Popover label="Retake with…" onClose={() => menu.setMenuOpen(false)} trigger={menu.menuButton} className="retake-menu" testid="retake-menu">
       <div className="retake-menu-head">
-        Retry with…
+        Retake with…
         <label className="compare-toggle">
           <input type="checkbox" data-testid="compare-toggle" checked={several !== null} onChange={(e) => setSeveral(e.target.checked ? [] : null)} />
           Compare up to {MAX_COMPARE}
         </label>
       </div>
       <ModelPalette
-        label="Retry with…"
+        label="Retake with…"
         options={ctx.options}
         current={ctx.model ? modelKey(ctx.model) : undefined}
         onChoose={(o) => (several ? choices.pick(o.ref) : choices.withModel(o.ref))}

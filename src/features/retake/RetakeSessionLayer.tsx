@@ -1,7 +1,7 @@
 /**
- * Puts ↺ into the open session: provides the retry context and the extra message actions (↺, the
+ * Puts ↺ into the open session: provides the retake context and the extra message actions (↺, the
  * attempt switcher, the "did not go through" offer), handles R on a focused message, and reports a
- * retry that could not even start. The timeline itself knows nothing about retries.
+ * retake that could not even start. The timeline itself knows nothing about retakes.
  */
 import { useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
@@ -37,7 +37,7 @@ function openSheetOnR(e: KeyboardEvent<HTMLDivElement>, ctx: RetakeContextValue 
   ctx.openRestoreSheet(id, ctx.model)
 }
 
-/** A notice of the layer with its × (the retry that did not start, the continued attempt). */
+/** A notice of the layer with its × (the retake that did not start, the continued attempt). */
 function DismissibleNote(props: { className: string; role: 'alert' | 'status'; testID: string; onDismiss(): void; children: ReactNode }) {
   return (
     <div className={props.className} role={props.role} data-testid={props.testID}>
@@ -49,14 +49,14 @@ function DismissibleNote(props: { className: string; role: 'alert' | 'status'; t
   )
 }
 
-/** The layer's own reports: a retry that did not start, how continuing from an attempt went. */
+/** The layer's own reports: a retake that did not start, how continuing from an attempt went. */
 function LayerNotes(props: { startError: string | null; switchNote: SwitchNote | null; onDismissError(): void; onDismissNote(): void; onUndo(back: Attempt): void }) {
   const { startError, switchNote } = props
   return (
     <>
       {startError && (
         <DismissibleNote className="inline-error" role="alert" testID="retake-error" onDismiss={props.onDismissError}>
-          Retry did not start: {startError}
+          Retake did not start: {startError}
         </DismissibleNote>
       )}
       {switchNote && (

@@ -1,4 +1,4 @@
-// Retake: the ↺ / R / Retry with… actions, the retry flow's window side, attempts, compare and fork.
+// Retake: the ↺ / R / Retake with… actions, the retake flow's window side, attempts, compare and fork.
 // This index is what other features use of it (the only way in: .dependency-cruiser.cjs).
 export { RetakeSessionLayer } from './RetakeSessionLayer'
 export { useEditRequest } from './edit-request-store'

@@ -1,5 +1,5 @@
 /**
- * The retry context RetakeSessionLayer provides, built from what the layer holds: each of its
+ * The retake context RetakeSessionLayer provides, built from what the layer holds: each of its
  * actions is a function here so the layer's memo only says when the value changes.
  */
 import type { QueryClient } from '@tanstack/react-query'
@@ -26,7 +26,7 @@ export interface RetakeSheetRequest {
   rewind?: boolean
 }
 
-/** The runs of "Retry with several models", shown side by side. */
+/** The runs of "Retake with several models", shown side by side. */
 export interface Comparison {
   messageID: string
   runs: RetakeCompareOutcome['runs']
@@ -139,7 +139,7 @@ function retakeOf(s: RetakeContextSources): RetakeContextValue['retake'] {
       })
       if (out.status === 'done' && out.restore?.restoreId) s.noteRestore(out.restore)
       // A failure after the payload was saved is offered again by FailedRetakeNotice; only a
-      // retry that could not even start needs a message of its own.
+      // retake that could not even start needs a message of its own.
       if (out.status === 'failed' && !out.saved) s.setStartError(out.error)
     } catch (err) {
       s.setStartError(errorMessage(err))

@@ -1,6 +1,6 @@
 /**
  * What the ↺ controls of every message need from the open session, provided once by the chat panel
- * so the timeline rows stay ignorant of retries.
+ * so the timeline rows stay ignorant of retakes.
  */
 import { createContext, useContext, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
@@ -15,13 +15,13 @@ export interface RetakeContextValue {
    * changed with it would re-render every message's actions on every delta.
    */
   getMessages(): MessageWithParts[]
-  /** The model a retry uses now (the one selected), and its label for the tooltip. */
+  /** The model a retake uses now (the one selected), and its label for the tooltip. */
   model: ModelRef | undefined
   modelLabel: string
   options: ModelOption[]
-  /** A turn is streaming: ↺ becomes "Stop and retry". */
+  /** A turn is streaming: ↺ becomes "Stop and retake". */
   busy: boolean
-  /** A retry of this session is running (Send and ↺ are locked). */
+  /** A retake of this session is running (Send and ↺ are locked). */
   locked: boolean
   /** Makes `ref` the session's model (a retake that runs does this first; "Keep this one" after it continued). */
   chooseModel(ref: ModelRef): void
@@ -29,7 +29,7 @@ export interface RetakeContextValue {
   retake(clickedID: string, model: ModelRef, saved?: SavedRetake, files?: FileChoices, opts?: { skipCheckpoint?: boolean; edit?: string }): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean
-  /** `compare`: the models of "Retry with several models" (the sheet then starts that). */
+  /** `compare`: the models of "Retake with several models" (the sheet then starts that). */
   openRestoreSheet(clickedID: string, model: ModelRef, edit?: string, compare?: ModelRef[]): void
   /** /rewind: the restore sheet for going back to before the turn (nothing is sent). */
   openRewindSheet(clickedID: string, model: ModelRef): void

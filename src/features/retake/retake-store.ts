@@ -1,4 +1,4 @@
-/** Retries in flight, per session: they lock Send and ↺, and the message shows the step it is at. */
+/** Retakes in flight, per session: they lock Send and ↺, and the message shows the step it is at. */
 import { create } from 'zustand'
 import type { RetakeStep } from '../../../shared/ipc-contract'
 
@@ -26,7 +26,7 @@ export const useRetakeStore = create<RetakeRunState>()((set) => ({
   finish: (sessionID) => set((s) => ({ running: { ...s.running, [sessionID]: undefined } })),
 }))
 
-/** Words for the step a retry is at, shown on the message while it runs. */
+/** Words for the step a retake is at, shown on the message while it runs. */
 export const RETAKE_STEP_LABEL: Record<RunningRetake['step'], string> = {
   starting: 'Preparing…',
   payload: 'Preparing…',

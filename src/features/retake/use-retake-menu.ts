@@ -1,5 +1,5 @@
 /**
- * ↺'s own state: the "Retry with…" menu, the models picked to compare, the question an earlier
+ * ↺'s own state: the "Retake with…" menu, the models picked to compare, the question an earlier
  * turn asks first; and what each choice starts (a retake, the restore sheet, or the question).
  */
 import { useRef, useState } from 'react'
@@ -8,7 +8,7 @@ import { laterTurns, retakeEntry } from '../../../shared/retake/retake-target'
 import { modelKey } from '../models'
 import type { RetakeContextValue } from './retake-context'
 
-/** How many models one "Retry with several" runs at most (each run is a whole turn). */
+/** How many models one "Retake with several" runs at most (each run is a whole turn). */
 export const MAX_COMPARE = 3
 
 /** An earlier turn asks first: retake it with `model` (or compare `compare`), discarding `later` turns? */
@@ -41,7 +41,7 @@ export function retakeChoices(ctx: RetakeContextValue, clickedID: string, target
     else void ctx.retake(clickedID, model)
   }
   // The session's model is not changed here: only a retake that runs makes it the session's
-  // (retry-context-value.ts), so a Cancel in the question or the sheet leaves the model as it was.
+  // (retake-context-value.ts), so a Cancel in the question or the sheet leaves the model as it was.
   const withModel = (ref: ModelRef) => go(ref)
   const pick = (ref: ModelRef) =>
     setSeveral((list) => {

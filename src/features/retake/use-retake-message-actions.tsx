@@ -1,6 +1,6 @@
 /**
- * The retry layer's part of every message: ↺ (with Edit and Fork) among its actions, and below a
- * user turn its file changes, its attempts and a retry of it that did not go through.
+ * The retake layer's part of every message: ↺ (with Edit and Fork) among its actions, and below a
+ * user turn its file changes, its attempts and a retake of it that did not go through.
  */
 import { useCallback } from 'react'
 import type { MessageWithParts } from '../../api/types'

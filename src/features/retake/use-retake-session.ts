@@ -1,6 +1,6 @@
 /**
- * What RetakeSessionLayer holds: the retry context of the open session and what the layer shows
- * besides the timeline (the open sheet, a comparison, the note on a restore just made, a retry
+ * What RetakeSessionLayer holds: the retake context of the open session and what the layer shows
+ * besides the timeline (the open sheet, a comparison, the note on a restore just made, a retake
  * that did not start, a continued attempt's note). The restore itself is the host's record (the
  * last-restore query), not held here.
  */
@@ -27,7 +27,7 @@ export interface RetakeSessionInput {
   /** Changes when the session's status changes (a sealed turn's file changes are then known). */
   statusTick: unknown
   onChooseModel(ref: ModelRef): void
-  /** Puts text and attachments back into the composer ("Edit" of a saved retry). */
+  /** Puts text and attachments back into the composer ("Edit" of a saved retake). */
   onEdit(text: string, attachments: PendingAttachment[]): void
 }
 

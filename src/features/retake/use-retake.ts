@@ -16,7 +16,7 @@ import { retakeTargetFor } from '../../../shared/retake/retake-target'
 
 import { checkpointKeys, retakeKeys } from '../../api/query-keys'
 
-/** Retries of this session that did not go through (kept on disk, also across restarts). */
+/** Retakes of this session that did not go through (kept on disk, also across restarts). */
 export function useSavedRetakes(sessionID: string | undefined) {
   return useQuery({
     queryKey: retakeKeys.saved(sessionID ?? ''),
@@ -51,7 +51,7 @@ export interface RetakeRequest {
   model: ModelRef
   /** The full list of the session's messages (from the cache). */
   messages: MessageWithParts[]
-  /** "Send again" of a retry that did not go through. */
+  /** "Send again" of a retake that did not go through. */
   saved?: SavedRetake
   /** Roll the files back too (from the restore sheet). */
   files?: FileChoices
@@ -71,7 +71,7 @@ export function useRetake() {
     async (req: RetakeRequest): Promise<RetakeOutcome> => {
       const target = req.saved?.messageID ?? retakeTargetFor(req.messages, req.clickedID)
       if (!target) throw new Error('This message has no user turn to retake')
-      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, target)
       const started = performance.now()
       const bridge = getBridge()
@@ -92,7 +92,7 @@ export function useRetake() {
         })
       } finally {
         off()
-        console.info(`[retry] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
+        console.info(`[retake] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
         finish(req.sessionID)
         await refreshAfterRetake(qc, scope, req.sessionID)
       }
@@ -112,7 +112,7 @@ export function useContinueAttempt() {
   const { start, finish } = useRetakeStore.getState()
   return useCallback(
     async (req: { sessionID: string; messageID: string; at: number; files?: FileChoices; leaveFiles?: boolean }): Promise<AttemptContinueOutcome> => {
-      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, req.messageID)
       try {
         return await getBridge().invoke('attempts.continue', {
@@ -132,14 +132,14 @@ export function useContinueAttempt() {
   )
 }
 
-/** "Retry with several models": the host runs the turn on each (retake-host.ts `compare`). */
+/** "Retake with several models": the host runs the turn on each (retake-host.ts `compare`). */
 export function useCompareModels() {
   const scope = useScope()
   const qc = useQueryClient()
   const { start, step, finish } = useRetakeStore.getState()
   return useCallback(
     async (req: { sessionID: string; clickedID: string; messageID: string; models: ModelRef[]; files?: FileChoices; edit?: string }): Promise<RetakeCompareOutcome> => {
-      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, req.messageID)
       const bridge = getBridge()
       const off = bridge.on('retake.progress', (p) => {

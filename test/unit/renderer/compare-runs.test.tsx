@@ -1,5 +1,5 @@
 /**
- * The compare view of "Retry with several models": each run's answer as the timeline shows it
+ * The compare view of "Retake with several models": each run's answer as the timeline shows it
  * (markdown, tool cards), a failed run's provider error, each file's diff side by side; and when
  * "Keep this one" runs in one step.
  */

@@ -48,10 +48,10 @@ function renderOn(id: string, value: RetakeContextValue) {
 afterEach(() => useRetakeStore.setState({ running: {} }))
 
 describe('RetakeAction', () => {
-  it('says which model the retry will use: the one selected now', () => {
+  it('says which model the retake will use: the one selected now', () => {
     renderOn('msg_u2', ctx())
     const button = screen.getByTestId('retake')
-    expect(button).toHaveAttribute('title', 'Retry with Echo 2')
+    expect(button).toHaveAttribute('title', 'Retake with Echo 2')
     expect(button).toHaveTextContent('Echo 2')
   })
 
@@ -82,26 +82,26 @@ describe('RetakeAction', () => {
     expect(screen.queryByTestId('retake-confirm')).toBeNull()
   })
 
-  it('offers "Stop and retry" while a turn streams', () => {
+  it('offers "Stop and retake" while a turn streams', () => {
     renderOn('msg_u2', ctx({ busy: true }))
-    expect(screen.getByTestId('retake')).toHaveTextContent('Stop and retry')
+    expect(screen.getByTestId('retake')).toHaveTextContent('Stop and retake')
   })
 
-  it('is locked while a retry runs, and shows that retry’s progress on its message', () => {
+  it('is locked while a retake runs, and shows that retake’s progress on its message', () => {
     useRetakeStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'revert', startedAt: 0 } } })
     renderOn('msg_u2', ctx({ locked: true }))
     expect(screen.getByTestId('retake-progress')).toHaveTextContent('Reverting the conversation')
-    expect(screen.queryByTestId('retry')).toBeNull()
+    expect(screen.queryByTestId('retake')).toBeNull()
   })
 
-  it('is disabled on other messages while a retry runs', () => {
+  it('is disabled on other messages while a retake runs', () => {
     useRetakeStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'prompt', startedAt: 0 } } })
     renderOn('msg_u1', ctx({ locked: true }))
     expect(screen.getByTestId('retake')).toBeDisabled()
     expect(screen.getByTestId('retake-with')).toBeDisabled()
   })
 
-  it('Retry with… retakes with the picked model in one step (the retake, not the menu, makes it the session’s)', async () => {
+  it('Retake with… retakes with the picked model in one step (the retake, not the menu, makes it the session’s)', async () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a2', value)
     await userEvent.click(screen.getByTestId('retake-with'))
@@ -112,7 +112,7 @@ describe('RetakeAction', () => {
     expect(screen.queryByTestId('retake-menu')).toBeNull()
   })
 
-  it('Retry with… on an earlier turn, then Cancel: nothing runs and the session’s model stays', async () => {
+  it('Retake with… on an earlier turn, then Cancel: nothing runs and the session’s model stays', async () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a1', value)
     await userEvent.click(screen.getByTestId('retake-with'))
@@ -170,7 +170,7 @@ describe('RetakeAction', () => {
     expect(value.openRestoreSheet).toHaveBeenCalledWith('msg_a2', echo2, undefined, [echo2, echo])
   })
 
-  it('Retry with… closes on Esc without retrying, and focus goes back to its button', async () => {
+  it('Retake with… closes on Esc without retaking, and focus goes back to its button', async () => {
     const value = ctx()
     renderOn('msg_a2', value)
     await userEvent.click(screen.getByTestId('retake-with'))
@@ -181,7 +181,7 @@ describe('RetakeAction', () => {
     expect(value.retake).not.toHaveBeenCalled()
   })
 
-  it('a turn that changed files opens the restore sheet instead of retrying at once', async () => {
+  it('a turn that changed files opens the restore sheet instead of retaking at once', async () => {
     const value = ctx({ changedFiles: (id) => id === 'msg_u2' })
     renderOn('msg_a2', value)
     await userEvent.click(screen.getByTestId('retake'))
@@ -189,7 +189,7 @@ describe('RetakeAction', () => {
     expect(value.retake).not.toHaveBeenCalled()
   })
 
-  it('cannot retry without a model', () => {
+  it('cannot retake without a model', () => {
     renderOn('msg_u2', ctx({ model: undefined, modelLabel: 'no model' }))
     expect(screen.getByTestId('retake')).toBeDisabled()
   })

@@ -30,7 +30,7 @@ function contextWith(model: ModelRef | undefined, outcome: RetakeOutcome = { sta
   return { ctx, chooseModel, retake, onEdit, reports }
 }
 
-describe('the retry context: a retake that runs decides the session’s model', () => {
+describe('the retake context: a retake that runs decides the session’s model', () => {
   it('a retake with another model makes it the session’s, before it runs', async () => {
     const { ctx, chooseModel, retake } = contextWith(echo)
     await ctx.retake('msg_a1', echo2)
@@ -46,7 +46,7 @@ describe('the retry context: a retake that runs decides the session’s model', 
   })
 })
 
-describe('the retry context: /rewind', () => {
+describe('the retake context: /rewind', () => {
   const restore = {
     restoreId: 'rst_1',
     status: 'done',

@@ -149,7 +149,7 @@ describe('runRetake', () => {
     expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
   })
 
-  it('a part.delete answer other than true stops the retry before the prompt', async () => {
+  it('a part.delete answer other than true stops the retake before the prompt', async () => {
     const w = world({ deleteAnswer: false })
     await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'delete-parts' })
     expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
@@ -161,7 +161,7 @@ describe('runRetake', () => {
     expect(w.disk.get(U)?.parts).toEqual(expectedParts)
   })
 
-  it('an answer to another message (queued prompt) is not taken as this retry’s', async () => {
+  it('an answer to another message (queued prompt) is not taken as this retake’s', async () => {
     const w = world({ parentID: 'msg_other' })
     await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'prompt' })
     expect(w.disk.get(U)?.state).toBe('failed')
@@ -191,7 +191,7 @@ describe('runRetake', () => {
     expect(w.calls).toEqual(['save:pending', 'get', `prompt:${U}:echo`, 'drop'])
   })
 
-  it('an empty message cannot be retried and nothing runs', async () => {
+  it('an empty message cannot be retaken and nothing runs', async () => {
     const w = world()
     const err = await runRetake(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch(
       (e: unknown) => e,
