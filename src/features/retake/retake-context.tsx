@@ -25,7 +25,7 @@ export interface RetakeContextValue {
   locked: boolean
   /** Makes `ref` the session's model (a retake that runs does this first; "Keep this one" after it continued). */
   chooseModel(ref: ModelRef): void
-  /** Runs the retry with `model`, which becomes the session's; resolves when it is over (errors are reported by the provider itself). */
+  /** Runs the retake with `model`, which becomes the session's; resolves when it is over (errors are reported by the provider itself). */
   retake(clickedID: string, model: ModelRef, saved?: SavedRetake, files?: FileChoices, opts?: { skipCheckpoint?: boolean; edit?: string }): Promise<void>
   /** True when the turn (or a later one) changed files: ↺ then opens the restore sheet first. */
   changedFiles(userMessageID: string): boolean

@@ -167,7 +167,7 @@ describe('runRetake', () => {
     expect(w.disk.get(U)?.state).toBe('failed')
   })
 
-  it('a turn that fails at the provider is a completed retry with the error to show', async () => {
+  it('a turn that fails at the provider is a completed retake with the error to show', async () => {
     const w = world({ turnError: 'Injected failure FAIL400' })
     const out = await runRetake(request(), w.deps)
     expect(out.turnError).toBe('Injected failure FAIL400')
