@@ -17,15 +17,15 @@ import { loadOrCreateInstallKey } from './store/install-key'
 import { setBlockKey } from '../shared/attachments/inlined-attachment'
 import type { OpencodeConnection } from './server/connection'
 import { sessionBusy, sessionMessages } from './server/host-client'
-import { toolUseByTurn, type StoredMessage } from './turn-tools'
+import { toolUseByTurn, type StoredMessage } from './turns/turn-tools'
 import type { TurnToolUse } from './checkpoints/index'
 import { EmbeddedOpencodeServer } from './server/opencode-server'
 import { RemoteOpencodeServer } from './server/remote-server'
 import { checkOpencodeVersion, resolveOpencodeBinary } from './server/opencode-binary'
 import type { ProxyRequest, ProxyResponse } from './server/opencode-proxy'
 import { CheckpointService } from './checkpoint-service'
-import { createCheckpointingProxy } from './checkpointing-proxy'
-import { createTurnCheckpoints } from './turn-checkpoints'
+import { createCheckpointingProxy } from './turns/checkpointing-proxy'
+import { createTurnCheckpoints } from './turns/turn-checkpoints'
 import { checkpointHandlers } from './ipc/checkpoint-handlers'
 import { createRetakeHost } from './retake/retake-host'
 import type { RetakePhase } from './retake/retake-journal'
@@ -248,13 +248,13 @@ export function createRetakeCore(opts: CoreOptions, isTrustedSender: (sender: un
       }
       return withSecretState(after)
     },
-    'retry.save': (entry) => {
-      stores.saveRetry(entry)
+    'savedRetakes.save': (entry) => {
+      stores.saveRetake(entry)
       return true as const
     },
-    'retry.list': ({ sessionID }) => stores.savedRetries(sessionID),
-    'retry.drop': ({ sessionID, messageID }) => {
-      stores.dropRetry(sessionID, messageID)
+    'savedRetakes.list': ({ sessionID }) => stores.savedRetakes(sessionID),
+    'savedRetakes.drop': ({ sessionID, messageID }) => {
+      stores.dropRetake(sessionID, messageID)
       return true as const
     },
     'attempts.list': ({ sessionID }) => stores.attempts(sessionID),

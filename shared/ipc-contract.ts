@@ -100,8 +100,8 @@ const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9
 export const SessionIdSchema = id('ses')
 export const MessageIdSchema = id('msg')
 
-/** A retry's payload, saved before anything destructive runs so no failure can lose it. */
-export const SavedRetrySchema = z.object({
+/** A saved retake: the retry payload, kept before anything destructive runs so no failure can lose it. */
+export const SavedRetakeSchema = z.object({
   sessionID: SessionIdSchema,
   messageID: MessageIdSchema,
   directory: z.string(),
@@ -110,15 +110,15 @@ export const SavedRetrySchema = z.object({
   variant: z.string().optional(),
   model: ModelRefSchema,
   savedAt: z.number(),
-  /** pending = the retry is running; failed = it stopped part-way (error says where). */
+  /** pending = the retake is running; failed = it stopped part-way (error says where). */
   state: z.enum(['pending', 'failed']),
   error: z.string().optional(),
   /** Set when the host refused the prompt because it could not record a checkpoint first. */
   noCheckpoint: z.boolean().optional(),
 })
-export type SavedRetry = z.infer<typeof SavedRetrySchema>
+export type SavedRetake = z.infer<typeof SavedRetakeSchema>
 
-/** One earlier answer to a retried turn, kept locally (the server's history is not forked). */
+/** One earlier answer to a retaken turn, kept locally (the server's history is not forked). */
 export const AttemptSchema = z.object({
   sessionID: SessionIdSchema,
   messageID: MessageIdSchema,
@@ -260,6 +260,13 @@ export const CheckpointProgressSchema = z.object({
 export const RetakeStepSchema = z.enum(['payload', 'save', 'abort', 'locate', 'hold', 'revert', 'files', 'delete-parts', 'verify', 'prompt'])
 export type RetakeStep = z.infer<typeof RetakeStepSchema>
 
+/** The user's choices in the restore sheet: the plan (kept in the host), conflicts to overwrite, any files to keep as they are. */
+export interface FileChoices {
+  planId: string
+  overwrite: string[]
+  keep?: string[]
+}
+
 /** ↺ as one transaction on the host: the renderer says what to retake and with which choices. */
 export const RetakeRunSchema = z.object({
   directory,
@@ -305,7 +312,7 @@ export const RetakeOutcomeSchema = z.discriminatedUnion('status', [
 ])
 export type RetakeOutcome = z.infer<typeof RetakeOutcomeSchema>
 
-/** "Retry with several models": the same turn retaken on each in turn, each from the same files. */
+/** "Retake with several models": the same turn retaken on each in turn, each from the same files. */
 export const RetakeCompareSchema = RetakeRunSchema.omit({ model: true, fromSaved: true, rewind: true }).extend({
   models: z.array(ModelRefSchema).min(2).max(3),
 })
@@ -364,9 +371,9 @@ export const channels = {
   'projects.pick': { input: empty, output: RecentProjectSchema.nullable() },
   'settings.get': { input: empty, output: SettingsViewSchema },
   'settings.update': { input: SettingsUpdateSchema, output: SettingsViewSchema },
-  'retry.save': { input: SavedRetrySchema, output: z.literal(true) },
-  'retry.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(SavedRetrySchema) },
-  'retry.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },
+  'savedRetakes.save': { input: SavedRetakeSchema, output: z.literal(true) },
+  'savedRetakes.list': { input: z.object({ sessionID: SessionIdSchema }), output: z.array(SavedRetakeSchema) },
+  'savedRetakes.drop': { input: z.object({ sessionID: SessionIdSchema, messageID: MessageIdSchema }), output: z.literal(true) },
   // No channel adds an attempt: the host records each one itself from opencode's own answer when a
   // retake or a switch replaces a branch (retake-host.ts, continue-attempt.ts). An attempt the
   // window could hand in would be replayed as the conversation by "continue from this attempt".
@@ -441,7 +448,7 @@ export const channels = {
   },
   /** A session exported by opencode (`opencode export`, or Retake's "Export as opencode JSON") becomes a new session here. */
   'sessions.import': { input: z.object({ directory, data: SessionExportSchema }), output: z.object({ sessionID: SessionIdSchema, messages: z.number() }) },
-  /** A session was deleted: its checkpoints, saved retries and attempt history go too. */
+  /** A session was deleted: its checkpoints, saved retakes and attempt history go too. */
   'sessions.forget': { input: z.object({ directory, sessionID: SessionIdSchema }), output: z.literal(true) },
 } as const
 

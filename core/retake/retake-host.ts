@@ -1,7 +1,7 @@
 /**
  * ↺ as one transaction on the host (main process or browser-mode host), not calls from the window:
  * closing the window, reloading it or a crash of the renderer cannot leave files restored and the
- * conversation not. The flow itself is the tested state machine in retry-flow.ts; this module gives
+ * conversation not. The flow itself is the tested state machine in retake-flow.ts; this module gives
  * it the host's I/O (opencode directly, with the prompt's checkpoint taken by a call, the
  * checkpoint service, the stores) and journals each destructive step, so a retake cut off by Retake's own death is
  * finished or undone at the next start (recovery.ts).
@@ -9,14 +9,14 @@
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import type { z } from 'zod'
 import type { AttemptContinueOutcome, EventPayload, RetakeCompareOutcome, RetakeCompareSchema, RetakeOutcome, RetakeRunSchema, SessionForkOutcome } from '../../shared/ipc-contract'
-import { runRetry, runRewind, RetryError, type RetryDeps, type StoredMessage } from '../../shared/retry/retry-flow'
-import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
-import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
+import { runRetake, runRewind, RetakeError, type RetakeDeps, type StoredMessage } from './retake-flow'
+import { answersTo, retakeTargetFor } from '../../shared/retake/retake-target'
+import { createSdkRetakeDeps } from './sdk-retake-deps'
 import { unwrap } from '../../shared/unwrap'
 import type { CheckpointService } from '../checkpoint-service'
 import type { OpencodeConnection } from '../server/connection'
 import { hostClient, hostPost as postTo } from '../server/host-client'
-import type { TurnCheckpoints } from '../turn-checkpoints'
+import type { TurnCheckpoints } from '../turns/turn-checkpoints'
 import type { AppStores } from '../store/app-stores'
 import { decideRecovery } from './recovery'
 import { RetakeJournal, type RetakePhase, type RetakeRecord } from './retake-journal'
@@ -57,12 +57,12 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     const status = c.session.status().then((r) => (unwrap('session.status', r) as Record<string, { type: string }>)[sessionID])
     status.catch(() => {})
     const list = (await messagesBackTo(c, sessionID, clickedID)) as Message[]
-    const target = input.fromSaved ? clickedID : retryTargetFor(list, clickedID)
+    const target = input.fromSaved ? clickedID : retakeTargetFor(list, clickedID)
     if (!target) return { status: 'failed', step: 'payload', error: 'This message has no user turn to retake', saved: false }
     const key = `${sessionID}/${target}`
     if (running.has(key)) return { status: 'failed', step: 'payload', error: 'This turn is already being retaken', saved: false }
     running.add(key)
-    const saved = input.fromSaved ? opts.stores.savedRetries(sessionID).find((r) => r.messageID === target) : undefined
+    const saved = input.fromSaved ? opts.stores.savedRetakes(sessionID).find((r) => r.messageID === target) : undefined
     if (input.fromSaved && !saved) {
       running.delete(key)
       return { status: 'failed', step: 'payload', error: 'No saved copy of this message is left to send again', saved: false }
@@ -78,13 +78,13 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       record = journal.update(record, { ...patch, phase: p })
       opts.afterPhase?.(p)
     }
-    const sdk = createSdkRetryDeps(c, {
+    const sdk = createSdkRetakeDeps(c, {
       save: async (e) => {
-        opts.stores.saveRetry(e)
+        opts.stores.saveRetake(e)
         // The journal starts once the payload is safe; before that nothing destructive ran.
         if (e.state === 'pending') phase('started')
       },
-      drop: async (s, m) => opts.stores.dropRetry(s, m),
+      drop: async (s, m) => opts.stores.dropRetake(s, m),
       recordAttempt: async (a) => {
         opts.stores.addAttempt(a)
         attemptAt = a.at
@@ -93,7 +93,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     })
     const files = opts.checkpoints
     const stored = list.find((m) => m.info.id === target)
-    const deps: RetryDeps = {
+    const deps: RetakeDeps = {
       ...sdk,
       abortAndWaitIdle: async (s) => {
         await opts.turns.denyPermissionsOf(directory, s)
@@ -161,7 +161,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         const back = await runRewind(request, deps)
         return { status: 'done', messageID: target, restore: (back.restore as never) ?? null, draft: back.parts }
       }
-      const out = await runRetry(request, deps)
+      const out = await runRetake(request, deps)
       return {
         status: 'done',
         messageID: target,
@@ -170,17 +170,17 @@ export function createRetakeHost(opts: RetakeHostOptions) {
         ...(attemptAt !== null ? { keptAt: attemptAt } : {}),
       }
     } catch (err) {
-      if (err instanceof RetryError) return { status: 'failed', step: err.step, error: err.message, saved: err.saved !== null }
+      if (err instanceof RetakeError) return { status: 'failed', step: err.step, error: err.message, saved: err.saved !== null }
       throw err
     } finally {
-      // runRetry undid what it had done on every failure it saw; only a death leaves a record.
+      // runRetake undid what it had done on every failure it saw; only a death leaves a record.
       journal.end(record)
       running.delete(key)
     }
   }
 
   /**
-   * "Retry with several models": the turn retaken on each model in turn. Each run after the first
+   * "Retake with several models": the turn retaken on each model in turn. Each run after the first
    * starts from the same files: the previous run's turn is sealed and rolled back through a plan
    * (files the user changed meanwhile are kept: conflicts are never overwritten here), and its
    * branch is kept as an attempt, so every answer can be compared and any one kept.
@@ -263,10 +263,10 @@ export function createRetakeHost(opts: RetakeHostOptions) {
     const r = await c.session.message({ sessionID: rec.sessionID, messageID: rec.messageID })
     const parts = r.response?.status === 404 ? null : (unwrap('session.message', r) as { parts: { id: string }[] }).parts
     const decision = decideRecovery(rec, { reverted: session.revert?.messageID === rec.messageID, parts: parts?.length ?? null })
-    const savedEntry = opts.stores.savedRetries(rec.sessionID).find((s) => s.messageID === rec.messageID)
+    const savedEntry = opts.stores.savedRetakes(rec.sessionID).find((s) => s.messageID === rec.messageID)
     if (decision.kind === 'delivered') {
       if (rec.holdId) opts.checkpoints.kept.drop(rec.holdId)
-      opts.stores.dropRetry(rec.sessionID, rec.messageID)
+      opts.stores.dropRetake(rec.sessionID, rec.messageID)
       return `${rec.sessionID}/${rec.messageID}: the prompt had reached the server`
     }
     if (decision.kind === 'forward') {
@@ -279,7 +279,7 @@ export function createRetakeHost(opts: RetakeHostOptions) {
       if (decision.undoFiles && restoreId) await opts.checkpoints.undo(rec.directory, restoreId)
       if (rec.holdId) await putBack(rec.holdId)
     }
-    if (savedEntry) opts.stores.saveRetry({ ...savedEntry, state: 'failed', error: decision.note })
+    if (savedEntry) opts.stores.saveRetake({ ...savedEntry, state: 'failed', error: decision.note })
     return `${rec.sessionID}/${rec.messageID}: ${decision.kind}`
   }
 

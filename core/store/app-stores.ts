@@ -1,11 +1,11 @@
 /**
- * Retake's own small stores in the data dir: settings, recent projects, saved retry payloads and the
- * attempt history of retried turns. Each is a JSON file written atomically.
+ * Retake's own small stores in the data dir: settings, recent projects, saved retakes and the
+ * attempt history of retaken turns. Each is a JSON file written atomically.
  */
 import { join, basename, isAbsolute } from 'node:path'
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { z } from 'zod'
-import { AttemptSchema, RecentProjectSchema, SavedRetrySchema, SettingsSchema, type Attempt, type RecentProject, type SavedRetry, type Settings } from '../../shared/ipc-contract'
+import { AttemptSchema, RecentProjectSchema, SavedRetakeSchema, SettingsSchema, type Attempt, type RecentProject, type SavedRetake, type Settings } from '../../shared/ipc-contract'
 import { readJson, writeJson } from './json-file'
 import { expandHome } from './folders'
 
@@ -84,28 +84,42 @@ export class AppStores {
     return list
   }
 
-  private retryFile(sessionID: string) {
+  private savedRetakeFile(sessionID: string) {
+    return this.file(join('saved-retakes', `${sessionID}.json`))
+  }
+
+  /** Where versions before the saved-retakes folder kept them: still read, so their payloads load. */
+  private legacySavedRetakeFile(sessionID: string) {
     return this.file(join('retries', `${sessionID}.json`))
   }
 
-  savedRetries(sessionID: string): SavedRetry[] {
-    return readJson(this.retryFile(sessionID), z.array(SavedRetrySchema), [])
+  savedRetakes(sessionID: string): SavedRetake[] {
+    const file = this.savedRetakeFile(sessionID)
+    const legacy = this.legacySavedRetakeFile(sessionID)
+    return readJson(existsSync(file) || !existsSync(legacy) ? file : legacy, z.array(SavedRetakeSchema), [])
   }
 
-  saveRetry(entry: SavedRetry): void {
-    const rest = this.savedRetries(entry.sessionID).filter((r) => r.messageID !== entry.messageID)
-    writeJson(this.retryFile(entry.sessionID), [...rest, entry])
+  /** The session's list written to its file; a list left in the legacy folder goes once it is carried over. */
+  private writeSavedRetakes(sessionID: string, list: SavedRetake[]): void {
+    writeJson(this.savedRetakeFile(sessionID), list)
+    rmSync(this.legacySavedRetakeFile(sessionID), { force: true })
   }
 
-  dropRetry(sessionID: string, messageID: string): void {
-    const list = this.savedRetries(sessionID)
+  saveRetake(entry: SavedRetake): void {
+    const rest = this.savedRetakes(entry.sessionID).filter((r) => r.messageID !== entry.messageID)
+    this.writeSavedRetakes(entry.sessionID, [...rest, entry])
+  }
+
+  dropRetake(sessionID: string, messageID: string): void {
+    const list = this.savedRetakes(sessionID)
     const rest = list.filter((r) => r.messageID !== messageID)
-    if (rest.length !== list.length) writeJson(this.retryFile(sessionID), rest)
+    if (rest.length !== list.length) this.writeSavedRetakes(sessionID, rest)
   }
 
-  /** A deleted session takes its saved retries and attempt history with it. */
+  /** A deleted session takes its saved retakes and attempt history with it. */
   forgetSession(sessionID: string): void {
-    rmSync(this.retryFile(sessionID), { force: true })
+    rmSync(this.savedRetakeFile(sessionID), { force: true })
+    rmSync(this.legacySavedRetakeFile(sessionID), { force: true })
     rmSync(this.attemptsFile(sessionID), { force: true })
   }
 

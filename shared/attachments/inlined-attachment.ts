@@ -15,7 +15,7 @@
  * pasting one, say), so the start line also carries `tag`: an HMAC of its metadata under a random key
  * the host creates once per install (its data dir) and hands to the renderer in `app.info`. Text that
  * looks like a block but has no valid tag — typed, pasted, from another install, or written before
- * tags existed — stays text (it is still sent and retried verbatim: nothing is lost, only the chip).
+ * tags existed — stays text (it is still sent, and sent again by a retake, verbatim: nothing is lost, only the chip).
  */
 import { blockKey, blockKeyVersion, setBlockKey } from './block-key'
 import { hmacSha256Hex, sha256Hex } from './sha256'

@@ -59,7 +59,7 @@ export function applyToMessages(list: MessageWithParts[] | undefined, event: Ope
     case 'message.updated': {
       const info = event.properties.info
       const i = list.findIndex((m) => m.info.id === info.id)
-      // A retry removes a user message and re-creates it with the same id a few ms later: since the
+      // A retake removes a user message and re-creates it with the same id a few ms later: since the
       // removal dropped it (and every later message), appending puts it back in the right place.
       if (i === -1) return [...list, { info, parts: [] }]
       return replaceAt(list, i, { info, parts: list[i]!.parts })

@@ -59,7 +59,7 @@ export function useDeleteSession() {
   return useMutation({
     mutationFn: async (session: Session) => {
       unwrap('session.delete', await clientFor(scope.directory).session.delete({ sessionID: session.id }))
-      // Retake's own records of the session (checkpoints, saved retries, attempts) go with it; the
+      // Retake's own records of the session (checkpoints, saved retakes, attempts) go with it; the
       // session is already gone, so a failure here is only logged.
       await getBridge()
         .invoke('sessions.forget', { directory: scope.directory, sessionID: session.id })

@@ -77,7 +77,7 @@ export function useSendCommand() {
   })
 }
 
-export { isCheckpointFailure } from '../../shared/retry/checkpoint-failure'
+export { isCheckpointFailure } from '../../shared/retake/checkpoint-failure'
 
 type Stopped = { id: string; sessionID: string }
 
@@ -87,7 +87,7 @@ function setStopped(qc: QueryClient, scope: Scope, change: (list: Stopped[]) => 
 
 /**
  * Stop: the host rejects the permissions the turn waits on before it aborts it
- * (core/permissions-on-stop.ts). Their cards turn into "the turn was stopped" at once, before any
+ * (core/turns/permissions-on-stop.ts). Their cards turn into "the turn was stopped" at once, before any
  * answer could be clicked, and stay so (the server's "replied" event would just remove them).
  */
 export function useAbort() {

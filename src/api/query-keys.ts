@@ -2,7 +2,7 @@
  * Every query key of the renderer, in one place. opencode server state (queryKeys) is scoped by
  * the server connection (so a restarted server never serves stale cache) and by the project
  * directory (opencode instances are per folder); the host's own state (hostKeys, checkpointKeys,
- * retryKeys) starts with 'host'.
+ * retakeKeys) starts with 'host'.
  *
  * Query keys for opencode server state. Each is scoped by the server connection (so a restarted
  * server never serves stale cache) and by the project directory (opencode instances are per folder).
@@ -53,8 +53,8 @@ export const checkpointKeys = {
   restoreChanges: (directory: string, restoreId: string) => ['host', 'checkpoints', directory, 'restoreChanges', restoreId] as const,
 }
 
-/** Saved retries and kept attempts of a session. */
-export const retryKeys = {
-  saved: (sessionID: string) => ['host', 'retry.list', sessionID] as const,
+/** Saved retakes and kept attempts of a session. */
+export const retakeKeys = {
+  saved: (sessionID: string) => ['host', 'savedRetakes.list', sessionID] as const,
   attempts: (sessionID: string) => ['host', 'attempts.list', sessionID] as const,
 }

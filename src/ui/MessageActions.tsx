@@ -1,5 +1,5 @@
 /**
- * The action row under a message or an error block. Copy is built in; further actions (the ↺ retry)
+ * The action row under a message or an error block. Copy is built in; further actions (the ↺ retake)
  * plug in through MessageActionsProvider, so the timeline does not need to know about them.
  */
 import { createContext, useContext, type ReactNode } from 'react'
@@ -8,11 +8,11 @@ import { CopyButton } from './CopyButton'
 
 export type ActionTarget = 'user' | 'assistant' | 'error'
 
-/** Renders extra actions for a message (e.g. retry); return null for none. */
+/** Renders extra actions for a message (e.g. retake); return null for none. */
 export type ExtraActions = (message: MessageWithParts, target: ActionTarget) => ReactNode
 
 const ExtraActionsContext = createContext<ExtraActions | null>(null)
-/** Always-visible additions under the action row (what a turn changed, attempts, a failed retry). */
+/** Always-visible additions under the action row (what a turn changed, attempts, a failed retake). */
 const BelowContext = createContext<ExtraActions | null>(null)
 
 export function MessageActionsProvider({ render, below, children }: { render: ExtraActions; below?: ExtraActions; children: ReactNode }) {

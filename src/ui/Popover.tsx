@@ -1,5 +1,5 @@
 /**
- * A small floating panel under a trigger (the model picker, "Retry with…"). Esc or a click outside
+ * A small floating panel under a trigger (the model picker, "Retake with…"). Esc or a click outside
  * closes it, and focus goes back to where it was, so a keyboard user lands on the trigger again.
  * It stays in view (useFloatingPanel): above its trigger when there is no room below, shifted
  * sideways rather than past the window's edge.

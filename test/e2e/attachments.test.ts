@@ -19,7 +19,7 @@ afterEach(async (ctx) => closeApp(app, ctx))
 const messages = (role: 'user' | 'assistant') => app.page.locator(`[data-testid="message"][data-role="${role}"]`)
 
 // CRLF, a BOM, a blank line and no final newline: the viewer must show all of it.
-const MARKDOWN = '\uFEFF# Release notes\r\n\r\n- faster **retry**\r\n- attachments\r\n\r\n```ts\r\nconst ok = true\r\n```'
+const MARKDOWN = '\uFEFF# Release notes\r\n\r\n- faster **retake**\r\n- attachments\r\n\r\n```ts\r\nconst ok = true\r\n```'
 const CSV = 'city,population\r\n"Paris, FR",2102650\r\nLyon,522250\r\n'
 
 /** The inline attachments the provider received in the last user message of a request. */
@@ -79,8 +79,8 @@ describe('attachments in browser mode', () => {
 
     // ↺: the same inline block reaches the provider again, hash equal.
     await user.hover()
-    await user.getByTestId('retry').click()
-    await until(() => fake.chatRequests().length === 2, 'the retried chat request')
+    await user.getByTestId('retake').click()
+    await until(() => fake.chatRequests().length === 2, 'the retaken chat request')
     const [again] = inlineBlocks(fake.chatRequests()[1]!.body)
     expect(again!.sha256).toBe(first!.sha256)
     expect(again!.text).toBe(MARKDOWN)
@@ -159,7 +159,7 @@ describe('attachments in browser mode', () => {
 
     // ↺ on the failed turn: the file goes inline and the same Claude answers.
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     await messages('assistant')
       .last()
       .getByText(/echo: /)

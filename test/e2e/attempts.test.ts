@@ -33,8 +33,8 @@ describe('attempts', () => {
     await send('third question')
     const first = messages('user').first()
     await first.hover()
-    await first.getByTestId('retry').click()
-    await page.getByTestId('retry-confirm-yes').click()
+    await first.getByTestId('retake').click()
+    await page.getByTestId('retake-confirm-yes').click()
     await until(() => fake.chatRequests().length === 4, 'the retaken request')
     await waitForCount(messages('user'), 1)
     await messages('assistant').last().getByText('echo: first question').waitFor()
@@ -143,7 +143,7 @@ describe('attempts', () => {
     await waitForText(page.getByTestId('checkpoints-panel').getByTestId('storage-attempts'), 'The files of 1 earlier attempt are kept through every clean-up')
   })
 
-  it('Retry with three models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
+  it('Retake with three models runs the turn on each from the same files, compares them side by side, and keeps the one chosen', async () => {
     const { page, fake, project } = app
     const writer = (modelID: string, file: string) => {
       fake.script({ kind: 'tool', calls: [{ name: 'write', args: { filePath: join(project, file), content: `by ${modelID}\n` } }], model: modelID })
@@ -161,8 +161,8 @@ describe('attempts', () => {
 
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry-with').click()
-    const menu = page.getByTestId('retry-menu')
+    await user.getByTestId('retake-with').click()
+    const menu = page.getByTestId('retake-menu')
     await menu.getByTestId('compare-toggle').check()
     await chooseInPalette(page, menu, 'echo 2', 'fake/echo-2')
     await chooseInPalette(page, menu, 'text only', 'fake/echo-noimg')

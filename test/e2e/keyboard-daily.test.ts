@@ -72,7 +72,7 @@ describe('a keyboard-only user', () => {
     app.fake.script({ kind: 'text', text: 'retaken without touching files' })
     await tabTo(page, composer())
     const first = messages('user').first()
-    await tabTo(page, first.getByRole('button', { name: 'Retry with Echo', exact: true }), { back: true })
+    await tabTo(page, first.getByRole('button', { name: 'Retake with Echo', exact: true }), { back: true })
     await page.keyboard.press('Enter')
     const sheet = page.getByRole('dialog', { name: 'Retake this turn' })
     await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
@@ -126,15 +126,15 @@ describe('a keyboard-only user', () => {
       fake.script({ kind: 'text', text: `${model} wrote ${file}`, model })
     }
 
-    // Compare: Retry with… → Compare → two models → Run → the sheet → keep the first run.
+    // Compare: Retake with… → Compare → two models → Run → the sheet → keep the first run.
     const first = messages('user').first()
-    await tabTo(page, first.getByRole('button', { name: 'Retry with another model' }), { back: true })
+    await tabTo(page, first.getByRole('button', { name: 'Retake with another model' }), { back: true })
     await page.keyboard.press('Enter')
-    const menu = page.getByRole('dialog', { name: 'Retry with…' })
+    const menu = page.getByRole('dialog', { name: 'Retake with…' })
     await menu.waitFor()
     await tabTo(page, menu.getByRole('checkbox', { name: /Compare/ }), { back: true })
     await page.keyboard.press('Space')
-    // cmdk names its box after the list it searches ("Retry with…").
+    // cmdk names its box after the list it searches ("Retake with…").
     const search = menu.getByRole('combobox')
     await tabTo(page, search)
     for (const [words, n] of [

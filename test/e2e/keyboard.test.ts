@@ -85,7 +85,7 @@ describe('keyboard only', () => {
     await until(() => hasFocus(last), 'focus to be back on the edited message')
   })
 
-  it('at 420 px: Esc closes the drawer, and neither the Edit box nor Retry with… scrolls the page sideways', async () => {
+  it('at 420 px: Esc closes the drawer, and neither the Edit box nor Retake with… scrolls the page sideways', async () => {
     app = await startApp()
     const { page } = app
     await page.setViewportSize({ width: 420, height: 760 })
@@ -106,8 +106,8 @@ describe('keyboard only', () => {
 
     const user = messages('user').first()
     await user.hover()
-    await user.getByRole('button', { name: 'Retry with another model' }).click()
-    const menu = page.getByRole('dialog', { name: 'Retry with…' })
+    await user.getByRole('button', { name: 'Retake with another model' }).click()
+    const menu = page.getByRole('dialog', { name: 'Retake with…' })
     await menu.waitFor()
     expect(await inWindow(menu)).toBe(true)
     expect(await sideways()).toBe(false)

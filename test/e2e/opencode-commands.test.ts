@@ -55,7 +55,7 @@ describe('opencode commands in the composer', () => {
     const asked = fake.chatRequests().filter((r) => r.lastUserText().includes('WRITE greeting.txt hello world')).length
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     // The turn wrote a file: the retake sheet says what goes back before anything happens.
     const sheet = page.getByTestId('restore-sheet')
     await waitForText(sheet, 'greeting.txt')

@@ -52,7 +52,7 @@ describe('a retake undoes only its own turn', () => {
     fake.script({ kind: 'text', text: 'retaken A' })
     const second = messages('user').last()
     await second.hover()
-    await second.getByTestId('retry').click()
+    await second.getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     // B's tools wrote both files and A's turn ran none: they are B's work, left as they are and
     // not even offered for rollback.
@@ -88,7 +88,7 @@ describe('a retake undoes only its own turn', () => {
     fake.script({ kind: 'text', text: 'retaken' })
     const user = messages('user').last()
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     const conflicts = sheet.getByTestId('restore-conflicts')
     await waitForText(conflicts, 'notes.md')

@@ -37,7 +37,7 @@ describe('↺ with files', () => {
 
     fake.script({ kind: 'text', text: 'retaken without touching files' })
     await messages('user').first().hover()
-    await messages('user').first().getByTestId('retry').click()
+    await messages('user').first().getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
     await sheet.getByTestId('restore-confirm').click()
@@ -84,7 +84,7 @@ describe('↺ with files', () => {
     writeFileSync(join(project, 'README.md'), '# my own words\n')
 
     await messages('user').first().hover()
-    await messages('user').first().getByTestId('retry').click()
+    await messages('user').first().getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     const conflicts = sheet.getByTestId('restore-conflicts')
     await waitForText(conflicts, 'README.md')
@@ -121,7 +121,7 @@ describe('↺ with files', () => {
 
     fake.script({ kind: 'text', text: 'retaken, README kept' })
     await messages('user').first().hover()
-    await messages('user').first().getByTestId('retry').click()
+    await messages('user').first().getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     const putBack = sheet.getByTestId('restore-put-back')
     await waitForText(putBack, 'README.md')
@@ -171,7 +171,7 @@ describe('↺ with files', () => {
 
     fake.script({ kind: 'text', text: 'retaken' })
     await messages('user').first().hover()
-    await messages('user').first().getByTestId('retry').click()
+    await messages('user').first().getByTestId('retake').click()
     const sheet = page.getByTestId('restore-sheet')
     await waitForText(sheet.getByTestId('restore-remove'), 'notes.txt')
     await sheet.getByText('../outside.txt was written outside the project: it stays').waitFor()

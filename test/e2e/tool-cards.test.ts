@@ -1,7 +1,7 @@
 /**
  * In Chromium against the real opencode server: a turn's tool calls read as cards (the file, the
- * command, the output), and /retry typed in the composer retakes the last turn the way ↺ does —
- * through the restore sheet when the turn changed files — without ever sending "/retry" as text.
+ * command, the output), and /retake typed in the composer retakes the last turn the way ↺ does —
+ * through the restore sheet when the turn changed files — without ever sending "/retake" as text.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
@@ -25,7 +25,7 @@ async function send(text: string, answer: string | RegExp) {
 }
 
 describe('tool cards and slash commands', () => {
-  it('WRITE and BASH show readable cards; /retry opens the restore sheet and retakes the turn', async () => {
+  it('WRITE and BASH show readable cards; /retake opens the restore sheet and retakes the turn', async () => {
     const { page, fake, project } = app
     await send('WRITE notes.txt hello from the agent ; BASH echo tool-output-here', 'done: write, bash')
 
@@ -48,7 +48,7 @@ describe('tool cards and slash commands', () => {
     fake.script({ kind: 'text', text: 'retaken by the slash command' })
     const composer = page.getByTestId('composer')
     await composer.fill('/ret')
-    await waitForText(page.getByTestId('slash-menu'), '/retry')
+    await waitForText(page.getByTestId('slash-menu'), '/retake')
     await composer.press('Enter')
     // The turn wrote a file: the same sheet as ↺, naming it.
     const sheet = page.getByTestId('restore-sheet')
@@ -59,14 +59,14 @@ describe('tool cards and slash commands', () => {
     expect(fake.chatRequests().at(-1)!.lastUserText()).toBe('WRITE notes.txt hello from the agent ; BASH echo tool-output-here')
     await waitForCount(messages('user'), 1)
     expect(await composer.inputValue()).toBe('')
-    expect(fake.chatRequests().some((r) => r.lastUserText().includes('/retry'))).toBe(false)
+    expect(fake.chatRequests().some((r) => r.lastUserText().includes('/retake'))).toBe(false)
   })
 
-  it('/retry with a model name retakes a turn that changed no files at once, with that model', async () => {
+  it('/retake with a model name retakes a turn that changed no files at once, with that model', async () => {
     const { page, fake } = app
     await send('plain question', 'echo: plain question')
     const composer = page.getByTestId('composer')
-    await composer.fill('/retry echo-2')
+    await composer.fill('/retake echo-2')
     await composer.press('Enter')
     await until(() => fake.chatRequests('echo-2').length === 1, 'the retake to reach the fake LLM')
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelRef } from '../../shared/ipc-contract'
 import { buildPromptParts, toPending } from '../../src/features/attachments/attachments'
 import { bytesToDataUrl, parseInlinedAttachment, sha256Hex } from '../../shared/attachments/inlined-attachment'
-import { runRetry, type RetryDeps } from '../../shared/retry/retry-flow'
-import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
-import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
+import { runRetake, type RetakeDeps } from '../../core/retake/retake-flow'
+import { createSdkRetakeDeps } from '../../core/retake/sdk-retake-deps'
+import { answersTo, retakeTargetFor } from '../../shared/retake/retake-target'
 import { startTestServer, type TestServer } from '../support/opencode-fixture'
 
 let t: TestServer
@@ -41,13 +41,13 @@ function userTextBlocks(body: { messages?: { role: string; content: unknown }[] 
   return out
 }
 
-function deps(): RetryDeps {
+function deps(): RetakeDeps {
   const store = {
-    save: async (e: Parameters<RetryDeps['save']>[0]) => t.stores.saveRetry(e),
-    drop: async (s: string, m: string) => t.stores.dropRetry(s, m),
-    recordAttempt: async (a: Parameters<RetryDeps['recordAttempt']>[0]) => t.stores.addAttempt(a),
+    save: async (e: Parameters<RetakeDeps['save']>[0]) => t.stores.saveRetake(e),
+    drop: async (s: string, m: string) => t.stores.dropRetake(s, m),
+    recordAttempt: async (a: Parameters<RetakeDeps['recordAttempt']>[0]) => t.stores.addAttempt(a),
   }
-  return createSdkRetryDeps(t.client(), store)
+  return createSdkRetakeDeps(t.client(), store)
 }
 
 beforeAll(async () => {
@@ -95,9 +95,9 @@ describe('attachments on the Anthropic adapter', () => {
     // ↺ on the failed turn: the payload inlines the file part; the model chosen now is the same Claude.
     const list = await messages(sessionID)
     const userID = list.find((m) => m.info.role === 'user')!.info.id // the first turn, with the file
-    const target = retryTargetFor(list as never, userID)!
+    const target = retakeTargetFor(list as never, userID)!
     const message = list.find((m) => m.info.id === target)!
-    const out = await runRetry(
+    const out = await runRetake(
       { sessionID, messageID: target, directory: t.project, message: message as never, model: CLAUDE, previousAnswers: answersTo(list as never, target), previousModel: CLAUDE },
       deps(),
     )

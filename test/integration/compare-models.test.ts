@@ -1,5 +1,5 @@
 /**
- * "Retry with several models" against the real opencode server (only the LLM is fake): the turn
+ * "Retake with several models" against the real opencode server (only the LLM is fake): the turn
  * runs on each model in turn from the same files, each run is kept as an attempt with what it did
  * on disk, and any one of them can be kept (continued from).
  */
@@ -20,7 +20,7 @@ function scriptWriter(modelID: string, file: string) {
   app!.fake.script({ kind: 'text', text: `${modelID} wrote ${file}`, model: modelID })
 }
 
-describe('retry with several models', () => {
+describe('retake with several models', () => {
   it('runs the turn on each model from the same files, keeps each run as an attempt, and keeps the one chosen', async () => {
     app = await startCoreApp({ git: true, files: { 'readme.txt': 'hi\n' } })
     const has = (f: string) => existsSync(join(app!.project, f))

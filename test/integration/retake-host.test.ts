@@ -67,7 +67,7 @@ describe('retake.run: the whole retake in one host call', () => {
     expect(steps).toEqual(expect.arrayContaining(['save', 'hold', 'files', 'revert', 'delete-parts', 'prompt']))
     // Nothing is left in the journal, and no saved payload once it went through.
     expect(readdirSync(join(app.dataDir, 'retakes')).filter((n) => n.endsWith('.json'))).toEqual([])
-    expect(await app.call('retry.list', { sessionID })).toEqual([])
+    expect(await app.call('savedRetakes.list', { sessionID })).toEqual([])
   })
 })
 
@@ -88,7 +88,7 @@ describe('retake.run with rewind: back to before the turn, nothing sent', () => 
     // No attempt kept, nothing left in the journal or the saved payloads.
     expect(await app.call('attempts.list', { sessionID })).toEqual([])
     expect(readdirSync(join(app.dataDir, 'retakes')).filter((n) => n.endsWith('.json'))).toEqual([])
-    expect(await app.call('retry.list', { sessionID })).toEqual([])
+    expect(await app.call('savedRetakes.list', { sessionID })).toEqual([])
   })
 })
 
@@ -142,7 +142,7 @@ describe.each([
     expect(await crashingRetake(root, sessionID, userID, phase)).toBe('SIGKILL')
     app = await startCoreApp({ root })
 
-    const saved = await app.call('retry.list', { sessionID })
+    const saved = await app.call('savedRetakes.list', { sessionID })
     expect(saved).toHaveLength(1)
     expect(saved[0]).toMatchObject({ messageID: userID, state: 'failed', error: expect.stringContaining('Retake stopped during this retake') })
     expect(JSON.stringify(saved[0].parts)).toContain(AGENT_WORK)
@@ -171,6 +171,6 @@ describe.each([
     expect(list.map((m) => m.info.role)).toEqual(['user', 'assistant'])
     expect(list[0].info.id).toBe(userID)
     expect(app.fake.chatRequests('echo-2').at(-1)!.lastUserText()).toBe(AGENT_WORK)
-    expect(await app.call('retry.list', { sessionID })).toEqual([])
+    expect(await app.call('savedRetakes.list', { sessionID })).toEqual([])
   })
 })

@@ -20,7 +20,7 @@ export interface TestServer {
   project: string
   dataDir: string
   server: EmbeddedOpencodeServer
-  /** Retake's own stores (saved retries, attempts) in the same data dir. */
+  /** Retake's own stores (saved retakes, attempts) in the same data dir. */
   stores: AppStores
   client(): OpencodeClient
   /** Stops the manager and starts a new one on the same data dir (the server's database survives). */

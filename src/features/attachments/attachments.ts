@@ -6,7 +6,7 @@
 import type { PartInput } from '../../../shared/ipc-contract'
 import { checkModelSupport, detectFileType, type FileKind, type ModelAttachmentInfo } from '../../../shared/attachments/file-type'
 import { INLINE_LIMIT_BYTES, bytesToDataUrl, canInline, parseDataUrl, parseTextPart } from '../../../shared/attachments/inlined-attachment'
-import { inlineTextFileParts } from '../../../shared/retry/retry-payload'
+import { inlineTextFileParts } from '../../../shared/retake/retry-payload'
 
 /** A file in the composer, read into memory (never persisted: bytes stay out of localStorage). */
 export interface PendingAttachment {
@@ -104,7 +104,7 @@ export function modelsAccepting<T extends { capabilities?: Parameters<typeof att
 
 /**
  * The parts of a message: the typed text first, then every attachment in the order attached. Text
- * files become inline text parts (the same `inlineTextFileParts` a retry uses, so both send identical
+ * files become inline text parts (the same `inlineTextFileParts` a retake uses, so both send identical
  * blocks); images, PDFs and other binaries stay file parts. Throws InlineRefusedError above the limit.
  */
 export function buildPromptParts(text: string, attachments: readonly PendingAttachment[]): PartInput[] {

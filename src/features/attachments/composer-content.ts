@@ -1,7 +1,7 @@
 /**
  * A prompt's parts turned back into what the composer holds: the typed text, and the attachments as
  * files (inlined text attachments and data: file parts decoded to their exact bytes). Used by "Edit"
- * on a retry that did not go through. Agent parts and file:// parts have no composer form and are
+ * on a retake that did not go through. Agent parts and file:// parts have no composer form and are
  * left out (the saved payload itself is kept until the user discards it).
  */
 import type { PartInput } from '../../../shared/ipc-contract'

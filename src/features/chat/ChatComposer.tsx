@@ -8,10 +8,10 @@ import { useEditRequest } from '../retake'
 import type { ComposerAssist } from './use-slash-menu'
 import type { ComposerBox } from './use-chat-turn'
 
-/** ↑ in the empty box: ask to edit the last message sent (unless a retry holds the session); false when there is none. */
-function editLastSent(messages: MessageWithParts[] | undefined, retryLocked: boolean): boolean {
+/** ↑ in the empty box: ask to edit the last message sent (unless a retake holds the session); false when there is none. */
+function editLastSent(messages: MessageWithParts[] | undefined, retakeLocked: boolean): boolean {
   const last = messages?.findLast((m) => m.info.role === 'user')
-  if (last && !retryLocked) useEditRequest.getState().request(last.info.id)
+  if (last && !retakeLocked) useEditRequest.getState().request(last.info.id)
   return !!last
 }
 
@@ -19,7 +19,7 @@ export function ChatComposer(p: {
   box: ComposerBox
   messages: MessageWithParts[] | undefined
   busy: boolean
-  retryLocked: boolean
+  retakeLocked: boolean
   error: string | null
   assist: ComposerAssist
   options: ModelOption[]
@@ -27,7 +27,7 @@ export function ChatComposer(p: {
   onStop(): void
   onChooseModel(ref: ModelRef): void
 }) {
-  const { box, retryLocked } = p
+  const { box, retakeLocked } = p
   const attachStore = useAttachmentsStore.getState()
   return (
     <Composer
@@ -36,14 +36,14 @@ export function ChatComposer(p: {
       onSend={p.onSend}
       onStop={p.onStop}
       busy={p.busy}
-      disabled={retryLocked}
+      disabled={retakeLocked}
       error={p.error}
       hasAttachments={box.attachments.length > 0}
       blocked={sendBlocker(box.attachments, box.modelInfo)}
       onPasteFiles={box.addFiles}
       assist={p.assist}
-      onEditLast={() => editLastSent(p.messages, retryLocked)}
-      attachButton={<AttachButton onFiles={box.addFiles} disabled={retryLocked} />}
+      onEditLast={() => editLastSent(p.messages, retakeLocked)}
+      attachButton={<AttachButton onFiles={box.addFiles} disabled={retakeLocked} />}
       attachments={
         <ComposerAttachments
           attachments={box.attachments}

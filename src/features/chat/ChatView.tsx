@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../../shared/unwrap'
 import { useCaptureProgress } from '../checkpoints'
 import { ChangesPanel, CheckpointsPanel, ProviderKeysDialog } from './lazy'
-import { RetrySessionLayer, useRetryStore } from '../retake'
+import { RetakeSessionLayer, useRetakeStore } from '../retake'
 import { ChatComposer } from './ChatComposer'
 import { ChatHeader } from './ChatHeader'
 import { useChatPanels } from './panels-store'
@@ -26,8 +26,8 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
   const shown = useChatMessages(sessionID, chat)
   const box = useComposerBox(draftKey(chat.directory, sessionID), model)
   const { abort, stop } = useStopTurn(sessionID, busy)
-  // Send and ↺ are locked while a retry of this session runs.
-  const retryLocked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
+  // Send and ↺ are locked while a retake of this session runs.
+  const retakeLocked = useRetakeStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   useDocumentTitle(chat.session?.title)
   const captureProgress = useCaptureProgress()
   const { commands, turn } = useChatTurn({ sessionID, onSelect, chat, shown, box })
@@ -42,7 +42,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         onChanges={sessionID ? () => showPanel('changes') : undefined}
       />
       {model.providers.error && <div className="inline-error">{errorMessage(model.providers.error)}</div>}
-      <RetrySessionLayer
+      <RetakeSessionLayer
         sessionID={sessionID}
         messages={messages.data ?? []}
         model={model.resolved.ref}
@@ -59,7 +59,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
           footer={shown.banner && sessionID ? <SessionErrorBanner error={shown.banner} onDismiss={() => shown.clearSessionError(sessionID)} /> : null}
         />
         {commands.bridge}
-      </RetrySessionLayer>
+      </RetakeSessionLayer>
       <PermissionPrompt sessionID={sessionID} />
       <QuestionPrompt sessionID={sessionID} />
       <SendNotices progress={captureProgress} checkpointFailed={turn.checkpointFailed} onSendWithoutCheckpoint={() => void turn.onSend({ skipCheckpoint: true })} />
@@ -67,7 +67,7 @@ export function ChatView({ sessionID, onSelect }: { sessionID: string | undefine
         box={box}
         messages={messages.data}
         busy={busy}
-        retryLocked={retryLocked}
+        retakeLocked={retakeLocked}
         error={turn.sendError ?? (abort.error ? errorMessage(abort.error) : null)}
         assist={commands.assist}
         options={model.options}

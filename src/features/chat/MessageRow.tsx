@@ -13,7 +13,7 @@ export function isStreaming(m: MessageWithParts): boolean {
   return m.info.role === 'assistant' && m.info.time.completed === undefined && !m.info.error
 }
 
-/** Whether any part renders something (empty text/reasoning parts are left over from retries). */
+/** Whether any part renders something (empty text/reasoning parts are left over from retakes). */
 function hasContent(parts: MessageWithParts['parts']): boolean {
   return parts.some((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text.trim().length > 0 : true))
 }

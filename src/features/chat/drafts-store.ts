@@ -11,7 +11,7 @@ interface DraftsState {
   drafts: Record<string, string>
   setDraft(key: string, text: string): void
   /**
-   * Puts text that did not get through (a failed send, a retry to edit) back into a composer
+   * Puts text that did not get through (a failed send, a retake to edit) back into a composer
    * without losing what the user typed meanwhile: it goes first, their new text after it.
    */
   giveBack(key: string, text: string): void

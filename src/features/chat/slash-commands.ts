@@ -2,14 +2,14 @@
  * Slash commands typed in the composer: what a draft means (a command, an unknown command, or text)
  * and what to offer while it is typed. Pure, so the popup, the send path and the tests agree.
  *
- * A draft is a command when it starts with `/` and a word (`/retry`, `/rewind 2`); those are never
+ * A draft is a command when it starts with `/` and a word (`/retake`, `/rewind 2`); those are never
  * sent to the model as text. Retake's own run here; opencode's (`/init`, `/review`, the config's and
  * `.opencode/command/*.md`) run on the server as a turn of their own, listed after Retake's. `//text`
  * sends `/text`, and a first word with another slash (`/usr/bin/env …`) is a path, sent as text,
  * unless it is the exact name of an opencode command.
  */
 
-export type CommandName = 'retry' | 'rewind' | 'undo'
+export type CommandName = 'retake' | 'rewind' | 'undo'
 
 export interface SlashCommand {
   name: CommandName
@@ -18,7 +18,7 @@ export interface SlashCommand {
 }
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
-  { name: 'retry', args: '[model]', description: 'Retake the last turn, with another model if named' },
+  { name: 'retake', args: '[model]', description: 'Retake the last turn, with another model if named' },
   { name: 'rewind', args: '[turn]', description: 'Go back to before a turn and edit its message (nothing is sent)' },
   { name: 'undo', description: 'Undo the last file restore' },
 ]
@@ -102,11 +102,11 @@ export function completions(draft: string, data: CompletionData): CompletionItem
   }
   const name = draft.slice(1, space).toLowerCase()
   const query = draft.slice(space).trim().toLowerCase()
-  if (name === 'retry') {
+  if (name === 'retake') {
     return data.models
       .filter((m) => !query || m.key.toLowerCase().includes(query) || m.label.toLowerCase().includes(query))
       .slice(0, MAX_ITEMS)
-      .map((m) => ({ id: `model-${m.key}`, label: m.label, detail: m.key, text: `/retry ${m.key}`, run: true }))
+      .map((m) => ({ id: `model-${m.key}`, label: m.label, detail: m.key, text: `/retake ${m.key}`, run: true }))
   }
   if (name === 'rewind') {
     return data.turns
@@ -123,7 +123,7 @@ export function oneLine(text: string, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line || '(no text)'
 }
 
-/** The model a `/retry <model>` names: exact key, then exact model id or name, then a unique partial match. */
+/** The model a `/retake <model>` names: exact key, then exact model id or name, then a unique partial match. */
 export function findModel<T extends { key: string; label: string }>(models: readonly T[], query: string): T | undefined {
   const q = query.trim().toLowerCase()
   if (!q) return undefined

@@ -1,13 +1,13 @@
 /**
  * Slash commands in the chat's composer, as one hook so the chat panel only wires it: the popup
  * (useSlashMenu), the send path's interception (a command never reaches the model as text), the
- * bridge that hands the retry context out of the retry layer, and the line saying what a command
+ * bridge that hands the retake context out of the retake layer, and the line saying what a command
  * did.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import type { ModelOption } from '../models'
-import { useRetryContext, type RetryContextValue } from '../retake'
+import { useRetakeContext, type RetakeContextValue } from '../retake'
 import { oneLine, parseDraft, type CompletionItem } from './slash-commands'
 import { useAgents, useFindFiles, useServerCommands } from '../../api/queries'
 import { useScope } from '../../api/scope'
@@ -22,9 +22,9 @@ import '../../styles/commands.css'
 export const NOTICE_MS = 6_000
 export const NOTICE_ERROR_MS = 12_000
 
-/** Rendered inside the retry layer: keeps a ref to its context for commands typed outside it. */
-function RetryContextBridge({ into }: { into: { current: RetryContextValue | null } }) {
-  const ctx = useRetryContext()
+/** Rendered inside the retake layer: keeps a ref to its context for commands typed outside it. */
+function RetakeContextBridge({ into }: { into: { current: RetakeContextValue | null } }) {
+  const ctx = useRetakeContext()
   useEffect(() => {
     into.current = ctx
     return () => {
@@ -47,7 +47,7 @@ export interface ComposerCommands {
    * Retake's commands (handled here) or an unknown one.
    */
   intercept(draft: string): string | OpencodeCommandTurn | null
-  /** To render inside RetrySessionLayer. */
+  /** To render inside RetakeSessionLayer. */
   bridge: ReactNode
 }
 
@@ -59,8 +59,8 @@ export function useComposerCommands(opts: {
   setDraft(text: string): void
 }): ComposerCommands {
   const { draft, setDraft } = opts
-  const retry = useRef<RetryContextValue | null>(null)
-  const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retry })
+  const retake = useRef<RetakeContextValue | null>(null)
+  const run = useSessionCommands({ sessionID: opts.sessionID, messages: opts.messages, options: opts.options, retake })
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null)
   const serverCommands = useServerCommands().data
   // A notice belongs to the session it was given in.
@@ -126,7 +126,7 @@ export function useComposerCommands(opts: {
       </div>
     ),
   })
-  return { assist, intercept, bridge: <RetryContextBridge into={retry} /> }
+  return { assist, intercept, bridge: <RetakeContextBridge into={retake} /> }
 }
 
 /** The `@` being typed at the caret: its matches (files from the server, agents) and what picking one records. */

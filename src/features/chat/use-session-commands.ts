@@ -1,6 +1,6 @@
 /**
- * What /retry, /rewind and /undo do. They go through the same doors as the buttons: /retry and
- * /rewind through the open session's retry context (so a turn that changed files opens the restore
+ * What /retake, /rewind and /undo do. They go through the same doors as the buttons: /retake and
+ * /rewind through the open session's retake context (so a turn that changed files opens the restore
  * sheet, exactly as ↺ does), /undo through the session's last-restore query (the host's record that
  * UndoRestoreBar and the checkpoints panel read and undo too).
  */
@@ -13,8 +13,8 @@ import { lastRestoreQuery, NOTHING_CHANGED, undoBarNoteAfter, useUndoRestore } f
 import type { ModelOption } from '../models'
 import { messageText } from '../../api/message-text'
 import { findModel, SLASH_COMMANDS, type ParsedDraft } from './slash-commands'
-import type { RetryContextValue } from '../retake'
-import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+import type { RetakeContextValue } from '../retake'
+import { laterTurns, retakeEntry } from '../../../shared/retake/retake-target'
 
 export interface CommandOutcome {
   ok: boolean
@@ -32,28 +32,28 @@ export function turnTexts(messages: readonly MessageWithParts[]): Array<{ text: 
 }
 
 type SlashCommand = Extract<ParsedDraft, { kind: 'command' }>
-type Model = NonNullable<RetryContextValue['model']>
+type Model = NonNullable<RetakeContextValue['model']>
 
-/** /retry [model] and /rewind [n]: checks shared by both, then the model (/retry may name one). */
-function retakeCommand(cmd: SlashCommand, ctx: RetryContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
+/** /retake [model] and /rewind [n]: checks shared by both, then the model (/retake may name one). */
+function retakeCommand(cmd: SlashCommand, ctx: RetakeContextValue, turns: MessageWithParts[], options: readonly ModelOption[]): CommandOutcome {
   if (ctx.locked) return { ok: false, message: 'A retake of this conversation is already running.' }
   if (!turns.length) return { ok: false, message: 'There is no turn to go back to yet.' }
   let model = ctx.model
-  if (cmd.name === 'retry' && cmd.arg) {
+  if (cmd.name === 'retake' && cmd.arg) {
     const found = findModel(
       options.map((o) => ({ ...o, label: o.modelName })),
       cmd.arg,
     )
-    if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retry ${cmd.arg}` }
-    // As "Retry with…": the named model becomes the session's when the retake runs (not before
+    if (!found) return { ok: false, message: `No single model matches “${cmd.arg}”.`, draft: `/retake ${cmd.arg}` }
+    // As "Retake with…": the named model becomes the session's when the retake runs (not before
     // the restore sheet is confirmed: a Cancel there leaves the model as it was).
     model = found.ref
   }
   if (!model) return { ok: false, message: 'Choose a model first.' }
-  return cmd.name === 'retry' ? retryLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
+  return cmd.name === 'retake' ? retakeLastTurn(ctx, turns, model) : rewindTo(cmd.arg, ctx, turns, model)
 }
 
-function retryLastTurn(ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+function retakeLastTurn(ctx: RetakeContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
   const target = turns[turns.length - 1]!.info.id
   // ↺'s own decision; a confirmation can only be about reverted turns here, which the
   // retake discards anyway, so it goes ahead.
@@ -63,7 +63,7 @@ function retryLastTurn(ctx: RetryContextValue, turns: MessageWithParts[], model:
   return { ok: true }
 }
 
-function rewindTo(arg: string | undefined, ctx: RetryContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
+function rewindTo(arg: string | undefined, ctx: RetakeContextValue, turns: MessageWithParts[], model: Model): CommandOutcome {
   if (!arg) return { ok: false, message: `Pick a turn: /rewind 1–${turns.length}.`, draft: '/rewind ' }
   const n = Number(arg)
   if (!Number.isInteger(n) || n < 1 || n > turns.length) return { ok: false, message: `There is no turn ${arg}: choose 1–${turns.length}.`, draft: '/rewind ' }
@@ -96,24 +96,24 @@ export function useSessionCommands(opts: {
   /** The messages shown (reverted turns are not offered). */
   messages: readonly MessageWithParts[]
   options: readonly ModelOption[]
-  /** The open session's retry context, filled in by RetryContextBridge. */
-  retry: MutableRefObject<RetryContextValue | null>
+  /** The open session's retake context, filled in by RetakeContextBridge. */
+  retake: MutableRefObject<RetakeContextValue | null>
 }): (cmd: SlashCommand) => Promise<CommandOutcome> {
   const { directory } = useScope()
   const qc = useQueryClient()
   const undo = useUndoRestore()
-  const { sessionID, messages, options, retry } = opts
+  const { sessionID, messages, options, retake } = opts
   const { mutateAsync: undoRestore } = undo
 
   return useCallback(
     async (cmd) => {
-      const ctx = retry.current
+      const ctx = retake.current
       if (!sessionID || !ctx) return { ok: false, message: `/${cmd.name} needs a conversation with turns.` }
       const turns = userTurns(messages)
-      if (cmd.name === 'retry' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
+      if (cmd.name === 'retake' || cmd.name === 'rewind') return retakeCommand(cmd, ctx, turns, options)
       if (cmd.name === 'undo') return undoLastRestore(qc, directory, sessionID, undoRestore)
       return { ok: false, message: `Unknown command. Try ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}.` }
     },
-    [sessionID, messages, options, retry, qc, directory, undoRestore],
+    [sessionID, messages, options, retake, qc, directory, undoRestore],
   )
 }

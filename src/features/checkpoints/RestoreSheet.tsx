@@ -4,7 +4,7 @@
  * Nothing is overwritten unless chosen. Three purposes: ↺ (a retake: files and conversation,
  * conversation only, or files only), "continue from this attempt" (no files only), and the
  * Checkpoints panel's "Restore back to here" (files only, shown in the panel itself: the
- * conversation is not changed). Its styles are in retry.css, which comes with the chat that opens
+ * conversation is not changed). Its styles are in retake.css, which comes with the chat that opens
  * every one of them. /rewind's purpose is ↺'s without the prompt: it says it goes back and sends nothing.
  */
 import { useRef, type ReactNode, type RefObject } from 'react'
@@ -19,7 +19,7 @@ export type { RestoreMode } from './checkpoint-logic'
 
 /** What the sheet is for, with what each purpose shows. */
 export type RestorePurpose =
-  /** compareLabels: "Retry with several models", every model it runs, in order. */
+  /** compareLabels: "Retake with several models", every model it runs, in order. */
   | { kind: 'retake'; modelLabel: string; laterTurns: number; compareLabels?: string[] }
   /** /rewind: back to before the turn, its message to edit in the composer; nothing is sent. */
   | { kind: 'rewind'; laterTurns: number }

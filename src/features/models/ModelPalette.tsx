@@ -2,7 +2,7 @@
  * The one model list: search box, favourites, recent models, then every model by provider. Typing
  * lists the matches best first (model-search.ts) and highlights the best one on every keystroke;
  * ↑/↓ move, Enter chooses, Ctrl/⌘+S stars the highlighted row. Used by the chat's model picker,
- * "Retry with…" and the command palette.
+ * "Retake with…" and the command palette.
  */
 import { Command } from 'cmdk'
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react'
@@ -147,7 +147,7 @@ export function ModelPalette({
   onChoose(o: ModelOption): void
   label?: string
   /**
-   * Picking several (Retry with… → compare): the keys picked so far, ticked in the list. A pick
+   * Picking several (Retake with… → compare): the keys picked so far, ticked in the list. A pick
    * then leaves the list where it is: it is not made a recent model, which would move its row.
    */
   ticked?: readonly string[]

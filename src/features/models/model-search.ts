@@ -1,5 +1,5 @@
 /**
- * How a typed search ranks models, for every model search (the model picker, "Retry with…", the
+ * How a typed search ranks models, for every model search (the model picker, "Retake with…", the
  * command palette). The model's own name decides first — exact, then prefix, then every word
  * starting a word of the name, then every word inside it, then its letters in order — and a model
  * found only because a word is part of its provider's name comes last. Without this, "good c"

@@ -1,5 +1,5 @@
 /**
- * The compare view of "Retry with several models": one column per run — the model, how it ended
+ * The compare view of "Retake with several models": one column per run — the model, how it ended
  * (with the provider's error when it failed), its answer as the timeline shows it (markdown, tool
  * cards) and the files it changed, each with its diff side by side. The last run is the current
  * branch; the others are attempts, and "Keep this one" continues from it.

@@ -8,12 +8,12 @@ import { useEffect, useRef, useState } from 'react'
 import { useEditRequest } from './edit-request-store'
 import { typedText } from '../../api/message-text'
 import type { MessageWithParts } from '../../api/types'
-import { useRetryContext, type RetryContextValue } from './retry-context'
-import { laterTurns, retakeEntry } from '../../../shared/retry/retry-target'
+import { useRetakeContext, type RetakeContextValue } from './retake-context'
+import { laterTurns, retakeEntry } from '../../../shared/retake/retake-target'
 import { useFloatingPanel } from '../../ui/Popover'
 
 /** The text being edited (null: the edit box is closed), opened too when ↑ in the empty composer asks for this message (edit-request-store.ts). */
-function useEditDraft(message: MessageWithParts, ctx: RetryContextValue | null) {
+function useEditDraft(message: MessageWithParts, ctx: RetakeContextValue | null) {
   const [draft, setDraft] = useState<string | null>(null)
   const requested = useEditRequest((s) => s.messageID === message.info.id)
   useEffect(() => {
@@ -25,7 +25,7 @@ function useEditDraft(message: MessageWithParts, ctx: RetryContextValue | null) 
 }
 
 export function EditAction({ message }: { message: MessageWithParts }) {
-  const ctx = useRetryContext()
+  const ctx = useRetakeContext()
   const [draft, setDraft] = useEditDraft(message, ctx)
   const [confirmLater, setConfirmLater] = useState<number | null>(null)
   if (!ctx) return null
@@ -80,7 +80,7 @@ function EditPanel(p: { draft: string; onDraft(draft: string | null): void; conf
   const panel = useRef<HTMLDivElement>(null)
   const floating = useFloatingPanel(panel)
   return (
-    <div ref={floating.ref} style={floating.style} className="retry-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
+    <div ref={floating.ref} style={floating.style} className="retake-confirm edit-panel" role="dialog" aria-label="Edit and retake" data-testid="edit-panel">
       <textarea
         className="edit-text"
         data-testid="edit-text"
@@ -103,7 +103,7 @@ function EditPanel(p: { draft: string; onDraft(draft: string | null): void; conf
       ) : (
         <div className="muted">Attachments stay as they are. The message is retaken with {p.modelLabel}.</div>
       )}
-      <div className="retry-confirm-buttons">
+      <div className="retake-confirm-buttons">
         <button type="button" className="button button-primary small" data-testid="edit-retake" onClick={confirmLater !== null ? p.onConfirm : p.onSubmit}>
           Retake
         </button>

@@ -12,8 +12,8 @@ import { useScope } from '../../api/scope'
 import type { MessageWithParts, Session } from '../../api/types'
 import { choiceKey, useModelStore } from '../models'
 import { modelToKeep } from './fork-model'
-import { useRetryContext } from './retry-context'
-import { retryTargetFor } from '../../../shared/retry/retry-target'
+import { useRetakeContext } from './retake-context'
+import { retakeTargetFor } from '../../../shared/retake/retake-target'
 import { useUiStore } from '../../ui/ui-store'
 import { ForkIcon } from './ForkIcon'
 import { errorMessage } from '../../../shared/unwrap'
@@ -28,7 +28,7 @@ export function defaultForkFolder(directory: string, now = new Date()): string {
 type ForkFiles = 'leave' | 'folder'
 
 export function ForkAction({ message }: { message: MessageWithParts }) {
-  const ctx = useRetryContext()
+  const ctx = useRetakeContext()
   const scope = useScope()
   const qc = useQueryClient()
   const [open, setOpen] = useState(false)
@@ -36,7 +36,7 @@ export function ForkAction({ message }: { message: MessageWithParts }) {
   const [folder, setFolder] = useState('')
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
   if (!ctx) return null
-  const turnID = retryTargetFor(ctx.getMessages(), message.info.id)
+  const turnID = retakeTargetFor(ctx.getMessages(), message.info.id)
   if (!turnID) return null
 
   const fork = async () => {
@@ -100,7 +100,7 @@ function ForkPanel(p: {
   const floating = useFloatingPanel(panel)
   const { mode, folder, state } = p
   return (
-    <div ref={floating.ref} style={floating.style} className="retry-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
+    <div ref={floating.ref} style={floating.style} className="retake-confirm fork-panel" role="dialog" aria-label="Fork from this turn" data-testid="fork-panel">
       <div>A new session with the conversation up to this turn. Its files:</div>
       <label>
         <input type="radio" name="fork-files" checked={mode === 'folder'} onChange={() => p.onMode('folder')} data-testid="fork-folder-mode" /> In a folder of its own, as this turn
@@ -118,7 +118,7 @@ function ForkPanel(p: {
           {state.error}
         </div>
       )}
-      <div className="retry-confirm-buttons">
+      <div className="retake-confirm-buttons">
         <button type="button" className="button button-primary small" data-testid="fork-confirm" disabled={state.busy || (mode === 'folder' && !folder.trim())} onClick={p.onFork}>
           {state.busy ? 'Forking…' : 'Fork'}
         </button>

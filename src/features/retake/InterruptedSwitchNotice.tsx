@@ -10,10 +10,10 @@ export function InterruptedSwitchNotice({ attempts, locked, onFinish }: { attemp
   const cut = attempts.filter((a) => a.switching)
   if (!cut.length) return null
   return (
-    <div className="failed-retry" role="alert" data-testid="interrupted-switch">
-      <div className="failed-retry-title">A switch to an earlier attempt did not finish</div>
-      <div className="failed-retry-detail muted">Its files are back; its conversation is only partly. Nothing is lost: both branches are kept.</div>
-      <div className="failed-retry-buttons">
+    <div className="failed-retake" role="alert" data-testid="interrupted-switch">
+      <div className="failed-retake-title">A switch to an earlier attempt did not finish</div>
+      <div className="failed-retake-detail muted">Its files are back; its conversation is only partly. Nothing is lost: both branches are kept.</div>
+      <div className="failed-retake-buttons">
         {cut.map((a) => (
           <button key={`${a.messageID}/${a.at}`} type="button" className="button button-primary small" data-testid="finish-switch" disabled={locked} onClick={() => onFinish(a)}>
             Finish the switch{cut.length > 1 ? ` (${new Date(a.at).toLocaleTimeString()})` : ''}

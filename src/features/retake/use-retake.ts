@@ -10,19 +10,18 @@ import { getBridge } from '../../bridge'
 import { queryKeys, type Scope } from '../../api/query-keys'
 import { useScope } from '../../api/scope'
 import type { MessageWithParts } from '../../api/types'
-import type { AttemptContinueOutcome, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetry } from '../../../shared/ipc-contract'
-import { useRetryStore } from './retry-store'
-import type { FileChoices } from '../../../shared/retry/retry-flow'
-import { retryTargetFor } from '../../../shared/retry/retry-target'
+import type { AttemptContinueOutcome, FileChoices, ModelRef, RetakeCompareOutcome, RetakeOutcome, SavedRetake } from '../../../shared/ipc-contract'
+import { useRetakeStore } from './retake-store'
+import { retakeTargetFor } from '../../../shared/retake/retake-target'
 
-import { checkpointKeys, retryKeys } from '../../api/query-keys'
+import { checkpointKeys, retakeKeys } from '../../api/query-keys'
 
-/** Retries of this session that did not go through (kept on disk, also across restarts). */
-export function useSavedRetries(sessionID: string | undefined) {
+/** Retakes of this session that did not go through (kept on disk, also across restarts). */
+export function useSavedRetakes(sessionID: string | undefined) {
   return useQuery({
-    queryKey: retryKeys.saved(sessionID ?? ''),
+    queryKey: retakeKeys.saved(sessionID ?? ''),
     enabled: !!sessionID,
-    queryFn: () => getBridge().invoke('retry.list', { sessionID: sessionID! }),
+    queryFn: () => getBridge().invoke('savedRetakes.list', { sessionID: sessionID! }),
   })
 }
 
@@ -31,15 +30,15 @@ function refreshAfterRetake(qc: QueryClient, scope: Scope, sessionID: string) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: queryKeys.messages(scope, sessionID) }),
     qc.invalidateQueries({ queryKey: queryKeys.sessions(scope) }),
-    qc.invalidateQueries({ queryKey: retryKeys.saved(sessionID) }),
-    qc.invalidateQueries({ queryKey: retryKeys.attempts(sessionID) }),
+    qc.invalidateQueries({ queryKey: retakeKeys.saved(sessionID) }),
+    qc.invalidateQueries({ queryKey: retakeKeys.attempts(sessionID) }),
     qc.invalidateQueries({ queryKey: checkpointKeys.all(scope.directory) }),
   ])
 }
 
 export function useAttempts(sessionID: string | undefined) {
   return useQuery({
-    queryKey: retryKeys.attempts(sessionID ?? ''),
+    queryKey: retakeKeys.attempts(sessionID ?? ''),
     enabled: !!sessionID,
     queryFn: () => getBridge().invoke('attempts.list', { sessionID: sessionID! }),
   })
@@ -52,8 +51,8 @@ export interface RetakeRequest {
   model: ModelRef
   /** The full list of the session's messages (from the cache). */
   messages: MessageWithParts[]
-  /** "Send again" of a retry that did not go through. */
-  saved?: SavedRetry
+  /** "Send again" of a retake that did not go through. */
+  saved?: SavedRetake
   /** Roll the files back too (from the restore sheet). */
   files?: FileChoices
   skipCheckpoint?: boolean
@@ -66,13 +65,13 @@ export interface RetakeRequest {
 export function useRetake() {
   const scope = useScope()
   const qc = useQueryClient()
-  const { start, step, finish } = useRetryStore.getState()
+  const { start, step, finish } = useRetakeStore.getState()
 
   return useCallback(
     async (req: RetakeRequest): Promise<RetakeOutcome> => {
-      const target = req.saved?.messageID ?? retryTargetFor(req.messages, req.clickedID)
+      const target = req.saved?.messageID ?? retakeTargetFor(req.messages, req.clickedID)
       if (!target) throw new Error('This message has no user turn to retake')
-      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, target)
       const started = performance.now()
       const bridge = getBridge()
@@ -93,7 +92,7 @@ export function useRetake() {
         })
       } finally {
         off()
-        console.info(`[retry] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
+        console.info(`[retake] ${req.sessionID}/${target} finished in ${Math.round(performance.now() - started)} ms`)
         finish(req.sessionID)
         await refreshAfterRetake(qc, scope, req.sessionID)
       }
@@ -110,10 +109,10 @@ export function useRetake() {
 export function useContinueAttempt() {
   const scope = useScope()
   const qc = useQueryClient()
-  const { start, finish } = useRetryStore.getState()
+  const { start, finish } = useRetakeStore.getState()
   return useCallback(
     async (req: { sessionID: string; messageID: string; at: number; files?: FileChoices; leaveFiles?: boolean }): Promise<AttemptContinueOutcome> => {
-      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, req.messageID)
       try {
         return await getBridge().invoke('attempts.continue', {
@@ -133,14 +132,14 @@ export function useContinueAttempt() {
   )
 }
 
-/** "Retry with several models": the host runs the turn on each (retake-host.ts `compare`). */
+/** "Retake with several models": the host runs the turn on each (retake-host.ts `compare`). */
 export function useCompareModels() {
   const scope = useScope()
   const qc = useQueryClient()
-  const { start, step, finish } = useRetryStore.getState()
+  const { start, step, finish } = useRetakeStore.getState()
   return useCallback(
     async (req: { sessionID: string; clickedID: string; messageID: string; models: ModelRef[]; files?: FileChoices; edit?: string }): Promise<RetakeCompareOutcome> => {
-      if (useRetryStore.getState().running[req.sessionID]) throw new Error('A retry is already running in this session')
+      if (useRetakeStore.getState().running[req.sessionID]) throw new Error('A retake is already running in this session')
       start(req.sessionID, req.messageID)
       const bridge = getBridge()
       const off = bridge.on('retake.progress', (p) => {

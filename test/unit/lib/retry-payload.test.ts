@@ -2,8 +2,8 @@ import type { Part } from '@opencode-ai/sdk/v2'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bytesToDataUrl, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../shared/attachments/inlined-attachment'
-import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../shared/retry/retry-payload'
-import type { RetryPayload } from '../../../shared/retry/retry-payload'
+import { InlineRefusedError, buildRetryPayload, inlineTextFileParts, withEditedText } from '../../../shared/retake/retry-payload'
+import type { RetryPayload } from '../../../shared/retake/retry-payload'
 import type { PartInput } from '../../../shared/ipc-contract'
 
 const enc = new TextEncoder()
@@ -16,7 +16,7 @@ const agent = (name: string): Part => ({ ...base, id: nextId(), type: 'agent', n
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
 const png = (name = 'pixel.png') => file('image/png', bytesToDataUrl(PNG, 'image/png'), name)
 const inlined = (name: string, body: string) => formatInlinedAttachment({ name, mime: 'text/plain', bytes: enc.encode(body) })
-/** A copy of a part as the historical retry bug re-appended it: same content, a new id. */
+/** A copy of a part as the historical retake bug re-appended it: same content, a new id. */
 const copy = (p: Part): Part => ({ ...p, id: nextId() })
 
 const model = { providerID: 'anthropic', modelID: 'claude-now' }
@@ -55,7 +55,7 @@ describe('buildRetryPayload', () => {
     expect(ok(build(parts)).parts).toEqual([{ type: 'text', text: 'real' }])
   })
 
-  it('retries attachment-only and image-only messages', () => {
+  it('retakes attachment-only and image-only messages', () => {
     expect(ok(build([png()])).parts).toEqual([{ type: 'file', mime: 'image/png', filename: 'pixel.png', url: bytesToDataUrl(PNG, 'image/png') }])
     const att = inlined('a.txt', 'body')
     expect(ok(build([text(att)])).parts).toEqual([{ type: 'text', text: att }])
@@ -114,7 +114,7 @@ describe('historical duplicates', () => {
     expect(ok(build([t, t])).parts).toEqual([{ type: 'text', text: 'once' }])
   })
 
-  it('collapses a message whose whole sequence repeats (one and two historical retries)', () => {
+  it('collapses a message whose whole sequence repeats (one and two historical retakes)', () => {
     const a = text('fix this'),
       f = png(),
       b = text(inlined('log.txt', 'E1\n'))

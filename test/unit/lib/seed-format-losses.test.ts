@@ -7,7 +7,7 @@ import type { Part } from '@opencode-ai/sdk/v2'
 import { describe, expect, it } from 'vitest'
 import { detectFileType } from '../../../shared/attachments/file-type'
 import { bytesToDataUrl, canInline, formatInlinedAttachment, parseInlinedAttachment, INLINE_LIMIT_BYTES } from '../../../shared/attachments/inlined-attachment'
-import { buildRetryPayload, inlineTextFileParts } from '../../../shared/retry/retry-payload'
+import { buildRetryPayload, inlineTextFileParts } from '../../../shared/retake/retry-payload'
 
 const enc = new TextEncoder()
 const fmt = (name: string, body: string | Uint8Array, mime = 'text/plain') => formatInlinedAttachment({ name, mime, bytes: typeof body === 'string' ? enc.encode(body) : body })

@@ -35,8 +35,8 @@ describe('AppStores', () => {
   it('writes its files privately and atomically, and survives a corrupt file without losing it', () => {
     const dir = tmp()
     const s = new AppStores(dir)
-    s.saveRetry(saved)
-    const file = join(dir, 'retries', 'ses_a.json')
+    s.saveRetake(saved)
+    const file = join(dir, 'saved-retakes', 'ses_a.json')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     writeFileSync(join(dir, 'settings.json'), '{ torn')
     expect(s.getSettings().extraFolders).toEqual([])
@@ -45,15 +45,29 @@ describe('AppStores', () => {
     expect(readFileSync(join(dir, aside), 'utf8')).toBe('{ torn')
   })
 
-  it('keeps one saved retry per message and forgets a deleted session’s retries and attempts', () => {
+  it('loads saved retakes an earlier version kept in retries/, and carries them over on the next write', () => {
+    const dir = tmp()
+    mkdirSync(join(dir, 'retries'))
+    writeFileSync(join(dir, 'retries', 'ses_a.json'), JSON.stringify([saved]))
+    const s = new AppStores(dir)
+    expect(s.savedRetakes('ses_a')).toEqual([saved])
+    const other = { ...saved, messageID: 'msg_c' }
+    s.saveRetake(other)
+    expect(s.savedRetakes('ses_a')).toEqual([saved, other])
+    expect(existsSync(join(dir, 'retries', 'ses_a.json'))).toBe(false)
+    s.dropRetake('ses_a', 'msg_b')
+    expect(s.savedRetakes('ses_a')).toEqual([other])
+  })
+
+  it('keeps one saved retake per message and forgets a deleted session’s saved retakes and attempts', () => {
     const dir = tmp()
     const s = new AppStores(dir)
-    s.saveRetry(saved)
-    s.saveRetry({ ...saved, state: 'failed', error: 'prompt: 500' })
-    expect(s.savedRetries('ses_a')).toEqual([{ ...saved, state: 'failed', error: 'prompt: 500' }])
+    s.saveRetake(saved)
+    s.saveRetake({ ...saved, state: 'failed', error: 'prompt: 500' })
+    expect(s.savedRetakes('ses_a')).toEqual([{ ...saved, state: 'failed', error: 'prompt: 500' }])
     s.addAttempt({ sessionID: 'ses_a', messageID: 'msg_b', at: 1, messages: [] })
     s.forgetSession('ses_a')
-    expect(s.savedRetries('ses_a')).toEqual([])
+    expect(s.savedRetakes('ses_a')).toEqual([])
     expect(s.attempts('ses_a')).toEqual([])
     expect(existsSync(join(dir, 'attempts', 'ses_a.json'))).toBe(false)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchAbortRequest, requestsToDeny, sessionAndDescendants } from '../../../core/permissions-on-stop'
+import { matchAbortRequest, requestsToDeny, sessionAndDescendants } from '../../../core/turns/permissions-on-stop'
 
 describe('permissions answered by a stop', () => {
   it('recognises an abort on its way through the proxy, with its folder', () => {

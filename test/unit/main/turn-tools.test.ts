@@ -1,6 +1,6 @@
 /** Reading what each turn's tools wrote from opencode's stored messages (the planner's evidence). */
 import { describe, expect, it } from 'vitest'
-import { toolUseByTurn, type StoredMessage } from '../../../core/turn-tools'
+import { toolUseByTurn, type StoredMessage } from '../../../core/turns/turn-tools'
 
 const user = (id: string): StoredMessage => ({ info: { id, role: 'user' }, parts: [{ type: 'text' }] })
 const answer = (parentID: string, ...tools: [string, Record<string, unknown>][]): StoredMessage => ({

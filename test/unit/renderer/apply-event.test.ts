@@ -47,7 +47,7 @@ describe('applyToMessages', () => {
     expect(list[0]!.parts[0]).toEqual(done)
   })
 
-  it('handles message.removed followed by message.updated for the same id (a retry re-creates U)', () => {
+  it('handles message.removed followed by message.updated for the same id (a retake re-creates U)', () => {
     const u = user('msg_U', 'original')
     const a = assistant('msg_A', 'msg_U', {}, [textPart('prt_old', 'msg_A', 'echo: original')])
     let list: MessageWithParts[] = [user('msg_0'), assistant('msg_0a', 'msg_0'), u, a]
@@ -91,7 +91,7 @@ describe('applyToSessions', () => {
 })
 
 describe('applyToStatus and applyToSessionErrors', () => {
-  it('tracks busy → retry → idle', () => {
+  it('tracks busy → retake → idle', () => {
     let m = applyToStatus({}, ev('session.status', { sessionID: SID, status: { type: 'busy' } }))
     m = applyToStatus(m, ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 2, message: 'x', next: 5 } }))
     expect(m?.[SID]).toEqual({ type: 'retry', attempt: 2, message: 'x', next: 5 })

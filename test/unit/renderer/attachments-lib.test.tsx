@@ -20,7 +20,7 @@ import {
   type PendingAttachment,
 } from '../../../src/features/attachments/attachments'
 import { INLINE_LIMIT_BYTES, bytesToDataUrl, parseInlinedAttachment } from '../../../shared/attachments/inlined-attachment'
-import { InlineRefusedError } from '../../../shared/retry/retry-payload'
+import { InlineRefusedError } from '../../../shared/retake/retry-payload'
 
 const enc = new TextEncoder()
 const text = (name: string, content: string) => toPending({ name, bytes: enc.encode(content) })

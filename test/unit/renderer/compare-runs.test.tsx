@@ -1,5 +1,5 @@
 /**
- * The compare view of "Retry with several models": each run's answer as the timeline shows it
+ * The compare view of "Retake with several models": each run's answer as the timeline shows it
  * (markdown, tool cards), a failed run's provider error, each file's diff side by side; and when
  * "Keep this one" runs in one step.
  */
@@ -12,7 +12,7 @@ import { setBridge } from '../../../src/bridge'
 import type { Part } from '../../../src/api/types'
 import { CompareRuns } from '../../../src/features/retake/CompareRuns'
 import { keepsInOneStep, type CompareColumn } from '../../../src/features/retake/compare-columns'
-import { continuedText } from '../../../src/features/retake/use-retry-session'
+import { continuedText } from '../../../src/features/retake/use-retake-session'
 import type { Attempt, RetakeBridge } from '../../../shared/ipc-contract'
 import { apiError, assistant, SID } from './fixtures'
 

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ScopeProvider } from '../../../src/api/scope'
 import { setBridge } from '../../../src/bridge'
 import { ForkAction, defaultForkFolder } from '../../../src/features/retake/ForkAction'
-import { RetryProvider, type RetryContextValue } from '../../../src/features/retake/retry-context'
+import { RetakeProvider, type RetakeContextValue } from '../../../src/features/retake/retake-context'
 import { useUiStore } from '../../../src/ui/ui-store'
 import { choiceKey, useModelStore } from '../../../src/features/models'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
@@ -13,7 +13,7 @@ import { SID, assistant, user } from './fixtures'
 
 afterEach(() => setBridge(null))
 const messages = [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1'), user('msg_u2', 'second'), assistant('msg_a2', 'msg_u2')]
-const ctx = { sessionID: SID, getMessages: () => messages, locked: false } as unknown as RetryContextValue
+const ctx = { sessionID: SID, getMessages: () => messages, locked: false } as unknown as RetakeContextValue
 
 function setup(answer: unknown) {
   const calls: unknown[] = []
@@ -21,9 +21,9 @@ function setup(answer: unknown) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ScopeProvider scope={{ connection: 'c', directory: '/home/me/app' }}>
-        <RetryProvider value={ctx}>
+        <RetakeProvider value={ctx}>
           <ForkAction message={messages[1]!} />
-        </RetryProvider>
+        </RetakeProvider>
       </ScopeProvider>
     </QueryClientProvider>,
   )

@@ -7,7 +7,7 @@ import { setBridge } from '../../../src/bridge'
 import { checkpointKeys } from '../../../src/api/query-keys'
 import type { RetakeBridge } from '../../../shared/ipc-contract'
 import { useSessionCommands } from '../../../src/features/chat/use-session-commands'
-import type { RetryContextValue } from '../../../src/features/retake/retry-context'
+import type { RetakeContextValue } from '../../../src/features/retake/retake-context'
 import type { ModelOption } from '../../../src/features/models/model-choice'
 import { assistant, SID, user } from './fixtures'
 
@@ -19,7 +19,7 @@ const options: ModelOption[] = [
 ]
 const messages = [user('msg_1', 'one'), assistant('msg_2', 'msg_1'), user('msg_3', 'two'), assistant('msg_4', 'msg_3')]
 
-function ctxWith(changed: (id: string) => boolean): RetryContextValue {
+function ctxWith(changed: (id: string) => boolean): RetakeContextValue {
   return {
     sessionID: SID,
     getMessages: () => messages,
@@ -40,44 +40,44 @@ function ctxWith(changed: (id: string) => boolean): RetryContextValue {
   }
 }
 
-function run(ctx: RetryContextValue, qc = new QueryClient()) {
+function run(ctx: RetakeContextValue, qc = new QueryClient()) {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={qc}>
       <ScopeProvider scope={{ connection: 'c', directory: '/p' }}>{children}</ScopeProvider>
     </QueryClientProvider>
   )
-  const { result } = renderHook(() => useSessionCommands({ sessionID: SID, messages, options, retry: { current: ctx } }), { wrapper })
+  const { result } = renderHook(() => useSessionCommands({ sessionID: SID, messages, options, retake: { current: ctx } }), { wrapper })
   return result.current
 }
 
 afterEach(() => setBridge(null))
 
-describe('what /retry and /rewind do (the ↺ path)', () => {
-  it('/retry of a turn that changed files opens the restore sheet, as ↺ does', async () => {
+describe('what /retake and /rewind do (the ↺ path)', () => {
+  it('/retake of a turn that changed files opens the restore sheet, as ↺ does', async () => {
     const ctx = ctxWith((id) => id === 'msg_3')
-    expect(await run(ctx)({ kind: 'command', name: 'retry', arg: '' })).toEqual({ ok: true })
+    expect(await run(ctx)({ kind: 'command', name: 'retake', arg: '' })).toEqual({ ok: true })
     expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_3', echo)
     expect(ctx.retake).not.toHaveBeenCalled()
   })
 
-  it('/retry of a turn that changed nothing retakes at once, with the model named (the retake makes it the session’s)', async () => {
+  it('/retake of a turn that changed nothing retakes at once, with the model named (the retake makes it the session’s)', async () => {
     const ctx = ctxWith(() => false)
-    await run(ctx)({ kind: 'command', name: 'retry', arg: 'echo-2' })
+    await run(ctx)({ kind: 'command', name: 'retake', arg: 'echo-2' })
     expect(ctx.retake).toHaveBeenCalledWith('msg_3', echo2)
     expect(ctx.openRestoreSheet).not.toHaveBeenCalled()
   })
 
-  it('/retry with a model on a turn that changed files asks first, and leaves the session’s model until the sheet is confirmed', async () => {
+  it('/retake with a model on a turn that changed files asks first, and leaves the session’s model until the sheet is confirmed', async () => {
     const ctx = ctxWith((id) => id === 'msg_3')
-    await run(ctx)({ kind: 'command', name: 'retry', arg: 'echo-2' })
+    await run(ctx)({ kind: 'command', name: 'retake', arg: 'echo-2' })
     expect(ctx.openRestoreSheet).toHaveBeenCalledWith('msg_3', echo2)
     expect(ctx.chooseModel).not.toHaveBeenCalled()
   })
 
-  it('/retry with a model nobody has says so and keeps the draft', async () => {
+  it('/retake with a model nobody has says so and keeps the draft', async () => {
     const ctx = ctxWith(() => false)
-    const out = await run(ctx)({ kind: 'command', name: 'retry', arg: 'gpt-9' })
-    expect(out).toMatchObject({ ok: false, draft: '/retry gpt-9' })
+    const out = await run(ctx)({ kind: 'command', name: 'retake', arg: 'gpt-9' })
+    expect(out).toMatchObject({ ok: false, draft: '/retake gpt-9' })
     expect(out.message).toContain('gpt-9')
     expect(ctx.retake).not.toHaveBeenCalled()
   })
@@ -96,7 +96,7 @@ describe('what /retry and /rewind do (the ↺ path)', () => {
 
   it('nothing runs while a retake of the session is under way', async () => {
     const ctx = { ...ctxWith(() => false), locked: true }
-    expect(await run(ctx)({ kind: 'command', name: 'retry', arg: '' })).toMatchObject({ ok: false })
+    expect(await run(ctx)({ kind: 'command', name: 'retake', arg: '' })).toMatchObject({ ok: false })
     expect(ctx.retake).not.toHaveBeenCalled()
   })
 })

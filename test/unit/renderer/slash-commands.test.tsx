@@ -33,22 +33,22 @@ const labels = () => screen.getAllByRole('option').map((o) => o.textContent)
 
 describe('slash commands: what a draft means', () => {
   it('parses commands, unknown commands, paths and the // escape', () => {
-    expect(parseDraft('/retry')).toEqual({ kind: 'command', name: 'retry', arg: '' })
-    expect(parseDraft('/retry fake/echo-2 ')).toEqual({ kind: 'command', name: 'retry', arg: 'fake/echo-2' })
+    expect(parseDraft('/retake')).toEqual({ kind: 'command', name: 'retake', arg: '' })
+    expect(parseDraft('/retake fake/echo-2 ')).toEqual({ kind: 'command', name: 'retake', arg: 'fake/echo-2' })
     expect(parseDraft('/Rewind 2')).toEqual({ kind: 'command', name: 'rewind', arg: '2' })
     expect(parseDraft('/frobnicate')).toEqual({ kind: 'unknown', name: 'frobnicate' })
     expect(parseDraft('/usr/bin/env is missing')).toEqual({ kind: 'text', text: '/usr/bin/env is missing' })
-    expect(parseDraft('//retry is a word')).toEqual({ kind: 'text', text: '/retry is a word' })
-    expect(parseDraft('please /retry')).toEqual({ kind: 'text', text: 'please /retry' })
+    expect(parseDraft('//retake is a word')).toEqual({ kind: 'text', text: '/retake is a word' })
+    expect(parseDraft('please /retake')).toEqual({ kind: 'text', text: 'please /retake' })
   })
 
-  it('completes command names, then models for /retry and turns for /rewind', () => {
-    expect(completions('/', data).map((i) => i.label)).toEqual(['/retry [model]', '/rewind [turn]', '/undo'])
-    expect(completions('/re', data).map((i) => i.text)).toEqual(['/retry', '/rewind '])
-    expect(completions('/retry 2', data).map((i) => i.text)).toEqual(['/retry fake/echo-2'])
+  it('completes command names, then models for /retake and turns for /rewind', () => {
+    expect(completions('/', data).map((i) => i.label)).toEqual(['/retake [model]', '/rewind [turn]', '/undo'])
+    expect(completions('/re', data).map((i) => i.text)).toEqual(['/retake', '/rewind '])
+    expect(completions('/retake 2', data).map((i) => i.text)).toEqual(['/retake fake/echo-2'])
     expect(completions('/rewind sec', data).map((i) => i.label)).toEqual(['2. second question'])
     expect(completions('hello', data)).toEqual([])
-    expect(completions('/retry x\nmore', data)).toEqual([])
+    expect(completions('/retake x\nmore', data)).toEqual([])
   })
 
   it('opencode’s commands: parsed with their words, listed after Retake’s with their descriptions', () => {
@@ -67,7 +67,7 @@ describe('slash commands: what a draft means', () => {
     expect(parseDraft('//init', commands)).toEqual({ kind: 'text', text: '/init' })
     const withCommands = { ...data, commands }
     expect(completions('/', withCommands).map((i) => [i.label, i.detail])).toEqual([
-      ['/retry [model]', expect.any(String)],
+      ['/retake [model]', expect.any(String)],
       ['/rewind [turn]', expect.any(String)],
       ['/undo', expect.any(String)],
       ['/init', 'create/update AGENTS.md'],
@@ -79,7 +79,7 @@ describe('slash commands: what a draft means', () => {
     expect(completions('/in', withCommands).map((i) => [i.text, i.run])).toEqual([['/init', true]])
   })
 
-  it('finds the model a /retry names', () => {
+  it('finds the model a /retake names', () => {
     expect(findModel(data.models, 'echo-2')?.key).toBe('fake/echo-2')
     expect(findModel(data.models, 'fake/echo')?.key).toBe('fake/echo')
     expect(findModel(data.models, 'echo')?.key).toBe('fake/echo')
@@ -121,12 +121,12 @@ describe('slash command popup in the composer', () => {
     expect(onSend).not.toHaveBeenCalled()
   })
 
-  it('Enter on /retry runs it; on /retry with a model, runs it with that model', async () => {
+  it('Enter on /retake runs it; on /retake with a model, runs it with that model', async () => {
     const { box, onRun } = setup()
-    await userEvent.type(box, '/retry{Enter}')
-    expect(onRun).toHaveBeenLastCalledWith('/retry')
-    await userEvent.type(box, '/retry echo-2{Enter}')
-    expect(onRun).toHaveBeenLastCalledWith('/retry fake/echo-2')
+    await userEvent.type(box, '/retake{Enter}')
+    expect(onRun).toHaveBeenLastCalledWith('/retake')
+    await userEvent.type(box, '/retake echo-2{Enter}')
+    expect(onRun).toHaveBeenLastCalledWith('/retake fake/echo-2')
   })
 
   it('Esc closes the popup (and is not left to stop a turn); typing opens it again', async () => {
@@ -171,7 +171,7 @@ describe('shortcuts sheet', () => {
     // The sheet is its own chunk, fetched on the first ?.
     const sheet = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })
     expect(sheet).toHaveTextContent('Shift + Enter')
-    expect(sheet).toHaveTextContent('/retry [model]')
+    expect(sheet).toHaveTextContent('/retake [model]')
     expect(sheet).toHaveTextContent('/undo')
     // Esc where the focus is: inside the sheet, which took it on opening.
     expect(sheet).toContainElement(document.activeElement as HTMLElement)

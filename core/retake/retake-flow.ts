@@ -1,23 +1,14 @@
 /**
- * ↺ Retry as one serialized flow: rebuild the payload → save it → (abort if busy) → revert →
+ * ↺ Retake as one serialized flow: rebuild the payload → save it → (abort if busy) → revert →
  * delete the message's parts (each result checked) → verify they are gone → prompt with the SAME
  * messageID and the model chosen now. Every dependency is injected, so the flow is tested as a state
  * machine with a failure at every step; the payload is saved before anything destructive runs, so no
  * failure can lose the user's message (retry-lessons bug 1).
  */
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { Attempt, ModelRef, PartInput, RetakeStep, SavedRetry } from '../ipc-contract'
-import { buildRetryPayload, withEditedText, type RetryMessageInfo } from './retry-payload'
-import { isCheckpointFailure } from './checkpoint-failure'
-
-/** The user's choices in the restore sheet: the plan (kept in the host), conflicts to overwrite, any files to keep as they are. */
-export interface FileChoices {
-  planId: string
-  overwrite: string[]
-  keep?: string[]
-}
-
-export type RetryStep = RetakeStep
+import type { Attempt, FileChoices, ModelRef, PartInput, RetakeStep, SavedRetake } from '../../shared/ipc-contract'
+import { buildRetryPayload, withEditedText, type RetryMessageInfo } from '../../shared/retake/retry-payload'
+import { isCheckpointFailure } from '../../shared/retake/checkpoint-failure'
 
 export interface StoredMessage {
   info: RetryMessageInfo & { id: string; role: string }
@@ -30,20 +21,20 @@ export interface PromptResult {
   parts: unknown[]
 }
 
-export interface RetryRequest {
+export interface RetakeRequest {
   sessionID: string
   messageID: string
   directory: string
   /** The user message as stored now (null when "Send again" finds it gone). */
   message: StoredMessage | null
-  /** The model chosen now; the retry uses it, whatever the turn used before. */
+  /** The model chosen now; the retake uses it, whatever the turn used before. */
   model: ModelRef
   variant?: string
   /** The answers being replaced, kept in the local attempt history. */
   previousAnswers: unknown[]
   previousModel?: ModelRef
-  /** A payload saved by an earlier retry that did not go through ("Send again"). */
-  saved?: SavedRetry
+  /** A payload saved by an earlier retake that did not go through ("Send again"). */
+  saved?: SavedRetake
   /** Roll the files back too: the restore plan (kept in the host), the conflicts to overwrite, the files to keep. */
   files?: FileChoices
   /** Prompt even though the host cannot record a checkpoint (the user chose so). */
@@ -61,8 +52,8 @@ export interface FileRestoreResult {
   skipped: { path: string; reason: string }[]
 }
 
-export interface RetryDeps {
-  save(entry: SavedRetry): Promise<void>
+export interface RetakeDeps {
+  save(entry: SavedRetake): Promise<void>
   drop(sessionID: string, messageID: string): Promise<void>
   recordAttempt(attempt: Attempt): Promise<void>
   /** Takes back an attempt recorded by a retake that then stopped before the conversation changed. */
@@ -87,25 +78,25 @@ export interface RetryDeps {
   ): Promise<PromptResult>
   now(): number
   /** Each step with its duration, for the log. */
-  onStep?(step: RetryStep, ms: number): void
+  onStep?(step: RetakeStep, ms: number): void
 }
 
-export type RetryOutcome =
+export type RetakeFlowOutcome =
   /** The turn ran again; `turnError` is set when the new turn itself failed (shown in the timeline). */
   { status: 'done'; assistant: PromptResult['info']; turnError?: string; restore?: FileRestoreResult }
 
 /** A rewind: back to before the turn, nothing sent; `parts` is the turn to edit. */
 export type RewindOutcome = { status: 'rewound'; parts: PartInput[]; restore?: FileRestoreResult }
 
-export class RetryError extends Error {
+export class RetakeError extends Error {
   constructor(
-    readonly step: RetryStep,
+    readonly step: RetakeStep,
     message: string,
     /** The payload as saved (state failed), or null when nothing destructive had run. */
-    readonly saved: SavedRetry | null,
+    readonly saved: SavedRetake | null,
   ) {
     super(message)
-    this.name = 'RetryError'
+    this.name = 'RetakeError'
   }
 }
 
@@ -136,14 +127,14 @@ class UntilReverted {
 
 /** One run's state: the step under way (named in a failure), what to put back, the step timer. */
 interface Run {
-  step: RetryStep
+  step: RetakeStep
   undo: UntilReverted
-  done(step: RetryStep): void
+  done(step: RetakeStep): void
 }
 
-export function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutcome> {
+export function runRetake(req: RetakeRequest, deps: RetakeDeps): Promise<RetakeFlowOutcome> {
   // Without a stop after the revert the flow always ends in the prompt.
-  return runFlow(req, deps, false) as Promise<RetryOutcome>
+  return runFlow(req, deps, false) as Promise<RetakeFlowOutcome>
 }
 
 /**
@@ -151,12 +142,12 @@ export function runRetry(req: RetryRequest, deps: RetryDeps): Promise<RetryOutco
  * the conversation reverted), then it stops. Nothing is prompted and the message's parts stay
  * (opencode drops the reverted turns at the next prompt); the payload comes back to be edited.
  */
-export function runRewind(req: RetryRequest, deps: RetryDeps): Promise<RewindOutcome> {
+export function runRewind(req: RetakeRequest, deps: RetakeDeps): Promise<RewindOutcome> {
   return runFlow(req, deps, true) as Promise<RewindOutcome>
 }
 
-async function runFlow(req: RetryRequest, deps: RetryDeps, stopAfterRevert: boolean): Promise<RetryOutcome | RewindOutcome> {
-  let saved: SavedRetry | null = null
+async function runFlow(req: RetakeRequest, deps: RetakeDeps, stopAfterRevert: boolean): Promise<RetakeFlowOutcome | RewindOutcome> {
+  let saved: SavedRetake | null = null
   /** The attempt recorded for the branch this retake replaces, until the server's revert makes it history. */
   let recorded: number | null = null
   let t = deps.now()
@@ -177,7 +168,7 @@ async function runFlow(req: RetryRequest, deps: RetryDeps, stopAfterRevert: bool
 
     // 2. Save before anything destructive.
     run.step = 'save'
-    const entry: SavedRetry = {
+    const entry: SavedRetake = {
       sessionID: req.sessionID,
       messageID: req.messageID,
       directory: req.directory,
@@ -193,7 +184,7 @@ async function runFlow(req: RetryRequest, deps: RetryDeps, stopAfterRevert: bool
     run.done('save')
 
     // 3. A busy session refuses revert (409): stop the running turn first. 4. Is the message still
-    // there? (A retry that failed after the server dropped it prompts afresh.) Both are reads of
+    // there? (A retake that failed after the server dropped it prompts afresh.) Both are reads of
     // state a running turn does not change for a user message, so they are asked at once.
     run.step = 'abort'
     const located = deps.getMessage(req.sessionID, req.messageID)
@@ -242,18 +233,18 @@ async function runFlow(req: RetryRequest, deps: RetryDeps, stopAfterRevert: bool
       await deps.save(saved).catch(() => {})
     }
     if (recorded !== null) await deps.forgetAttempt?.(req.sessionID, req.messageID, recorded).catch(() => {})
-    throw new RetryError(run.step, message, saved)
+    throw new RetakeError(run.step, message, saved)
   }
 }
 
 /** The end of a rewind: the saved copy is no longer needed (the parts go to the composer). */
-async function rewound(req: RetryRequest, parts: PartInput[], deps: RetryDeps, restore: FileRestoreResult | undefined): Promise<RewindOutcome> {
+async function rewound(req: RetakeRequest, parts: PartInput[], deps: RetakeDeps, restore: FileRestoreResult | undefined): Promise<RewindOutcome> {
   await deps.drop(req.sessionID, req.messageID).catch(() => {})
   return { status: 'rewound', parts, ...(restore ? { restore } : {}) }
 }
 
 /** The parts to send: the stored message's, rebuilt for the model chosen now, or a saved copy's; an edit replaces the typed text. */
-function payloadOf(req: RetryRequest): { parts: PartInput[]; agent?: string; variant?: string } {
+function payloadOf(req: RetakeRequest): { parts: PartInput[]; agent?: string; variant?: string } {
   let p: { parts: PartInput[]; agent?: string; variant?: string }
   if (req.saved) p = { parts: req.saved.parts, agent: req.saved.agent, variant: req.variant ?? req.saved.variant }
   else {
@@ -269,7 +260,7 @@ function payloadOf(req: RetryRequest): { parts: PartInput[]; agent?: string; var
 }
 
 /** Records the branch being replaced as an attempt; its `at`. */
-async function keepBranch(req: RetryRequest, deps: RetryDeps, run: Run): Promise<number> {
+async function keepBranch(req: RetakeRequest, deps: RetakeDeps, run: Run): Promise<number> {
   run.step = 'save'
   const at = deps.now()
   await deps.recordAttempt({
@@ -289,7 +280,7 @@ async function keepBranch(req: RetryRequest, deps: RetryDeps, run: Run): Promise
  * Files first, under the engine's lock, while the conversation is still untouched: if they cannot
  * be restored the retake stops here and nothing else changed (a partial restore is undone).
  */
-async function restoreFiles(files: FileChoices, deps: RetryDeps, run: Run): Promise<{ restore: FileRestoreResult; putBack: () => Promise<{ failed: { path: string }[] }> }> {
+async function restoreFiles(files: FileChoices, deps: RetakeDeps, run: Run): Promise<{ restore: FileRestoreResult; putBack: () => Promise<{ failed: { path: string }[] }> }> {
   const { holdKept, restoreFiles, putBackKept, undoFiles } = deps
   if (!holdKept || !restoreFiles || !putBackKept || !undoFiles) throw new Error('file restore is not available here')
   run.step = 'hold'
@@ -309,7 +300,7 @@ async function restoreFiles(files: FileChoices, deps: RetryDeps, run: Run): Prom
 }
 
 /** The server's revert, proven by its marker; then the user's kept files go back over whatever it rewrote. */
-async function revert(req: RetryRequest, deps: RetryDeps, run: Run, putBack: (() => Promise<{ failed: { path: string }[] }>) | null): Promise<void> {
+async function revert(req: RetakeRequest, deps: RetakeDeps, run: Run, putBack: (() => Promise<{ failed: { path: string }[] }>) | null): Promise<void> {
   run.step = 'revert'
   const session = await deps.revert(req.sessionID, req.messageID)
   // An unknown id answers 200 and reverts nothing; only the marker proves the revert happened.
@@ -327,7 +318,7 @@ async function revert(req: RetryRequest, deps: RetryDeps, run: Run, putBack: (()
 }
 
 /** Each part deleted (each answer checked); part.delete answers true even for ids it does not know, so a fresh read proves it. */
-async function deleteParts(req: RetryRequest, parts: { id: string }[], deps: RetryDeps, run: Run): Promise<void> {
+async function deleteParts(req: RetakeRequest, parts: { id: string }[], deps: RetakeDeps, run: Run): Promise<void> {
   run.step = 'delete-parts'
   for (const part of parts) {
     const ok = await deps.deletePart(req.sessionID, req.messageID, part.id)

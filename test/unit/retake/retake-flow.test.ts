@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Part } from '@opencode-ai/sdk/v2'
-import type { SavedRetry } from '../../../shared/ipc-contract'
-import { runRetry, runRewind, RetryError, type RetryDeps, type RetryRequest, type RetryStep } from '../../../shared/retry/retry-flow'
+import type { RetakeStep, SavedRetake } from '../../../shared/ipc-contract'
+import { runRetake, runRewind, RetakeError, type RetakeDeps, type RetakeRequest } from '../../../core/retake/retake-flow'
 
 const S = 'ses_test1'
 const U = 'msg_user1'
@@ -13,7 +13,7 @@ const storedParts: Part[] = [
   part('prt_3', { type: 'file', mime: 'image/png', filename: 'shot.png', url: 'data:image/png;base64,iVBORw0KGgo=' }),
 ]
 
-function request(over: Partial<RetryRequest> = {}): RetryRequest {
+function request(over: Partial<RetakeRequest> = {}): RetakeRequest {
   return {
     sessionID: S,
     messageID: U,
@@ -29,7 +29,7 @@ function request(over: Partial<RetryRequest> = {}): RetryRequest {
 /** A fake server + store that records calls and can fail one named step. */
 function world(
   opts: {
-    failAt?: RetryStep | 'drop'
+    failAt?: RetakeStep | 'drop'
     busy?: boolean
     revertMarker?: string | null
     deleteAnswer?: unknown
@@ -40,12 +40,12 @@ function world(
   } = {},
 ) {
   const calls: string[] = []
-  const disk = new Map<string, SavedRetry>()
+  const disk = new Map<string, SavedRetake>()
   let parts = storedParts.map((p) => ({ id: p.id }))
   const boom = (s: string) => {
     if (opts.failAt === s) throw new Error(`injected failure at ${s}`)
   }
-  const deps: RetryDeps = {
+  const deps: RetakeDeps = {
     async save(e) {
       calls.push(`save:${e.state}`)
       if (e.state === 'pending') boom('save')
@@ -110,10 +110,10 @@ const expectedParts = [
   { type: 'file', mime: 'image/png', filename: 'shot.png', url: 'data:image/png;base64,iVBORw0KGgo=' },
 ]
 
-describe('runRetry', () => {
+describe('runRetake', () => {
   it('reverts, deletes each part, verifies, and prompts with the same message id and the model chosen now', async () => {
     const w = world()
-    const out = await runRetry(request(), w.deps)
+    const out = await runRetake(request(), w.deps)
     expect(out).toMatchObject({ status: 'done', assistant: { parentID: U } })
     // The branch being replaced is kept before the revert (a crash after it must not lose it).
     expect(w.calls).toEqual(['save:pending', 'get', 'attempt', 'revert', 'delete:prt_1', 'delete:prt_2', 'delete:prt_3', 'get', `prompt:${U}:echo-2`, 'drop'])
@@ -122,15 +122,15 @@ describe('runRetry', () => {
 
   it('aborts a busy session before reverting', async () => {
     const w = world({ busy: true })
-    await runRetry(request(), w.deps)
+    await runRetake(request(), w.deps)
     expect(w.calls.indexOf('abort')).toBeLessThan(w.calls.indexOf('revert'))
   })
 
-  it.each<RetryStep>(['abort', 'locate', 'revert', 'delete-parts', 'prompt'])('a failure at %s keeps the payload on disk, equal to the original, marked failed', async (step) => {
+  it.each<RetakeStep>(['abort', 'locate', 'revert', 'delete-parts', 'prompt'])('a failure at %s keeps the payload on disk, equal to the original, marked failed', async (step) => {
     const w = world({ failAt: step, busy: step === 'abort' })
-    const err = await runRetry(request(), w.deps).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(RetryError)
-    expect((err as RetryError).step).toBe(step)
+    const err = await runRetake(request(), w.deps).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(RetakeError)
+    expect((err as RetakeError).step).toBe(step)
     const saved = w.disk.get(U)!
     expect(saved.parts).toEqual(expectedParts)
     expect(saved).toMatchObject({ state: 'failed', agent: 'build', model: { modelID: 'echo-2' }, error: expect.stringContaining(`${step}: injected failure`) })
@@ -139,43 +139,43 @@ describe('runRetry', () => {
 
   it('a failure to save stops before anything destructive runs', async () => {
     const w = world({ failAt: 'save' })
-    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'save', saved: null })
+    await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'save', saved: null })
     expect(w.calls).toEqual(['save:pending'])
   })
 
   it('an unknown id that the server "reverts" with 200 and no marker is caught', async () => {
     const w = world({ revertMarker: null })
-    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'revert', message: expect.stringContaining('did not revert') })
+    await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'revert', message: expect.stringContaining('did not revert') })
     expect(w.calls.some((c) => c.startsWith('delete') || c.startsWith('prompt'))).toBe(false)
   })
 
-  it('a part.delete answer other than true stops the retry before the prompt', async () => {
+  it('a part.delete answer other than true stops the retake before the prompt', async () => {
     const w = world({ deleteAnswer: false })
-    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'delete-parts' })
+    await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'delete-parts' })
     expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
   })
 
   it('parts still present after deletion are detected by the verifying read', async () => {
     const w = world({ partsLeft: 1 })
-    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'verify' })
+    await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'verify' })
     expect(w.disk.get(U)?.parts).toEqual(expectedParts)
   })
 
-  it('an answer to another message (queued prompt) is not taken as this retry’s', async () => {
+  it('an answer to another message (queued prompt) is not taken as this retake’s', async () => {
     const w = world({ parentID: 'msg_other' })
-    await expect(runRetry(request(), w.deps)).rejects.toMatchObject({ step: 'prompt' })
+    await expect(runRetake(request(), w.deps)).rejects.toMatchObject({ step: 'prompt' })
     expect(w.disk.get(U)?.state).toBe('failed')
   })
 
-  it('a turn that fails at the provider is a completed retry with the error to show', async () => {
+  it('a turn that fails at the provider is a completed retake with the error to show', async () => {
     const w = world({ turnError: 'Injected failure FAIL400' })
-    const out = await runRetry(request(), w.deps)
+    const out = await runRetake(request(), w.deps)
     expect(out.turnError).toBe('Injected failure FAIL400')
     expect(w.disk.size).toBe(0)
   })
 
   it('"Send again" uses the saved payload, with the model chosen now, even when the message is gone', async () => {
-    const saved: SavedRetry = {
+    const saved: SavedRetake = {
       sessionID: S,
       messageID: U,
       directory: '/proj',
@@ -187,13 +187,13 @@ describe('runRetry', () => {
       error: 'prompt: boom',
     }
     const w = world({ gone: true })
-    await runRetry(request({ message: null, saved, model: { providerID: 'fake', modelID: 'echo' } }), w.deps)
+    await runRetake(request({ message: null, saved, model: { providerID: 'fake', modelID: 'echo' } }), w.deps)
     expect(w.calls).toEqual(['save:pending', 'get', `prompt:${U}:echo`, 'drop'])
   })
 
-  it('an empty message cannot be retried and nothing runs', async () => {
+  it('an empty message cannot be retaken and nothing runs', async () => {
     const w = world()
-    const err = await runRetry(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch(
+    const err = await runRetake(request({ message: { info: { id: U, role: 'user' }, parts: [part('prt_s', { type: 'text', text: 'x', synthetic: true })] } }), w.deps).catch(
       (e: unknown) => e,
     )
     expect(err).toMatchObject({ step: 'payload', saved: null })
@@ -201,18 +201,18 @@ describe('runRetry', () => {
   })
 
   it('logs every step with its duration', async () => {
-    const steps: RetryStep[] = []
+    const steps: RetakeStep[] = []
     const w = world()
-    await runRetry(request(), { ...w.deps, onStep: (s) => steps.push(s) })
+    await runRetake(request(), { ...w.deps, onStep: (s) => steps.push(s) })
     expect(steps).toEqual(['payload', 'save', 'abort', 'locate', 'revert', 'delete-parts', 'verify', 'prompt'])
   })
 })
 
-describe('runRetry with files', () => {
+describe('runRetake with files', () => {
   function filesWorld(opts: { restoreStatus?: 'done' | 'partial'; restoreThrows?: boolean; putBackFails?: boolean } = {}) {
     const w = world()
     const calls = w.calls
-    const deps: RetryDeps = {
+    const deps: RetakeDeps = {
       ...w.deps,
       async holdKept(planId, overwrite) {
         calls.push(`hold:${planId}:${overwrite.join(',')}`)
@@ -238,7 +238,7 @@ describe('runRetry with files', () => {
 
   it('holds kept files, restores the files, reverts, puts kept files back, then prompts', async () => {
     const w = filesWorld()
-    const out = await runRetry(request({ files }), w.deps)
+    const out = await runRetake(request({ files }), w.deps)
     expect(w.calls).toEqual([
       'save:pending',
       'get',
@@ -262,7 +262,7 @@ describe('runRetry with files', () => {
     ['a restore that throws', { restoreThrows: true }, /EACCES/, false],
   ])('%s leaves the conversation alone: no revert, no part deleted, no prompt, payload kept', async (_name, o, msg, undone) => {
     const w = filesWorld(o)
-    const err = await runRetry(request({ files }), w.deps).catch((e: unknown) => e)
+    const err = await runRetake(request({ files }), w.deps).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'files', message: expect.stringMatching(msg) })
     expect(w.calls.includes('undo:r1')).toBe(undone)
     expect(w.calls).toContain('putback:h1')
@@ -274,14 +274,14 @@ describe('runRetry with files', () => {
 
   it('a revert that fails after the files were restored undoes the file restore', async () => {
     const w = filesWorld()
-    const failing: RetryDeps = {
+    const failing: RetakeDeps = {
       ...w.deps,
       revert: async () => {
         w.calls.push('revert')
         throw new Error('409 busy')
       },
     }
-    const err = await runRetry(request({ files }), failing).catch((e: unknown) => e)
+    const err = await runRetake(request({ files }), failing).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'revert' })
     // The restore undone first, the user's kept files put back last (their versions are what remains).
     expect(w.calls.slice(-5)).toEqual(['revert', 'undo:r1', 'putback:h1', 'save:failed', 'forget-attempt'])
@@ -290,33 +290,33 @@ describe('runRetry with files', () => {
 
   it('kept files that cannot be put back after the revert stop the retake and undo the restore', async () => {
     const w = filesWorld({ putBackFails: true })
-    const err = await runRetry(request({ files }), w.deps).catch((e: unknown) => e)
+    const err = await runRetake(request({ files }), w.deps).catch((e: unknown) => e)
     expect(err).toMatchObject({ step: 'revert', message: expect.stringMatching(/kept files could not be put back: mine\.txt/) })
     expect(w.calls).toContain('undo:r1')
     expect(w.calls.some((c) => c.startsWith('prompt'))).toBe(false)
   })
 })
 
-describe('runRetry without a checkpoint', () => {
+describe('runRetake without a checkpoint', () => {
   it('passes the user’s choice to send without a checkpoint on to the prompt, and only then', async () => {
     const seen: unknown[] = []
     const w = world()
-    const deps: RetryDeps = { ...w.deps, prompt: async (body, opts) => (seen.push(opts), w.deps.prompt(body)) }
-    await runRetry(request({ skipCheckpoint: true }), deps)
-    await runRetry(request(), deps)
+    const deps: RetakeDeps = { ...w.deps, prompt: async (body, opts) => (seen.push(opts), w.deps.prompt(body)) }
+    await runRetake(request({ skipCheckpoint: true }), deps)
+    await runRetake(request(), deps)
     expect(seen).toEqual([{ skipCheckpoint: true }, undefined])
   })
 })
 
-describe('runRetry refused for want of a checkpoint', () => {
+describe('runRetake refused for want of a checkpoint', () => {
   it('marks the saved payload so the user can be offered to send without one', async () => {
     const w = world()
     const refused = Object.assign(new Error('session.prompt: HTTP 409: could not record a checkpoint'), { status: 409, body: { name: 'CheckpointFailed' } })
-    const deps: RetryDeps = { ...w.deps, prompt: async () => Promise.reject(refused) }
-    await expect(runRetry(request(), deps)).rejects.toMatchObject({ step: 'prompt' })
+    const deps: RetakeDeps = { ...w.deps, prompt: async () => Promise.reject(refused) }
+    await expect(runRetake(request(), deps)).rejects.toMatchObject({ step: 'prompt' })
     expect(w.disk.get(U)).toMatchObject({ state: 'failed', noCheckpoint: true, parts: expectedParts })
     const other = world({ failAt: 'prompt' })
-    await runRetry(request(), other.deps).catch(() => {})
+    await runRetake(request(), other.deps).catch(() => {})
     expect(other.disk.get(U)?.noCheckpoint).toBeUndefined()
   })
 })
@@ -332,7 +332,7 @@ describe('runRewind (/rewind): ↺ up to the revert, then nothing is sent', () =
 
   it('restores the files as chosen, kept files put back after the revert, then stops', async () => {
     const w = world()
-    const deps: RetryDeps = {
+    const deps: RetakeDeps = {
       ...w.deps,
       holdKept: async () => (w.calls.push('hold'), 'h1'),
       restoreFiles: async () => (w.calls.push('restore'), { restoreId: 'r1', status: 'done', applied: [{ path: 'a.txt' }], failed: [], skipped: [] }),

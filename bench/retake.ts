@@ -1,10 +1,10 @@
-// Retry overhead: from ↺ (the window's one `retake.run` call to the host) to the request reaching
+// Retake overhead: from ↺ (the window's one `retake.run` call to the host) to the request reaching
 // the provider, against the bare SDK sequence a client without Retake's safety would send
 // (revert → part.delete → prompt, straight to opencode). Same server, same fake LLM, same session
 // shape, alternated run by run; median of 7 (`--runs N`). The difference is what Retake's
 // transaction costs: the saved payload, the checks, the journal, the checkpoint before the prompt.
 //
-//   npm run bench:retry
+//   npm run bench:retake
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2/client'
 import { startCoreApp, waitSealed, type CoreApp } from '../test/support/core-fixture'
 
@@ -71,7 +71,7 @@ async function main() {
     }
     const r = median(retake)
     const b = median(bare)
-    console.log(`retry overhead · ${RUNS} runs each, alternated · project of 200 files in git · node ${process.version}`)
+    console.log(`retake overhead · ${RUNS} runs each, alternated · project of 200 files in git · node ${process.version}`)
     console.log('| path | median to the provider | runs (ms) |')
     console.log('|---|---|---|')
     console.log(`| ↺ (retake.run on the host) | ${r} ms | ${retake.join(', ')} |`)

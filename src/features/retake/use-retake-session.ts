@@ -1,6 +1,6 @@
 /**
- * What RetrySessionLayer holds: the retry context of the open session and what the layer shows
- * besides the timeline (the open sheet, a comparison, the note on a restore just made, a retry
+ * What RetakeSessionLayer holds: the retake context of the open session and what the layer shows
+ * besides the timeline (the open sheet, a comparison, the note on a restore just made, a retake
  * that did not start, a continued attempt's note). The restore itself is the host's record (the
  * last-restore query), not held here.
  */
@@ -11,13 +11,13 @@ import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
 import { modelOptions } from '../models'
 import { type RestoreDecision, restoreNoteText, type RestoreCounts, type RestoreNote, useApplyRestore, useTurnCheckpoints } from '../checkpoints'
 import type { PendingAttachment } from '../attachments'
-import type { RetryContextValue } from './retry-context'
-import { fileChoicesOf, retryContextOf, type Comparison, type RetakeSheetRequest } from './retry-context-value'
-import { useRetryStore } from './retry-store'
-import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetries } from './use-retake'
+import type { RetakeContextValue } from './retake-context'
+import { fileChoicesOf, retakeContextOf, type Comparison, type RetakeSheetRequest } from './retake-context-value'
+import { useRetakeStore } from './retake-store'
+import { useAttempts, useCompareModels, useContinueAttempt, useRetake, useSavedRetakes } from './use-retake'
 import { errorMessage } from '../../../shared/unwrap'
 
-export interface RetrySessionInput {
+export interface RetakeSessionInput {
   sessionID: string | undefined
   /** All messages of the session (reverted ones included). */
   messages: MessageWithParts[]
@@ -27,17 +27,17 @@ export interface RetrySessionInput {
   /** Changes when the session's status changes (a sealed turn's file changes are then known). */
   statusTick: unknown
   onChooseModel(ref: ModelRef): void
-  /** Puts text and attachments back into the composer ("Edit" of a saved retry). */
+  /** Puts text and attachments back into the composer ("Edit" of a saved retake). */
   onEdit(text: string, attachments: PendingAttachment[]): void
 }
 
-export function useRetrySession(props: RetrySessionInput) {
+export function useRetakeSession(props: RetakeSessionInput) {
   const { sessionID, messages, onEdit } = props
   const retake = useRetake()
   const qc = useQueryClient()
-  const saved = useSavedRetries(sessionID)
+  const saved = useSavedRetakes(sessionID)
   const attempts = useAttempts(sessionID)
-  const locked = useRetryStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
+  const locked = useRetakeStore((s) => (sessionID ? s.running[sessionID] !== undefined : false))
   const [startError, setStartError] = useState<string | null>(null)
   const options = useMemo(() => modelOptions(props.providers), [props.providers])
   const checkpoints = useTurnCheckpoints(sessionID, props.statusTick)
@@ -52,16 +52,16 @@ export function useRetrySession(props: RetrySessionInput) {
   const messagesRef = useRef(messages)
   messagesRef.current = messages
 
-  const ctx: RetryContextValue | null = useMemo(() => {
+  const ctx: RetakeContextValue | null = useMemo(() => {
     if (!sessionID) return null
-    return retryContextOf(
+    return retakeContextOf(
       { sessionID, messagesRef, model: props.model, busy: props.busy, locked, options, checkpoints: checkpoints.data, chooseModel: props.onChooseModel, onEdit },
       { retake, compareModels, qc },
       { setStartError, setSheet, setComparison, noteRestore },
     )
   }, [sessionID, props.model, props.busy, props.onChooseModel, onEdit, options, locked, retake, compareModels, qc, checkpoints.data, noteRestore])
 
-  const running = useRetryStore((s) => (sessionID ? s.running[sessionID] : undefined))
+  const running = useRetakeStore((s) => (sessionID ? s.running[sessionID] : undefined))
   const failed = useMemo(() => (saved.data ?? []).filter((r) => !(running && running.messageID === r.messageID)), [saved.data, running])
   const present = new Set(messages.map((m) => m.info.id))
   const orphans = failed.filter((r) => !present.has(r.messageID))
@@ -145,7 +145,7 @@ export function useContinueSwitch(setRestoreNote: (note: RestoreNote | null) => 
 export function runSheetDecision(
   request: RetakeSheetRequest,
   d: RestoreDecision,
-  ctx: RetryContextValue,
+  ctx: RetakeContextValue,
   applyRestore: ReturnType<typeof useApplyRestore>,
   report: { noteRestore(result: RestoreCounts): void; setStartError(error: string): void },
 ) {

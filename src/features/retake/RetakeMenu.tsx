@@ -1,12 +1,12 @@
-/** ↺'s "Retry with…" menu: one model to retry with, or up to three picked to compare. */
+/** ↺'s "Retake with…" menu: one model to retake with, or up to three picked to compare. */
 import type { ModelRef } from '../../../shared/ipc-contract'
 import { modelKey, ModelPalette } from '../models'
 import { Popover } from '../../ui/Popover'
-import type { RetryContextValue } from './retry-context'
-import { MAX_COMPARE, type RetryChoices, type RetryMenu as RetryMenuState } from './use-retry-menu'
+import type { RetakeContextValue } from './retake-context'
+import { MAX_COMPARE, type RetakeChoices, type RetakeMenu as RetakeMenuState } from './use-retake-menu'
 
 /** The models picked to compare so far, and the button that runs them. */
-function ComparePicked({ ctx, several, onRun }: { ctx: RetryContextValue; several: ModelRef[]; onRun(models: ModelRef[]): void }) {
+function ComparePicked({ ctx, several, onRun }: { ctx: RetakeContextValue; several: ModelRef[]; onRun(models: ModelRef[]): void }) {
   return (
     <div className="compare-picked" data-testid="compare-picked">
       {several.length === 0 ? (
@@ -25,19 +25,19 @@ function ComparePicked({ ctx, several, onRun }: { ctx: RetryContextValue; severa
   )
 }
 
-export function RetryMenu({ ctx, menu, choices }: { ctx: RetryContextValue; menu: RetryMenuState; choices: RetryChoices }) {
+export function RetakeMenu({ ctx, menu, choices }: { ctx: RetakeContextValue; menu: RetakeMenuState; choices: RetakeChoices }) {
   const { several, setSeveral } = menu
   return (
-    <Popover label="Retry with…" onClose={() => menu.setMenuOpen(false)} trigger={menu.menuButton} className="retry-menu" testid="retry-menu">
-      <div className="retry-menu-head">
-        Retry with…
+    <Popover label="Retake with…" onClose={() => menu.setMenuOpen(false)} trigger={menu.menuButton} className="retake-menu" testid="retake-menu">
+      <div className="retake-menu-head">
+        Retake with…
         <label className="compare-toggle">
           <input type="checkbox" data-testid="compare-toggle" checked={several !== null} onChange={(e) => setSeveral(e.target.checked ? [] : null)} />
           Compare up to {MAX_COMPARE}
         </label>
       </div>
       <ModelPalette
-        label="Retry with…"
+        label="Retake with…"
         options={ctx.options}
         current={ctx.model ? modelKey(ctx.model) : undefined}
         onChoose={(o) => (several ? choices.pick(o.ref) : choices.withModel(o.ref))}

@@ -1,43 +1,43 @@
 /**
- * Puts ↺ into the open session: provides the retry context and the extra message actions (↺, the
+ * Puts ↺ into the open session: provides the retake context and the extra message actions (↺, the
  * attempt switcher, the "did not go through" offer), handles R on a focused message, and reports a
- * retry that could not even start. The timeline itself knows nothing about retries.
+ * retake that could not even start. The timeline itself knows nothing about retakes.
  */
 import { useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { MessageWithParts } from '../../api/types'
 import type { Attempt, ModelRef } from '../../../shared/ipc-contract'
-import { RetryProvider, type RetryContextValue } from './retry-context'
-import { laterTurns, retryTargetFor } from '../../../shared/retry/retry-target'
+import { RetakeProvider, type RetakeContextValue } from './retake-context'
+import { laterTurns, retakeTargetFor } from '../../../shared/retake/retake-target'
 import { CompareRuns } from './CompareRuns'
 import { compareColumns } from './compare-columns'
 import { type RestoreDecision, UndoRestoreBar } from '../checkpoints'
 import { RestoreSheet } from './lazy'
-import { FailedRetryNotice } from './FailedRetryNotice'
+import { FailedRetakeNotice } from './FailedRetakeNotice'
 import { InterruptedSwitchNotice } from './InterruptedSwitchNotice'
 import { MessageActionsProvider } from '../../ui/MessageActions'
-import { labelOf } from './retry-context-value'
-import { runSheetDecision, useContinueSwitch, useRetrySession, type RetrySessionInput, type SwitchNote } from './use-retry-session'
-import { useRetryMessageActions } from './use-retry-message-actions'
+import { labelOf } from './retake-context-value'
+import { runSheetDecision, useContinueSwitch, useRetakeSession, type RetakeSessionInput, type SwitchNote } from './use-retake-session'
+import { useRetakeMessageActions } from './use-retake-message-actions'
 import { useKeepRun } from './use-keep-run'
-import '../../styles/retry.css'
+import '../../styles/retake.css'
 
-export interface RetrySessionLayerProps extends RetrySessionInput {
+export interface RetakeSessionLayerProps extends RetakeSessionInput {
   children: ReactNode
 }
 
 // R on a focused message opens the retake sheet with the model chosen now — whatever the turn
 // changed, R never acts without asking: the sheet says what goes (files, later turns) first.
-function openSheetOnR(e: KeyboardEvent<HTMLDivElement>, ctx: RetryContextValue | null, messages: MessageWithParts[]) {
+function openSheetOnR(e: KeyboardEvent<HTMLDivElement>, ctx: RetakeContextValue | null, messages: MessageWithParts[]) {
   if (!ctx || e.key.toLowerCase() !== 'r' || e.metaKey || e.ctrlKey || e.altKey) return
   const el = e.target as HTMLElement
   if (el.getAttribute('data-testid') !== 'message') return
   const id = el.getAttribute('data-message-id')
-  if (!id || !ctx.model || ctx.locked || !retryTargetFor(messages, id)) return
+  if (!id || !ctx.model || ctx.locked || !retakeTargetFor(messages, id)) return
   e.preventDefault()
   ctx.openRestoreSheet(id, ctx.model)
 }
 
-/** A notice of the layer with its × (the retry that did not start, the continued attempt). */
+/** A notice of the layer with its × (the retake that did not start, the continued attempt). */
 function DismissibleNote(props: { className: string; role: 'alert' | 'status'; testID: string; onDismiss(): void; children: ReactNode }) {
   return (
     <div className={props.className} role={props.role} data-testid={props.testID}>
@@ -49,14 +49,14 @@ function DismissibleNote(props: { className: string; role: 'alert' | 'status'; t
   )
 }
 
-/** The layer's own reports: a retry that did not start, how continuing from an attempt went. */
+/** The layer's own reports: a retake that did not start, how continuing from an attempt went. */
 function LayerNotes(props: { startError: string | null; switchNote: SwitchNote | null; onDismissError(): void; onDismissNote(): void; onUndo(back: Attempt): void }) {
   const { startError, switchNote } = props
   return (
     <>
       {startError && (
-        <DismissibleNote className="inline-error" role="alert" testID="retry-error" onDismiss={props.onDismissError}>
-          Retry did not start: {startError}
+        <DismissibleNote className="inline-error" role="alert" testID="retake-error" onDismiss={props.onDismissError}>
+          Retake did not start: {startError}
         </DismissibleNote>
       )}
       {switchNote && (
@@ -79,12 +79,12 @@ function LayerNotes(props: { startError: string | null; switchNote: SwitchNote |
 }
 
 // Mostly one JSX tree: the layer's notes, sheets and the timeline in the order they are shown.
-export function RetrySessionLayer(props: RetrySessionLayerProps) {
+export function RetakeSessionLayer(props: RetakeSessionLayerProps) {
   const { sessionID, messages } = props
-  const session = useRetrySession(props)
+  const session = useRetakeSession(props)
   const { ctx, options, startError, setStartError, sheet, setSheet, comparison, setComparison, restoreNote, setRestoreNote } = session
   const { switching, setSwitching, switchNote, setSwitchNote, runContinue } = useContinueSwitch(setRestoreNote)
-  const { extra, below } = useRetryMessageActions(ctx, session.attempts.data, session.failed, session.checkpoints.data, setSwitching)
+  const { extra, below } = useRetakeMessageActions(ctx, session.attempts.data, session.failed, session.checkpoints.data, setSwitching)
   const attempts = session.attempts.data ?? []
   // "Keep this one" of a compare: the kept run's model, made the session's once the switch is done.
   const [keptModel, setKeptModel] = useState<ModelRef | null>(null)
@@ -96,10 +96,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
   })
 
   return (
-    <RetryProvider value={ctx!}>
+    <RetakeProvider value={ctx!}>
       <MessageActionsProvider render={extra} below={below}>
         <div
-          className="retry-layer"
+          className="retake-layer"
           // Ready attribute: every turn's changes are known (sealed), so ↺ knows whether it changed files.
           data-turns-sealed={session.checkpoints.data && !session.checkpoints.data.some((t) => t.status === 'open') ? 'true' : 'false'}
           onKeyDown={(e) => openSheetOnR(e, ctx, messages)}
@@ -163,10 +163,10 @@ export function RetrySessionLayer(props: RetrySessionLayerProps) {
             />
           )}
           {session.orphans.map((r) => (
-            <FailedRetryNotice key={r.messageID} saved={r} />
+            <FailedRetakeNotice key={r.messageID} saved={r} />
           ))}
         </div>
       </MessageActionsProvider>
-    </RetryProvider>
+    </RetakeProvider>
   )
 }

@@ -1,13 +1,13 @@
 /**
- * ↺ Retry against the real opencode server (only the LLM is fake): the same message id comes back
+ * ↺ Retake against the real opencode server (only the LLM is fake): the same message id comes back
  * with the model chosen now, later turns are discarded, nothing is duplicated, and no failure —
- * not even the server dying mid-retry — loses the user's message.
+ * not even the server dying mid-retake — loses the user's message.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelRef } from '../../shared/ipc-contract'
-import { runRetry, RetryError, type RetryDeps } from '../../shared/retry/retry-flow'
-import { createSdkRetryDeps } from '../../shared/retry/sdk-retry-deps'
-import { answersTo, retryTargetFor } from '../../shared/retry/retry-target'
+import { runRetake, RetakeError, type RetakeDeps } from '../../core/retake/retake-flow'
+import { createSdkRetakeDeps } from '../../core/retake/sdk-retake-deps'
+import { answersTo, retakeTargetFor } from '../../shared/retake/retake-target'
 import { startTestServer, type TestServer } from '../support/opencode-fixture'
 
 let t: TestServer
@@ -25,7 +25,7 @@ async function messages(sessionID: string): Promise<Msg[]> {
 }
 
 async function newSession(): Promise<string> {
-  const r = await t.client().session.create({ title: 'retry test' })
+  const r = await t.client().session.create({ title: 'retake test' })
   return r.data!.id
 }
 
@@ -35,22 +35,22 @@ async function send(sessionID: string, text: string, model: ModelRef = ECHO) {
   return r.data!
 }
 
-function deps(overrides: Partial<RetryDeps> = {}): RetryDeps {
+function deps(overrides: Partial<RetakeDeps> = {}): RetakeDeps {
   const store = {
-    save: async (e: Parameters<RetryDeps['save']>[0]) => t.stores.saveRetry(e),
-    drop: async (s: string, m: string) => t.stores.dropRetry(s, m),
-    recordAttempt: async (a: Parameters<RetryDeps['recordAttempt']>[0]) => t.stores.addAttempt(a),
+    save: async (e: Parameters<RetakeDeps['save']>[0]) => t.stores.saveRetake(e),
+    drop: async (s: string, m: string) => t.stores.dropRetake(s, m),
+    recordAttempt: async (a: Parameters<RetakeDeps['recordAttempt']>[0]) => t.stores.addAttempt(a),
   }
-  return { ...createSdkRetryDeps(t.client(), store), ...overrides }
+  return { ...createSdkRetakeDeps(t.client(), store), ...overrides }
 }
 
 /** What the chat panel does on ↺: find the user turn, gather it and its answers, run the flow. */
-async function retake(sessionID: string, clickedMessageID: string, model: ModelRef, d: RetryDeps = deps()) {
+async function retake(sessionID: string, clickedMessageID: string, model: ModelRef, d: RetakeDeps = deps()) {
   const list = await messages(sessionID)
-  const target = retryTargetFor(list, clickedMessageID)
+  const target = retakeTargetFor(list, clickedMessageID)
   expect(target).not.toBeNull()
   const message = list.find((m) => m.info.id === target)!
-  return runRetry({ sessionID, messageID: target!, directory: t.project, message: message as never, model, previousAnswers: answersTo(list, target!), previousModel: ECHO }, d)
+  return runRetake({ sessionID, messageID: target!, directory: t.project, message: message as never, model, previousAnswers: answersTo(list, target!), previousModel: ECHO }, d)
 }
 
 const userTexts = (list: Msg[]) =>
@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => t?.stop())
 beforeEach(() => t.fake.reset())
 
-describe('↺ retry on the real server', () => {
+describe('↺ retake on the real server', () => {
   it('a turn that failed with 400 is retaken on the model chosen now, with the same message and the text sent once', async () => {
     const sessionID = await newSession()
     t.fake.failModel('echo', 400)
@@ -92,7 +92,7 @@ describe('↺ retry on the real server', () => {
     expect(list[0].info.id).toBe(userID)
     expect(list[1].info).toMatchObject({ modelID: 'echo-2' })
     expect(list[1].info.error).toBeUndefined()
-    expect(t.stores.savedRetries(sessionID)).toEqual([])
+    expect(t.stores.savedRetakes(sessionID)).toEqual([])
   })
 
   it('↺ on an assistant message retakes the user turn it answers', async () => {
@@ -135,19 +135,19 @@ describe('↺ retry on the real server', () => {
     expect(list[1].info.modelID).toBe('echo-2')
   })
 
-  it('↺ with a model that does not exist keeps the message and offers the retry again', async () => {
+  it('↺ with a model that does not exist keeps the message and offers the retake again', async () => {
     const sessionID = await newSession()
     await send(sessionID, 'keep me safe')
     const userID = (await messages(sessionID))[0].info.id
     const err = await retake(sessionID, userID, { providerID: 'fake', modelID: 'nope' }).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(RetryError)
-    expect((err as RetryError).step).toBe('prompt')
-    const [saved] = t.stores.savedRetries(sessionID)
+    expect(err).toBeInstanceOf(RetakeError)
+    expect((err as RetakeError).step).toBe('prompt')
+    const [saved] = t.stores.savedRetakes(sessionID)
     expect(saved).toMatchObject({ messageID: userID, state: 'failed', parts: [{ type: 'text', text: 'keep me safe' }] })
 
     // Send again with a real model, from the saved payload.
     const list = await messages(sessionID)
-    const out = await runRetry(
+    const out = await runRetake(
       { sessionID, messageID: userID, directory: t.project, message: (list.find((m) => m.info.id === userID) as never) ?? null, model: ECHO2, previousAnswers: [], saved },
       deps(),
     )
@@ -155,7 +155,7 @@ describe('↺ retry on the real server', () => {
     const after = await messages(sessionID)
     expect(userTexts(after)).toEqual(['keep me safe'])
     expect(after.map((m) => m.info.role)).toEqual(['user', 'assistant'])
-    expect(t.stores.savedRetries(sessionID)).toEqual([])
+    expect(t.stores.savedRetakes(sessionID)).toEqual([])
   })
 
   it('the server dying between steps loses nothing: the payload survives a manager restart and Send again works', async () => {
@@ -171,14 +171,14 @@ describe('↺ retry on the real server', () => {
       },
     })
     const err = await retake(sessionID, userID, ECHO2, dying).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(RetryError)
-    expect((err as RetryError).step).toBe('delete-parts')
+    expect(err).toBeInstanceOf(RetakeError)
+    expect((err as RetakeError).step).toBe('delete-parts')
 
     await t.restartManager()
-    const [saved] = t.stores.savedRetries(sessionID)
+    const [saved] = t.stores.savedRetakes(sessionID)
     expect(saved).toMatchObject({ state: 'failed', parts: [{ type: 'text', text: 'survive the crash, please' }] })
     const list = await messages(sessionID)
-    const out = await runRetry(
+    const out = await runRetake(
       { sessionID, messageID: userID, directory: t.project, message: (list.find((m) => m.info.id === userID) as never) ?? null, model: ECHO2, previousAnswers: [], saved },
       deps(),
     )

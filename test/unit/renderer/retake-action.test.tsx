@@ -2,16 +2,16 @@ import './cmdk-env'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { RetryAction } from '../../../src/features/retake/RetryAction'
-import { RetryProvider, type RetryContextValue } from '../../../src/features/retake/retry-context'
-import { useRetryStore } from '../../../src/features/retake/retry-store'
+import { RetakeAction } from '../../../src/features/retake/RetakeAction'
+import { RetakeProvider, type RetakeContextValue } from '../../../src/features/retake/retake-context'
+import { useRetakeStore } from '../../../src/features/retake/retake-store'
 import { assistant, SID, user } from './fixtures'
 
 const echo = { providerID: 'local', modelID: 'echo' }
 const echo2 = { providerID: 'local', modelID: 'echo-2' }
 const messages = [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1'), user('msg_u2', 'second'), assistant('msg_a2', 'msg_u2')]
 
-function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
+function ctx(over: Partial<RetakeContextValue> = {}): RetakeContextValue {
   return {
     sessionID: SID,
     getMessages: () => messages,
@@ -36,90 +36,90 @@ function ctx(over: Partial<RetryContextValue> = {}): RetryContextValue {
   }
 }
 
-function renderOn(id: string, value: RetryContextValue) {
+function renderOn(id: string, value: RetakeContextValue) {
   const m = messages.find((x) => x.info.id === id)!
   render(
-    <RetryProvider value={value}>
-      <RetryAction message={m} />
-    </RetryProvider>,
+    <RetakeProvider value={value}>
+      <RetakeAction message={m} />
+    </RetakeProvider>,
   )
 }
 
-afterEach(() => useRetryStore.setState({ running: {} }))
+afterEach(() => useRetakeStore.setState({ running: {} }))
 
-describe('RetryAction', () => {
-  it('says which model the retry will use: the one selected now', () => {
+describe('RetakeAction', () => {
+  it('says which model the retake will use: the one selected now', () => {
     renderOn('msg_u2', ctx())
-    const button = screen.getByTestId('retry')
-    expect(button).toHaveAttribute('title', 'Retry with Echo 2')
+    const button = screen.getByTestId('retake')
+    expect(button).toHaveAttribute('title', 'Retake with Echo 2')
     expect(button).toHaveTextContent('Echo 2')
   })
 
   it('retakes the last turn at once, from the user or the assistant message', async () => {
     const value = ctx()
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry'))
+    await userEvent.click(screen.getByTestId('retake'))
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
-    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+    expect(screen.queryByTestId('retake-confirm')).toBeNull()
   })
 
   it('asks before retaking an earlier turn and says what will be discarded', async () => {
     const value = ctx()
     renderOn('msg_u1', value)
-    await userEvent.click(screen.getByTestId('retry'))
+    await userEvent.click(screen.getByTestId('retake'))
     expect(value.retake).not.toHaveBeenCalled()
-    expect(screen.getByTestId('retry-confirm')).toHaveTextContent('The 1 later turn will be discarded')
-    await userEvent.click(screen.getByTestId('retry-confirm-yes'))
+    expect(screen.getByTestId('retake-confirm')).toHaveTextContent('The 1 later turn will be discarded')
+    await userEvent.click(screen.getByTestId('retake-confirm-yes'))
     expect(value.retake).toHaveBeenCalledWith('msg_u1', echo2)
   })
 
   it('Cancel in the confirmation runs nothing', async () => {
     const value = ctx()
     renderOn('msg_u1', value)
-    await userEvent.click(screen.getByTestId('retry'))
+    await userEvent.click(screen.getByTestId('retake'))
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(value.retake).not.toHaveBeenCalled()
-    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+    expect(screen.queryByTestId('retake-confirm')).toBeNull()
   })
 
-  it('offers "Stop and retry" while a turn streams', () => {
+  it('offers "Stop and retake" while a turn streams', () => {
     renderOn('msg_u2', ctx({ busy: true }))
-    expect(screen.getByTestId('retry')).toHaveTextContent('Stop and retry')
+    expect(screen.getByTestId('retake')).toHaveTextContent('Stop and retake')
   })
 
-  it('is locked while a retry runs, and shows that retry’s progress on its message', () => {
-    useRetryStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'revert', startedAt: 0 } } })
+  it('is locked while a retake runs, and shows that retake’s progress on its message', () => {
+    useRetakeStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'revert', startedAt: 0 } } })
     renderOn('msg_u2', ctx({ locked: true }))
-    expect(screen.getByTestId('retry-progress')).toHaveTextContent('Reverting the conversation')
-    expect(screen.queryByTestId('retry')).toBeNull()
+    expect(screen.getByTestId('retake-progress')).toHaveTextContent('Reverting the conversation')
+    expect(screen.queryByTestId('retake')).toBeNull()
   })
 
-  it('is disabled on other messages while a retry runs', () => {
-    useRetryStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'prompt', startedAt: 0 } } })
+  it('is disabled on other messages while a retake runs', () => {
+    useRetakeStore.setState({ running: { [SID]: { messageID: 'msg_u2', step: 'prompt', startedAt: 0 } } })
     renderOn('msg_u1', ctx({ locked: true }))
-    expect(screen.getByTestId('retry')).toBeDisabled()
-    expect(screen.getByTestId('retry-with')).toBeDisabled()
+    expect(screen.getByTestId('retake')).toBeDisabled()
+    expect(screen.getByTestId('retake-with')).toBeDisabled()
   })
 
-  it('Retry with… retakes with the picked model in one step (the retake, not the menu, makes it the session’s)', async () => {
+  it('Retake with… retakes with the picked model in one step (the retake, not the menu, makes it the session’s)', async () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     // The model palette: the current model is highlighted; typing moves the highlight, Enter retakes.
     await userEvent.keyboard('echo 2{Enter}')
     expect(value.retake).toHaveBeenCalledWith('msg_a2', echo2)
     expect(value.chooseModel).not.toHaveBeenCalled()
-    expect(screen.queryByTestId('retry-menu')).toBeNull()
+    expect(screen.queryByTestId('retake-menu')).toBeNull()
   })
 
-  it('Retry with… on an earlier turn, then Cancel: nothing runs and the session’s model stays', async () => {
+  it('Retake with… on an earlier turn, then Cancel: nothing runs and the session’s model stays', async () => {
     const value = ctx({ model: echo, modelLabel: 'Echo' })
     renderOn('msg_a1', value)
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     await userEvent.keyboard('echo 2{Enter}')
-    expect(screen.getByTestId('retry-confirm')).toHaveTextContent('Retake this turn with echo-2?')
+    expect(screen.getByTestId('retake-confirm')).toHaveTextContent('Retake this turn with echo-2?')
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }))
-    expect(screen.queryByTestId('retry-confirm')).toBeNull()
+    expect(screen.queryByTestId('retake-confirm')).toBeNull()
     expect(value.retake).not.toHaveBeenCalled()
     expect(value.chooseModel).not.toHaveBeenCalled()
   })
@@ -127,7 +127,7 @@ describe('RetryAction', () => {
   it('Compare up to 3: picking models collects them, and Run starts one compare with them in order', async () => {
     const value = ctx()
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     await userEvent.click(screen.getByTestId('compare-toggle'))
     expect(screen.getByTestId('compare-run')).toBeDisabled()
     await userEvent.click(screen.getAllByRole('option', { name: /^Echo 2/ })[0]!)
@@ -137,12 +137,12 @@ describe('RetryAction', () => {
     expect(value.retake).not.toHaveBeenCalled()
     await userEvent.click(screen.getByTestId('compare-run'))
     expect(value.compare).toHaveBeenCalledWith('msg_a2', [echo2, echo])
-    expect(screen.queryByTestId('retry-menu')).toBeNull()
+    expect(screen.queryByTestId('retake-menu')).toBeNull()
   })
 
   it('Compare: the list stays where it is under the pointer, and ticks what is picked', async () => {
     renderOn('msg_a2', ctx())
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     await userEvent.click(screen.getByTestId('compare-toggle'))
     const rows = () => screen.getAllByRole('option').map((o) => o.dataset.model)
     const before = rows()
@@ -161,7 +161,7 @@ describe('RetryAction', () => {
   it('Compare on a turn that changed files goes through the restore sheet with the models', async () => {
     const value = ctx({ changedFiles: () => true })
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     await userEvent.click(screen.getByTestId('compare-toggle'))
     await userEvent.click(screen.getAllByRole('option', { name: /^Echo 2/ })[0]!)
     await userEvent.click(screen.getAllByRole('option', { name: /^Echo ·/ })[0]!)
@@ -170,27 +170,27 @@ describe('RetryAction', () => {
     expect(value.openRestoreSheet).toHaveBeenCalledWith('msg_a2', echo2, undefined, [echo2, echo])
   })
 
-  it('Retry with… closes on Esc without retrying, and focus goes back to its button', async () => {
+  it('Retake with… closes on Esc without retaking, and focus goes back to its button', async () => {
     const value = ctx()
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry-with'))
+    await userEvent.click(screen.getByTestId('retake-with'))
     expect(screen.getByRole('option', { selected: true })).toHaveAccessibleName(/^Echo 2 · Local.*current/)
     await userEvent.keyboard('{Escape}')
-    expect(screen.queryByTestId('retry-menu')).toBeNull()
-    expect(screen.getByTestId('retry-with')).toHaveFocus()
+    expect(screen.queryByTestId('retake-menu')).toBeNull()
+    expect(screen.getByTestId('retake-with')).toHaveFocus()
     expect(value.retake).not.toHaveBeenCalled()
   })
 
-  it('a turn that changed files opens the restore sheet instead of retrying at once', async () => {
+  it('a turn that changed files opens the restore sheet instead of retaking at once', async () => {
     const value = ctx({ changedFiles: (id) => id === 'msg_u2' })
     renderOn('msg_a2', value)
-    await userEvent.click(screen.getByTestId('retry'))
+    await userEvent.click(screen.getByTestId('retake'))
     expect(value.openRestoreSheet).toHaveBeenCalledWith('msg_a2', echo2)
     expect(value.retake).not.toHaveBeenCalled()
   })
 
-  it('cannot retry without a model', () => {
+  it('cannot retake without a model', () => {
     renderOn('msg_u2', ctx({ model: undefined, modelLabel: 'no model' }))
-    expect(screen.getByTestId('retry')).toBeDisabled()
+    expect(screen.getByTestId('retake')).toBeDisabled()
   })
 })

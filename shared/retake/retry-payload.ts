@@ -1,8 +1,8 @@
 /**
- * Rebuilds a retry's prompt payload from a stored user message. Pure: the caller
- * saves the result before anything destructive runs, so a failed retry can never lose the prompt.
+ * Rebuilds a retake's prompt payload from a stored user message. Pure: the caller
+ * saves the result before anything destructive runs, so a failed retake can never lose the prompt.
  *
- * Unlike the seed client (retry-lessons bug 5), every kind of message is retryable (text, attachment-
+ * Unlike the seed client (retry-lessons bug 5), every kind of message is retakeable (text, attachment-
  * only, image-only, agent), part order is kept exactly, agent parts survive, two identical attachments
  * stay two, and the original agent and variant are kept while the model is the one chosen now.
  */
@@ -11,7 +11,7 @@ import type { ModelRef, PartInput } from '../ipc-contract'
 import { detectFileType, isTextualMime } from '../attachments/file-type'
 import { INLINE_LIMIT_BYTES, formatInlinedAttachment, parseDataUrl, parseInlinedAttachment, parseTextPart } from '../attachments/inlined-attachment'
 
-/** The fields of a stored user message's info that a retry reads. */
+/** The fields of a stored user message's info that a retake reads. */
 export interface RetryMessageInfo {
   agent?: string
   model?: { providerID?: string; modelID?: string; variant?: string }
@@ -19,7 +19,7 @@ export interface RetryMessageInfo {
   variant?: string
 }
 
-/** What to send for a retry: the prompt body minus session and message ids. */
+/** What to send for a retake: the prompt body minus session and message ids. */
 export interface RetryPayload {
   parts: PartInput[]
   agent?: string
@@ -58,7 +58,7 @@ export function inlineTextFileParts(parts: PartInput[]): PartInput[] {
   })
 }
 
-/** The prompt input for one stored part, or null when a retry must not resend it. */
+/** The prompt input for one stored part, or null when a retake must not resend it. */
 function toInput(part: Part): PartInput | null {
   switch (part.type) {
     case 'text':
@@ -101,14 +101,14 @@ function isTypedText(input: PartInput, id: string): boolean {
 }
 
 /**
- * Duplicate rule. The seed client's retry appended the same parts again to the same message, so a
- * message retried k-1 times holds its original block k times in a row: [B, B, …, B]. We collapse the
+ * Duplicate rule. The seed client's retake appended the same parts again to the same message, so a
+ * message retaken k-1 times holds its original block k times in a row: [B, B, …, B]. We collapse the
  * sequence to B only when
  *   1. the WHOLE sequence is k ≥ 2 exact copies of B (content equality, in order; no partial or
  *      interleaved repeats, no repeats anywhere but as the entire message), and
  *   2. B contains at least one text part the user typed (not an inlined attachment).
  * Rule 2 keeps genuine side-by-side identical attachments: [A, A] is two attachments the user chose,
- * never a retry artefact, because the seed only offered ↺ under bubbles with text, so every historical
+ * never a retake artefact, because the seed only offered ↺ under bubbles with text, so every historical
  * repeat carries typed text. [t, A, A] is not a whole repetition, so it is kept too. Parts listed twice
  * with the same id (the same part, not a copy) are dropped first.
  */

@@ -1,5 +1,5 @@
 /**
- * ↺ in the browser: the user story "a turn failed, switch model, retry the failed turn", and the
+ * ↺ in the browser: the user story "a turn failed, switch model, retake the failed turn", and the
  * attempt switcher that keeps the earlier answer readable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -20,8 +20,8 @@ async function send(text: string) {
   await app.page.getByTestId('composer').press('Enter')
 }
 
-describe('↺ retry in browser mode', () => {
-  it('switch model, then retry the failed turn: same bubble, fresh answer from the new model', async () => {
+describe('↺ retake in browser mode', () => {
+  it('switch model, then retake the failed turn: same bubble, fresh answer from the new model', async () => {
     const { page, fake } = app
     fake.failModel('echo', 400)
     await send('explain the failure')
@@ -31,10 +31,10 @@ describe('↺ retry in browser mode', () => {
 
     await pickModel(page, 'fake/echo-2')
     // The ↺ says which model it will use: the one selected now.
-    const retry = userBubble.getByTestId('retry')
+    const retake = userBubble.getByTestId('retake')
     await userBubble.hover()
-    expect(await retry.getAttribute('title')).toMatch(/Echo 2|echo-2/)
-    await retry.click()
+    expect(await retake.getAttribute('title')).toMatch(/Echo 2|echo-2/)
+    await retake.click()
 
     await messages('assistant').last().getByText('echo: explain the failure').waitFor()
     await waitForCount(page.getByTestId('error-block'), 0)
@@ -53,7 +53,7 @@ describe('↺ retry in browser mode', () => {
     await pickModel(page, 'fake/echo-2')
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry').click()
+    await user.getByTestId('retake').click()
     await messages('assistant').last().getByText('echo-2').waitFor()
 
     const switcher = page.getByTestId('attempt-switcher')
@@ -67,7 +67,7 @@ describe('↺ retry in browser mode', () => {
     await waitForCount(switcher.getByTestId('attempt-panel'), 0)
   })
 
-  it('retrying an earlier turn asks first and says how many later turns go', async () => {
+  it('retaking an earlier turn asks first and says how many later turns go', async () => {
     const { page, fake } = app
     await send('turn one')
     await messages('assistant').last().getByText('echo: turn one').waitFor()
@@ -75,10 +75,10 @@ describe('↺ retry in browser mode', () => {
     await messages('assistant').last().getByText('echo: turn two').waitFor()
     const first = messages('user').first()
     await first.hover()
-    await first.getByTestId('retry').click()
-    const confirm = page.getByTestId('retry-confirm')
+    await first.getByTestId('retake').click()
+    const confirm = page.getByTestId('retake-confirm')
     await waitForText(confirm, '1 later turn')
-    await confirm.getByTestId('retry-confirm-yes').click()
+    await confirm.getByTestId('retake-confirm-yes').click()
     await waitForCount(messages('user'), 1)
     await messages('assistant').last().getByText('echo: turn one').waitFor()
     expect(fake.chatRequests().at(-1)!.lastUserText()).toBe('turn one')
@@ -105,7 +105,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
   })
 
-  it('Retry with… picks another model in one step and makes it the session’s model', async () => {
+  it('Retake with… picks another model in one step and makes it the session’s model', async () => {
     const { page, fake } = app
     await send('answer me twice')
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
@@ -114,15 +114,15 @@ describe('↺ retry in browser mode', () => {
     await turnsRecorded(page)
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry-with').click()
-    await chooseInPalette(page, page.getByTestId('retry-menu'), 'echo 2', 'fake/echo-2')
+    await user.getByTestId('retake-with').click()
+    await chooseInPalette(page, page.getByTestId('retake-menu'), 'echo 2', 'fake/echo-2')
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
     await messages('assistant').last().getByText('echo: answer me twice').waitFor()
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo-2'])
     expect(await currentModel(page)).toBe('fake/echo-2')
   })
 
-  it('Retry with… "good c" + Enter retakes with Good C, not with Good A in use', async () => {
+  it('Retake with… "good c" + Enter retakes with Good C, not with Good A in use', async () => {
     const { page, fake } = app
     await pickModel(page, 'good/good-a')
     await send('pick me')
@@ -130,8 +130,8 @@ describe('↺ retry in browser mode', () => {
     await turnsRecorded(page)
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry-with').click()
-    const menu = page.getByTestId('retry-menu')
+    await user.getByTestId('retake-with').click()
+    const menu = page.getByTestId('retake-menu')
     // Typed as a user types, then Enter as soon as Good C is listed: the highlight must already be on it.
     await menu.getByTestId('model-search').pressSequentially('good c')
     await menu.locator('[role="option"][data-model="good/good-c"]').waitFor()
@@ -141,7 +141,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests('good-c')[0]!.lastUserText()).toBe('pick me')
   })
 
-  it('Retry with… then Cancel leaves the session’s model: the next prompt goes to the model in use', async () => {
+  it('Retake with… then Cancel leaves the session’s model: the next prompt goes to the model in use', async () => {
     const { page, fake } = app
     await send('turn one')
     await messages('assistant').last().getByText('echo: turn one').waitFor()
@@ -150,10 +150,10 @@ describe('↺ retry in browser mode', () => {
     await turnsRecorded(page)
     const first = messages('user').first()
     await first.hover()
-    await first.getByTestId('retry-with').click()
-    await chooseInPalette(page, page.getByTestId('retry-menu'), 'echo 2', 'fake/echo-2')
+    await first.getByTestId('retake-with').click()
+    await chooseInPalette(page, page.getByTestId('retake-menu'), 'echo 2', 'fake/echo-2')
     // An earlier turn asks first; the user thinks better of it.
-    const confirm = page.getByTestId('retry-confirm')
+    const confirm = page.getByTestId('retake-confirm')
     await waitForText(confirm, '1 later turn')
     expect(await currentModel(page)).toBe('fake/echo')
     await confirm.getByRole('button', { name: 'Cancel' }).click()
@@ -165,7 +165,7 @@ describe('↺ retry in browser mode', () => {
     expect(fake.chatRequests().map((r) => r.model)).toEqual(['echo', 'echo', 'echo'])
   })
 
-  it('a retry with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
+  it('a retake with a model the server does not know keeps the message and offers Send again, also after a reload', async () => {
     const { page, fake } = app
     await send('do not lose me')
     await messages('assistant').last().getByText('echo: do not lose me').waitFor()
@@ -183,18 +183,18 @@ describe('↺ retry in browser mode', () => {
     await page.locator('[data-app-state="ready"]').waitFor()
     const user = messages('user').first()
     await user.hover()
-    await user.getByTestId('retry').click()
-    const notice = page.getByTestId('failed-retry')
+    await user.getByTestId('retake').click()
+    const notice = page.getByTestId('failed-retake')
     await waitForText(notice, 'did not go through')
     await waitForText(messages('user').first(), 'do not lose me')
 
     // The offer survives a reload: it lives in Retake's data dir, not in the page.
     await page.reload()
     await page.locator('[data-app-state="ready"]').waitFor()
-    await page.getByTestId('failed-retry').waitFor()
+    await page.getByTestId('failed-retake').waitFor()
     await pickModel(page, 'fake/echo-2')
     await page.getByTestId('send-again').click()
-    await waitForCount(page.getByTestId('failed-retry'), 0)
+    await waitForCount(page.getByTestId('failed-retake'), 0)
     await messages('assistant').last().locator('.message-head', { hasText: 'echo-2' }).waitFor()
     await messages('assistant').last().getByText('echo: do not lose me').waitFor()
     await waitForCount(messages('user'), 1)

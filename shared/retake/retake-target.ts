@@ -7,7 +7,7 @@ export interface TimelineMessage {
   info: { id: string; role: string; parentID?: string }
 }
 
-export function retryTargetFor(messages: readonly TimelineMessage[], messageID: string): string | null {
+export function retakeTargetFor(messages: readonly TimelineMessage[], messageID: string): string | null {
   const m = messages.find((x) => x.info.id === messageID)
   if (!m) return null
   if (m.info.role === 'user') return m.info.id
@@ -16,7 +16,7 @@ export function retryTargetFor(messages: readonly TimelineMessage[], messageID: 
 }
 
 /**
- * What every entry point (↺, R, Retry with…, the error block's retry) does first, so none of them
+ * What every entry point (↺, R, Retake with…, the error block's retake) does first, so none of them
  * can skip the files: a turn that changed files opens the restore sheet; otherwise an earlier turn
  * asks about the later turns it discards; otherwise the retake starts at once.
  */
@@ -26,14 +26,14 @@ export function retakeEntry(changedFiles: boolean, laterTurnCount: number): Reta
   return laterTurnCount > 0 ? 'confirm' : 'now'
 }
 
-/** The user turns after the target that a retry will discard (list order, not id order). */
+/** The user turns after the target that a retake will discard (list order, not id order). */
 export function laterTurns(messages: readonly TimelineMessage[], userMessageID: string): number {
   const i = messages.findIndex((x) => x.info.id === userMessageID)
   if (i < 0) return 0
   return messages.slice(i + 1).filter((x) => x.info.role === 'user').length
 }
 
-/** The answers a retry replaces: assistant messages that reply to the target. */
+/** The answers a retake replaces: assistant messages that reply to the target. */
 export function answersTo<T extends TimelineMessage>(messages: readonly T[], userMessageID: string): T[] {
   return messages.filter((x) => x.info.role === 'assistant' && x.info.parentID === userMessageID)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { QueryClient } from '@tanstack/react-query'
-import { retryContextOf } from '../../../src/features/retake/retry-context-value'
+import { retakeContextOf } from '../../../src/features/retake/retake-context-value'
 import type { ModelRef, RetakeOutcome } from '../../../shared/ipc-contract'
 import { assistant, SID, user } from './fixtures'
 
@@ -12,7 +12,7 @@ function contextWith(model: ModelRef | undefined, outcome: RetakeOutcome = { sta
   const onEdit = vi.fn()
   const reports = { setStartError: vi.fn(), setSheet: vi.fn(), setComparison: vi.fn(), noteRestore: vi.fn() }
   const retake = vi.fn(async () => outcome)
-  const ctx = retryContextOf(
+  const ctx = retakeContextOf(
     {
       sessionID: SID,
       messagesRef: { current: [user('msg_u1', 'first'), assistant('msg_a1', 'msg_u1')] },
@@ -30,7 +30,7 @@ function contextWith(model: ModelRef | undefined, outcome: RetakeOutcome = { sta
   return { ctx, chooseModel, retake, onEdit, reports }
 }
 
-describe('the retry context: a retake that runs decides the session’s model', () => {
+describe('the retake context: a retake that runs decides the session’s model', () => {
   it('a retake with another model makes it the session’s, before it runs', async () => {
     const { ctx, chooseModel, retake } = contextWith(echo)
     await ctx.retake('msg_a1', echo2)
@@ -46,7 +46,7 @@ describe('the retry context: a retake that runs decides the session’s model', 
   })
 })
 
-describe('the retry context: /rewind', () => {
+describe('the retake context: /rewind', () => {
   const restore = {
     restoreId: 'rst_1',
     status: 'done',

@@ -1,21 +1,21 @@
-/** Retries in flight, per session: they lock Send and ↺, and the message shows the step it is at. */
+/** Retakes in flight, per session: they lock Send and ↺, and the message shows the step it is at. */
 import { create } from 'zustand'
-import type { RetryStep } from '../../../shared/retry/retry-flow'
+import type { RetakeStep } from '../../../shared/ipc-contract'
 
-export interface RunningRetry {
+export interface RunningRetake {
   messageID: string
-  step: RetryStep | 'starting'
+  step: RetakeStep | 'starting'
   startedAt: number
 }
 
-interface RetryState {
-  running: Record<string, RunningRetry | undefined>
+interface RetakeRunState {
+  running: Record<string, RunningRetake | undefined>
   start(sessionID: string, messageID: string): void
-  step(sessionID: string, step: RetryStep): void
+  step(sessionID: string, step: RetakeStep): void
   finish(sessionID: string): void
 }
 
-export const useRetryStore = create<RetryState>()((set) => ({
+export const useRetakeStore = create<RetakeRunState>()((set) => ({
   running: {},
   start: (sessionID, messageID) => set((s) => ({ running: { ...s.running, [sessionID]: { messageID, step: 'starting', startedAt: Date.now() } } })),
   step: (sessionID, step) =>
@@ -26,8 +26,8 @@ export const useRetryStore = create<RetryState>()((set) => ({
   finish: (sessionID) => set((s) => ({ running: { ...s.running, [sessionID]: undefined } })),
 }))
 
-/** Words for the step a retry is at, shown on the message while it runs. */
-export const RETRY_STEP_LABEL: Record<RunningRetry['step'], string> = {
+/** Words for the step a retake is at, shown on the message while it runs. */
+export const RETAKE_STEP_LABEL: Record<RunningRetake['step'], string> = {
   starting: 'Preparing…',
   payload: 'Preparing…',
   save: 'Saving your message…',

@@ -5,11 +5,11 @@
  * idle, seen on the host's own event subscription for that folder. A stop's permission replies
  * (permissions-on-stop.ts) are here too: they belong to every abort, the window's and the host's.
  */
-import { ApiError } from '../shared/unwrap'
-import type { CheckpointService } from './checkpoint-service'
-import type { OpencodeConnection } from './server/connection'
-import { watchOpencodeEvents } from './server/event-watcher'
-import { hostClient } from './server/host-client'
+import { ApiError } from '../../shared/unwrap'
+import type { CheckpointService } from '../checkpoint-service'
+import type { OpencodeConnection } from '../server/connection'
+import { watchOpencodeEvents } from '../server/event-watcher'
+import { hostClient } from '../server/host-client'
 import { denyPending } from './permissions-on-stop'
 
 export interface TurnCheckpoints {
@@ -23,7 +23,7 @@ export interface TurnCheckpoints {
   stop(): void
 }
 
-/** The body opencode-style errors have, so the window and the retry flow read this refusal alike. */
+/** The body opencode-style errors have, so the window and the retake flow read this refusal alike. */
 export function checkpointRefusal(reason: string): ApiError {
   const message = `Retake could not record a checkpoint of the folder before this turn: ${reason}`
   return new ApiError('checkpoint', 409, { name: 'CheckpointFailed', data: { message } }, message)

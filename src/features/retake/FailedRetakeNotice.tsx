@@ -1,21 +1,21 @@
 /**
- * A retry that did not go through (server down, 500, a model that does not exist): the message was
+ * A retake that did not go through (server down, 500, a model that does not exist): the message was
  * saved before anything destructive ran, so it is offered again — Send again, or Edit it in the
  * composer. Also shown after a restart of the app (the saved copy lives in the data dir).
  */
-import type { SavedRetry } from '../../../shared/ipc-contract'
-import { useRetryContext } from './retry-context'
+import type { SavedRetake } from '../../../shared/ipc-contract'
+import { useRetakeContext } from './retake-context'
 
-export function FailedRetryNotice({ saved }: { saved: SavedRetry }) {
-  const ctx = useRetryContext()
+export function FailedRetakeNotice({ saved }: { saved: SavedRetake }) {
+  const ctx = useRetakeContext()
   if (!ctx) return null
   const interrupted = saved.state === 'pending'
   const noCheckpoint = saved.noCheckpoint === true
   return (
-    <div className="failed-retry" role="alert" data-testid="failed-retry">
-      <div className="failed-retry-title">Retry did not go through</div>
-      <div className="failed-retry-detail muted">{interrupted ? 'It was interrupted before it finished (the app or server stopped).' : saved.error} Your message is kept.</div>
-      <div className="failed-retry-buttons">
+    <div className="failed-retake" role="alert" data-testid="failed-retake">
+      <div className="failed-retake-title">Retake did not go through</div>
+      <div className="failed-retake-detail muted">{interrupted ? 'It was interrupted before it finished (the app or server stopped).' : saved.error} Your message is kept.</div>
+      <div className="failed-retake-buttons">
         <button
           type="button"
           className="button button-primary small"

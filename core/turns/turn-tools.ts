@@ -5,7 +5,7 @@
  * the turn opaque. Pure: the host fetches the messages, this reads them.
  */
 import { isAbsolute, resolve } from 'node:path'
-import type { TurnToolUse } from './checkpoints/index'
+import type { TurnToolUse } from '../checkpoints/index'
 
 /** Tools that change no file. */
 const READ_ONLY = new Set([

@@ -1,18 +1,17 @@
 /**
- * The retry context RetrySessionLayer provides, built from what the layer holds: each of its
+ * The retake context RetakeSessionLayer provides, built from what the layer holds: each of its
  * actions is a function here so the layer's memo only says when the value changes.
  */
 import type { QueryClient } from '@tanstack/react-query'
 import type { MessageWithParts } from '../../api/types'
-import { retryKeys } from '../../api/query-keys'
+import { retakeKeys } from '../../api/query-keys'
 import { getBridge } from '../../bridge'
-import type { ModelRef, RetakeCompareOutcome, SavedRetry, TurnCheckpoint } from '../../../shared/ipc-contract'
-import type { FileChoices } from '../../../shared/retry/retry-flow'
-import { retryTargetFor } from '../../../shared/retry/retry-target'
+import type { FileChoices, ModelRef, RetakeCompareOutcome, SavedRetake, TurnCheckpoint } from '../../../shared/ipc-contract'
+import { retakeTargetFor } from '../../../shared/retake/retake-target'
 import { modelKey, type ModelOption } from '../models'
 import { type RestoreDecision, turnsWithFileChanges, type RestoreCounts } from '../checkpoints'
 import { toPending, type PendingAttachment, composerContentOf } from '../attachments'
-import type { RetryContextValue } from './retry-context'
+import type { RetakeContextValue } from './retake-context'
 import type { useCompareModels, useRetake } from './use-retake'
 import { errorMessage } from '../../../shared/unwrap'
 
@@ -27,7 +26,7 @@ export interface RetakeSheetRequest {
   rewind?: boolean
 }
 
-/** The runs of "Retry with several models", shown side by side. */
+/** The runs of "Retake with several models", shown side by side. */
 export interface Comparison {
   messageID: string
   runs: RetakeCompareOutcome['runs']
@@ -44,7 +43,7 @@ export function fileChoicesOf(d: RestoreDecision): FileChoices {
 }
 
 /** What the context reads: the session's state now. */
-export interface RetrySessionState {
+export interface RetakeSessionState {
   sessionID: string
   /** Read through a ref so the context (and every message's actions) does not change per delta. */
   messagesRef: { readonly current: MessageWithParts[] }
@@ -58,14 +57,14 @@ export interface RetrySessionState {
 }
 
 /** What the context's actions run. */
-export interface RetryCalls {
+export interface RetakeCalls {
   retake: ReturnType<typeof useRetake>
   compareModels: ReturnType<typeof useCompareModels>
   qc: QueryClient
 }
 
 /** Where the context's actions report back to the layer. */
-export interface RetryReports {
+export interface RetakeReports {
   setStartError(error: string | null): void
   setSheet(sheet: RetakeSheetRequest): void
   setComparison(comparison: Comparison): void
@@ -73,10 +72,10 @@ export interface RetryReports {
   noteRestore(result: RestoreCounts): void
 }
 
-type RetryContextSources = RetrySessionState & RetryCalls & RetryReports
+type RetakeContextSources = RetakeSessionState & RetakeCalls & RetakeReports
 
-export function retryContextOf(state: RetrySessionState, calls: RetryCalls, reports: RetryReports): RetryContextValue {
-  const s: RetryContextSources = { ...state, ...calls, ...reports }
+export function retakeContextOf(state: RetakeSessionState, calls: RetakeCalls, reports: RetakeReports): RetakeContextValue {
+  const s: RetakeContextSources = { ...state, ...calls, ...reports }
   return {
     sessionID: s.sessionID,
     getMessages: () => s.messagesRef.current,
@@ -91,24 +90,24 @@ export function retryContextOf(state: RetrySessionState, calls: RetryCalls, repo
       return turnsWithFileChanges(userIDs, userMessageID, s.checkpoints ?? []).length > 0
     },
     openRestoreSheet(clickedID, model, edit, compare) {
-      const target = retryTargetFor(s.messagesRef.current, clickedID)
+      const target = retakeTargetFor(s.messagesRef.current, clickedID)
       if (target) s.setSheet({ clickedID, target, model, ...(edit !== undefined ? { edit } : {}), ...(compare ? { compare } : {}) })
     },
     openRewindSheet(clickedID, model) {
-      const target = retryTargetFor(s.messagesRef.current, clickedID)
+      const target = retakeTargetFor(s.messagesRef.current, clickedID)
       if (target) s.setSheet({ clickedID, target, model, rewind: true })
     },
     compare: compareOf(s),
     retake: retakeOf(s),
     rewind: rewindOf(s),
-    ...savedRetryActions(s),
+    ...savedRetakeActions(s),
   }
 }
 
-function compareOf(s: RetryContextSources): RetryContextValue['compare'] {
+function compareOf(s: RetakeContextSources): RetakeContextValue['compare'] {
   return async (clickedID, models, files) => {
     s.setStartError(null)
-    const target = retryTargetFor(s.messagesRef.current, clickedID)
+    const target = retakeTargetFor(s.messagesRef.current, clickedID)
     if (!target) return
     try {
       const out = await s.compareModels({ sessionID: s.sessionID, clickedID, messageID: target, models, files })
@@ -121,7 +120,7 @@ function compareOf(s: RetryContextSources): RetryContextValue['compare'] {
   }
 }
 
-function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
+function retakeOf(s: RetakeContextSources): RetakeContextValue['retake'] {
   return async (clickedID, model, savedEntry, files, opts) => {
     s.setStartError(null)
     // The retake is confirmed now (this is where every path to it arrives): the model it runs with
@@ -139,8 +138,8 @@ function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
         edit: opts?.edit,
       })
       if (out.status === 'done' && out.restore?.restoreId) s.noteRestore(out.restore)
-      // A failure after the payload was saved is offered again by FailedRetryNotice; only a
-      // retry that could not even start needs a message of its own.
+      // A failure after the payload was saved is offered again by FailedRetakeNotice; only a
+      // retake that could not even start needs a message of its own.
       if (out.status === 'failed' && !out.saved) s.setStartError(out.error)
     } catch (err) {
       s.setStartError(errorMessage(err))
@@ -148,13 +147,13 @@ function retakeOf(s: RetryContextSources): RetryContextValue['retake'] {
   }
 }
 
-function rewindOf(s: RetryContextSources): RetryContextValue['rewind'] {
+function rewindOf(s: RetakeContextSources): RetakeContextValue['rewind'] {
   return async (clickedID, model, files) => {
     s.setStartError(null)
     try {
       const out = await s.retake({ sessionID: s.sessionID, clickedID, model, messages: s.messagesRef.current, files, rewind: true })
       if (out.status === 'failed') {
-        // A failure after the payload was saved is offered again by FailedRetryNotice (Edit keeps the text).
+        // A failure after the payload was saved is offered again by FailedRetakeNotice (Edit keeps the text).
         if (!out.saved) s.setStartError(out.error)
         return
       }
@@ -171,9 +170,9 @@ function rewindOf(s: RetryContextSources): RetryContextValue['rewind'] {
   }
 }
 
-function savedRetryActions(s: RetryContextSources): Pick<RetryContextValue, 'editSaved' | 'discardSaved'> {
+function savedRetakeActions(s: RetakeContextSources): Pick<RetakeContextValue, 'editSaved' | 'discardSaved'> {
   return {
-    editSaved(entry: SavedRetry) {
+    editSaved(entry: SavedRetake) {
       // Typed text goes back into the composer, attachments back into its chips (not as raw blocks).
       const { text, files } = composerContentOf(entry.parts)
       s.onEdit(
@@ -181,10 +180,10 @@ function savedRetryActions(s: RetryContextSources): Pick<RetryContextValue, 'edi
         files.map((f) => toPending(f)),
       )
     },
-    discardSaved(entry: SavedRetry) {
+    discardSaved(entry: SavedRetake) {
       void getBridge()
-        .invoke('retry.drop', { sessionID: entry.sessionID, messageID: entry.messageID })
-        .then(() => s.qc.invalidateQueries({ queryKey: retryKeys.saved(entry.sessionID) }))
+        .invoke('savedRetakes.drop', { sessionID: entry.sessionID, messageID: entry.messageID })
+        .then(() => s.qc.invalidateQueries({ queryKey: retakeKeys.saved(entry.sessionID) }))
     },
   }
 }

@@ -1,23 +1,23 @@
 /**
- * The retry layer's part of every message: ↺ (with Edit and Fork) among its actions, and below a
- * user turn its file changes, its attempts and a retry of it that did not go through.
+ * The retake layer's part of every message: ↺ (with Edit and Fork) among its actions, and below a
+ * user turn its file changes, its attempts and a retake of it that did not go through.
  */
 import { useCallback } from 'react'
 import type { MessageWithParts } from '../../api/types'
-import type { Attempt, SavedRetry, TurnCheckpoint } from '../../../shared/ipc-contract'
+import type { Attempt, SavedRetake, TurnCheckpoint } from '../../../shared/ipc-contract'
 import type { ActionTarget } from '../../ui/MessageActions'
 import { TurnChanges } from '../checkpoints'
-import type { RetryContextValue } from './retry-context'
+import type { RetakeContextValue } from './retake-context'
 import { AttemptSwitcher } from './AttemptSwitcher'
-import { FailedRetryNotice } from './FailedRetryNotice'
-import { RetryAction } from './RetryAction'
+import { FailedRetakeNotice } from './FailedRetakeNotice'
+import { RetakeAction } from './RetakeAction'
 import { EditAction } from './EditAction'
 import { ForkAction } from './ForkAction'
 
-export function useRetryMessageActions(
-  ctx: RetryContextValue | null,
+export function useRetakeMessageActions(
+  ctx: RetakeContextValue | null,
   attempts: Attempt[] | undefined,
-  failed: SavedRetry[],
+  failed: SavedRetake[],
   checkpoints: TurnCheckpoint[] | undefined,
   onContinue: (attempt: Attempt) => void,
 ) {
@@ -26,7 +26,7 @@ export function useRetryMessageActions(
       ctx ? (
         <>
           {message.info.role === 'user' && <EditAction message={message} />}
-          <RetryAction message={message} />
+          <RetakeAction message={message} />
           <ForkAction message={message} />
         </>
       ) : null,
@@ -43,7 +43,7 @@ export function useRetryMessageActions(
         <div className="message-below">
           {turn && <TurnChanges sessionID={ctx.sessionID} turn={turn} />}
           {list.length > 0 && <AttemptSwitcher key={list.map((a) => a.at).join()} attempts={list} current={message} locked={ctx.locked} onContinue={(a) => onContinue(a)} />}
-          {notice && <FailedRetryNotice saved={notice} />}
+          {notice && <FailedRetakeNotice saved={notice} />}
         </div>
       )
     },

@@ -1,30 +1,30 @@
 /**
- * The retry flow's I/O: opencode calls through the v2 SDK (each result through unwrap) and Retake's
- * own store for saved payloads and attempts. Thin on purpose; the decisions are in retry-flow.ts.
+ * The retake flow's I/O: opencode calls through the v2 SDK (each result through unwrap) and Retake's
+ * own store for saved payloads and attempts. Thin on purpose; the decisions are in retake-flow.ts.
  */
 import type { OpencodeClient } from '@opencode-ai/sdk/v2/client'
-import type { Attempt, SavedRetry } from '../ipc-contract'
-import { unwrap } from '../unwrap'
-import type { PromptResult, RetryDeps, RetryStep } from './retry-flow'
+import type { Attempt, RetakeStep, SavedRetake } from '../../shared/ipc-contract'
+import { unwrap } from '../../shared/unwrap'
+import type { PromptResult, RetakeDeps } from './retake-flow'
 
-export interface RetryStore {
-  save(entry: SavedRetry): Promise<unknown>
+export interface RetakeStore {
+  save(entry: SavedRetake): Promise<unknown>
   drop(sessionID: string, messageID: string): Promise<unknown>
   recordAttempt(attempt: Attempt): Promise<unknown>
   forgetAttempt?(sessionID: string, messageID: string, at: number): Promise<unknown>
   /** File rollback through the host's checkpoints (absent where there are none). */
-  files?: Pick<RetryDeps, 'holdKept' | 'putBackKept' | 'restoreFiles' | 'undoFiles'>
+  files?: Pick<RetakeDeps, 'holdKept' | 'putBackKept' | 'restoreFiles' | 'undoFiles'>
 }
 
-export interface SdkRetryOptions {
-  /** How long an aborted turn may take to settle before the retry gives up. */
+export interface SdkRetakeOptions {
+  /** How long an aborted turn may take to settle before the retake gives up. */
   idleTimeoutMs?: number
-  log?: (step: RetryStep, ms: number) => void
+  log?: (step: RetakeStep, ms: number) => void
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-export function createSdkRetryDeps(client: OpencodeClient, store: RetryStore, opts: SdkRetryOptions = {}): RetryDeps {
+export function createSdkRetakeDeps(client: OpencodeClient, store: RetakeStore, opts: SdkRetakeOptions = {}): RetakeDeps {
   const isBusy = async (sessionID: string) => {
     const map = unwrap('session.status', await client.session.status()) as Record<string, { type: string }>
     const status = map[sessionID]

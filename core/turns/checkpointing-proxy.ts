@@ -6,8 +6,8 @@
  * waits on. Both are the window's road to turn-checkpoints.ts, which the host's own prompts call directly.
  */
 import { Readable } from 'node:stream'
-import type { OpencodeConnection } from './server/connection'
-import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from './server/opencode-proxy'
+import type { OpencodeConnection } from '../server/connection'
+import { proxyToOpencode, type ProxyRequest, type ProxyResponse } from '../server/opencode-proxy'
 import { ensureMessageId, matchPromptRequest } from './prompt-intercept'
 import { matchAbortRequest } from './permissions-on-stop'
 import type { TurnCheckpoints } from './turn-checkpoints'

@@ -1,9 +1,9 @@
 /**
  * Recognizes prompt requests on their way through the proxy, so the main process can record a
- * checkpoint before every turn — whatever sent it (composer, retry, another code path). A prompt
+ * checkpoint before every turn — whatever sent it (composer, retake, another code path). A prompt
  * without a messageID gets one here: the checkpoint is keyed by session + user message.
  */
-import { ascendingId } from '../shared/ids'
+import { ascendingId } from '../../shared/ids'
 
 export interface PromptRequestInfo {
   sessionID: string
