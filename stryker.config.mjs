@@ -3,7 +3,6 @@
 // cores at full scope). A surviving mutant in a safety check means no test notices that check
 // missing: it gets a test, or a line in docs/checkpoints.md saying why it is equivalent.
 // Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/stat-proof.ts`.
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },

@@ -31,7 +31,6 @@ export const AppInfoSchema = z.object({
   /** Browser mode: the command that started this run, shown when the tab outlives it. */
   startCommand: z.string().optional(),
 })
-export type AppInfo = z.infer<typeof AppInfoSchema>
 
 export const RecentProjectSchema = z.object({ path: z.string(), name: z.string(), openedAt: z.number() })
 export type RecentProject = z.infer<typeof RecentProjectSchema>

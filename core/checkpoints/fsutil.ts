@@ -3,7 +3,6 @@
 // leaves either the old or the new content and never a truncated file.
 import fs from 'node:fs'
 import path from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import { os } from './os-names'
 import { writeToStore } from './store-space'
 
@@ -74,32 +73,6 @@ export function writeAtomicSync(target: string, data: string | Uint8Array, opts:
 function abandonTemp(fd: number, tmp: string): void {
   fs.closeSync(fd)
   fs.rmSync(tmp, { force: true })
-}
-
-/** Atomically replace `target` with the bytes of `source` (streamed: flat memory). */
-export async function copyAtomic(source: string, target: string, opts: AtomicOpts = {}): Promise<number> {
-  const tmp = tempNameFor(target, opts.tag ?? 'c')
-  const fd = fs.openSync(tmp, 'wx', opts.mode ?? FILE_MODE)
-  let bytes = 0
-  try {
-    const size = fs.statSync(source).size
-    if (size < 1 << 20) {
-      const buf = fs.readFileSync(source)
-      fs.writeSync(fd, buf)
-      bytes = buf.length
-    } else {
-      const out = fs.createWriteStream('', { fd, autoClose: false })
-      await pipeline(fs.createReadStream(source, { highWaterMark: 1 << 20 }), out)
-      bytes = size
-    }
-    finishFd(fd, opts)
-  } catch (err) {
-    abandonTemp(fd, tmp)
-    throw err
-  }
-  fs.closeSync(fd)
-  commitTemp(tmp, target, opts)
-  return bytes
 }
 
 function finishFd(fd: number, opts: AtomicOpts): void {

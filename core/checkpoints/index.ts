@@ -38,8 +38,7 @@ export { trimPlans } from './plan-budget'
 export { projectRegistryDir } from './project-registry'
 // The messages between the host and the engine's thread (worker.ts runs the engine there).
 export { FromWorker, METHODS, ToWorker, WireOpenOptions } from './worker-contract'
-export type { MethodArgs, MethodName, WireError, WireToolUse } from './worker-contract'
-export type { ExportResult } from './export'
+export type { MethodArgs, MethodName, WireError } from './worker-contract'
 
 /**
  * Removes a store's owner file when it names this process: called by the host after the engine's

@@ -20,7 +20,6 @@ export function parseTurnKey(input: TurnKeyInput): TurnKey {
     throw new CheckpointError('EBAD_KEY', `invalid turn key ${JSON.stringify(input)}`)
   return key
 }
-export const turnKeyString = (k: TurnKey): string => `${k.sessionID}/${k.messageID}`
 
 export const BLOB_ID_RE = /^[0-9a-f]{64}$/
 

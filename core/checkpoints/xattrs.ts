@@ -19,11 +19,6 @@ type XattrModule = {
 /** None on Windows, or where the module is not shipped: nothing is recorded or written. */
 const xattr = (): XattrModule | null => loadNative<XattrModule>('@napi-rs/xattr')
 
-/** Test hook: whether attributes are recorded here at all. */
-export function xattrsSupported(): boolean {
-  return xattr() !== null
-}
-
 /**
  * Attributes over this many bytes in total (names and values) are not recorded: the entry says
  * `'unread'`, and a restore leaves whatever attributes the path has. Why a cap: every entry of a

@@ -296,5 +296,3 @@ export function createRetakeHost(opts: RetakeHostOptions) {
 
   return { run, recover, continueAttempt, compare, fork, importExport }
 }
-
-export type RetakeHost = ReturnType<typeof createRetakeHost>

@@ -1,7 +1,7 @@
 /** The opencode shapes the renderer uses, re-exported from the v2 SDK so there is one source. */
 import type { AssistantMessage, Event, Message, Part, Session, SessionStatus, ToolPart, UserMessage } from '@opencode-ai/sdk/v2/client'
 
-export type { Agent, Provider, Model, TextPart, ReasoningPart, FilePart } from '@opencode-ai/sdk/v2/client'
+export type { Agent, Provider, Model, TextPart } from '@opencode-ai/sdk/v2/client'
 export type { AssistantMessage, Event, Message, Part, Session, SessionStatus, ToolPart, UserMessage }
 
 /** One entry of `session.messages`: the message and its parts in server order. */

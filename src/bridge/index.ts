@@ -58,4 +58,4 @@ export function opencodeBaseUrl(): string {
 }
 
 export { BridgeError } from './bridge-error'
-export { hostPresence, onHostPresence, type HostPresence } from './host-presence'
+export { hostPresence, onHostPresence } from './host-presence'

@@ -15,7 +15,6 @@ import { RestorePlanGroups } from './RestorePlanGroups'
 import { useRestoreChoices, type RestoreChoices, type RestoreDecision } from './use-restore-choices'
 
 export type { RestoreDecision } from './use-restore-choices'
-export type { RestoreMode } from './checkpoint-logic'
 
 /** What the sheet is for, with what each purpose shows. */
 export type RestorePurpose =

@@ -129,16 +129,6 @@ export function foldContext(rows: DiffRow[], context = 3): DiffRow[] {
   return out
 }
 
-export function countChanges(rows: DiffRow[]): { additions: number; deletions: number } {
-  let additions = 0
-  let deletions = 0
-  for (const r of rows) {
-    if (r.kind === 'add') additions++
-    else if (r.kind === 'del') deletions++
-  }
-  return { additions, deletions }
-}
-
 /** Side by side: a removal and the addition at the same position of its block share a row. */
 export function splitRows(rows: DiffRow[]): Array<{ left?: DiffRow; right?: DiffRow }> {
   const out: Array<{ left?: DiffRow; right?: DiffRow }> = []
