@@ -81,7 +81,7 @@ export async function hashFileAsync(file: string | Buffer, bufs: HashBuffers, on
  * stops it part-way as a real one would.
  */
 export async function copyThenHash(abs: string, tmp: string, bufs: HashBuffers, onBytes?: (n: number) => void): Promise<{ hash: string; size: number }> {
-  if (spaceLimited()) await copyThroughGate(abs, tmp, bufs[0])
+  if (spaceLimited(tmp)) await copyThroughGate(abs, tmp, bufs[0])
   else {
     await fs.promises.copyFile(os(abs), tmp, fs.constants.COPYFILE_EXCL)
     // copyFile gives the copy the source's mode; blobs are private.

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BlobStore } from './blobs'
 import { dirSize, mkdirPrivate } from './fsutil'
+import { gateStore } from './store-space'
 import { StoreLock } from './lock'
 import { StoreOwner } from './owner'
 import { Records } from './records'
@@ -90,6 +91,7 @@ export class Engine {
     mkdirPrivate(this.storeDir)
     this.owner = new StoreOwner(this.storeDir)
     this.owner.claim()
+    gateStore(this.storeDir, opts.spaceGate ?? null)
     try {
       const fmtFile = path.join(this.storeDir, 'format.json')
       const fmt = readJson<{ format: string; version: number }>(fmtFile)
@@ -112,6 +114,7 @@ export class Engine {
       // completed from the journal by recover()), whatever process now has its pid.
       this.lock.clearStale()
     } catch (err) {
+      gateStore(this.storeDir, null)
       this.owner.release()
       throw err
     }
@@ -258,6 +261,7 @@ export class Engine {
     await this.stopWatchers()
     this.blobs.packs.closeCurrent()
     this.lock.release()
+    gateStore(this.storeDir, null)
     this.owner.release()
   }
 

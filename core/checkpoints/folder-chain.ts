@@ -9,11 +9,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { os, realpathOf } from './os-names'
-import { KeptInPlace } from './step-env'
+import { KeptInPlace, type FolderIds } from './step-env'
 import { CheckpointError } from './types'
 
-/** Folder identities (`dev:ino`) by absolute path: the root, and the folders the re-check saw or a step made. */
-export type FolderIds = Map<string, string>
+export type { FolderIds } from './step-env'
 
 export const folderId = (st: fs.Stats): string => `${st.dev}:${st.ino}`
 const MAYBE = { throwIfNoEntry: false } as const

@@ -1,9 +1,11 @@
 // What every step of a restore works with (StepEnv), and how a step says it left its path alone.
 import path from 'node:path'
 import type { BlobStore } from './blobs'
-import type { FolderIds } from './folder-chain'
 import type { RootRuntime } from './roots'
 import type { Entry } from './types'
+
+/** Folder identities (`dev:ino`) by absolute path: the root, and the folders the re-check saw or a step made. */
+export type FolderIds = Map<string, string>
 
 /**
  * A step that would have to destroy something the restore must keep: a folder still holding files

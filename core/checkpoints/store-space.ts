@@ -2,31 +2,36 @@
 //
 // Every byte the engine appends to the store (pack data, pack index lines, large blobs, JSON
 // records, the lock file) goes through writeToStore, so a test can make the disk "full" at any
-// point — after N more bytes, or at one kind of file — without root or a special file system
+// point (a store opened with `spaceGate`) — after N more bytes, or at one kind of file — without root or a special file system
 // (CI cannot always mount a tiny tmpfs). Like a real disk, a write that does not fit writes what
 // fits, then fails with ENOSPC: the partial write is the case the capture's rollback must clean.
 import fs from 'node:fs'
-import { CheckpointError } from './types'
+import path from 'node:path'
+import { CheckpointError, type SpaceGate } from './types'
 
-export interface StoreWrite {
-  /** The file being written (a temp name for atomic writes). */
-  file: string
-  bytes: number
+export type { SpaceGate } from './types'
+
+/**
+ * The space each open store may use, as its opener gave it (`OpenOptions.spaceGate`), keyed by the
+ * store's folder: the writes below know only the file they write, and every store file lies in it.
+ */
+const gates = new Map<string, SpaceGate>()
+
+/** Called by the engine at open (with the option) and at close (null). */
+export function gateStore(storeDir: string, g: SpaceGate | null): void {
+  if (g) gates.set(storeDir + path.sep, g)
+  else gates.delete(storeDir + path.sep)
 }
 
-/** How many of the write's bytes the disk still takes (less than `bytes`: ENOSPC after those). */
-export type SpaceGate = (w: StoreWrite) => number
-
-let gate: SpaceGate | null = null
-
-/** Test seam: null lifts any limit. */
-export function setStoreSpaceGate(g: SpaceGate | null): void {
-  gate = g
+function gateOf(file: string): SpaceGate | undefined {
+  if (gates.size === 0) return undefined
+  for (const [dir, g] of gates) if (file.startsWith(dir)) return g
+  return undefined
 }
 
-/** Is a test limiting the store's space now? (Writes that bypass writeToStore then go through it.) */
-export function spaceLimited(): boolean {
-  return gate !== null
+/** Is the store `file` belongs to limited? (Writes that bypass writeToStore then go through it.) */
+export function spaceLimited(file: string): boolean {
+  return gateOf(file) !== undefined
 }
 
 /** A disk with `bytes` left: every store write spends from it until it is gone. */
@@ -46,8 +51,8 @@ function enospc(file: string): NodeJS.ErrnoException {
 /** Write all of `data` at the fd's position (or append), or throw ENOSPC after writing what fits. */
 export function writeToStore(fd: number, data: string | Uint8Array, file: string): void {
   const buf = typeof data === 'string' ? Buffer.from(data) : data
-  let allowed = buf.length
-  if (gate) allowed = gate({ file, bytes: buf.length })
+  const gate = gateOf(file)
+  const allowed = gate ? gate({ file, bytes: buf.length }) : buf.length
   let off = 0
   while (off < allowed) off += fs.writeSync(fd, buf, off, allowed - off)
   if (allowed < buf.length) throw enospc(file)
@@ -55,6 +60,7 @@ export function writeToStore(fd: number, data: string | Uint8Array, file: string
 
 /** Same for a streamed large blob (async handle). */
 export async function writeToStoreAsync(handle: fs.promises.FileHandle, chunk: Uint8Array, file: string): Promise<void> {
+  const gate = gateOf(file)
   const allowed = gate ? gate({ file, bytes: chunk.length }) : chunk.length
   let off = 0
   while (off < allowed) off += (await handle.write(chunk, off, allowed - off)).bytesWritten

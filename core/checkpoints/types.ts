@@ -22,9 +22,24 @@ export interface RootConfig {
   caseInsensitive?: boolean
 }
 
+/** One write into the store's own files (store-space.ts). */
+export interface StoreWrite {
+  /** The file being written (a temp name for atomic writes). */
+  file: string
+  bytes: number
+}
+
+/** How many of the write's bytes the disk still takes (less than `bytes`: ENOSPC after those). */
+export type SpaceGate = (w: StoreWrite) => number
+
 export interface OpenOptions {
   /** Where the store lives (the app's data dir); created 0700. */
   storeDir: string
+  /**
+   * How many bytes of each store write the disk takes (store-space.ts): for tests that fill the
+   * disk at a chosen point without root or a tiny file system. Absent: the disk's own answer.
+   */
+  spaceGate?: SpaceGate
   roots: RootConfig[]
   /** Files larger than this are recorded as "not checkpointed" (default 512 MiB). */
   maxFileBytes?: number

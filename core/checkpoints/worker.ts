@@ -4,9 +4,10 @@
  * the host's event loop never waits on a walk, a hash or a diff. Every message is parsed before it
  * is acted on; an error goes back with its CheckpointError code.
  */
+import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import { openCheckpointStore, type InternalStore } from './index'
-import { setStoreSpaceGate, spaceLeft } from './store-space'
+import { gateStore, spaceLeft, type SpaceGate } from './store-space'
 import { FromWorker, METHODS, ToWorker, type MethodArgs, type MethodName, type WireError, type WireToolUse } from './worker-contract'
 import type { ProgressEvent, ToolUseLookup, TurnKey, TurnToolUse } from './types'
 
@@ -14,6 +15,8 @@ const port = parentPort
 if (!port) throw new Error('core/checkpoints/worker.ts runs as a worker thread (core/checkpoint-engine.ts starts it)')
 
 const stores = new Map<string, InternalStore>()
+/** The host's limit on the stores' disk space (`limitSpace`, for its full-disk test), or none. */
+let spaceLimit: SpaceGate | null = null
 /** The restores the host pins, as of its latest call (it sends them with every call). */
 let pinned: string[] = []
 const waiting = new Map<number, { resolve(uses: WireToolUse[]): void; reject(err: Error): void }>()
@@ -57,7 +60,7 @@ async function run(id: number, dir: string, method: MethodName, args: unknown): 
       const [o] = args as MethodArgs<'open'>
       const { pinned: keepsPins, ...opts } = o
       if (stores.has(o.storeDir)) throw Object.assign(new Error(`checkpoint store ${o.storeDir} is already open in the engine`), { name: 'CheckpointError', code: 'EOWNED' })
-      const store = await openCheckpointStore({ ...opts, ...(keepsPins ? { pinnedRestores: () => pinned } : {}) })
+      const store = await openCheckpointStore({ ...opts, ...(keepsPins ? { pinnedRestores: () => pinned } : {}), ...(spaceLimit ? { spaceGate: spaceLimit } : {}) })
       stores.set(o.storeDir, store)
       return { recovered: store.recovered, recoveredRestores: store.recoveredRestores, warnings: store.warnings }
     }
@@ -78,7 +81,9 @@ async function run(id: number, dir: string, method: MethodName, args: unknown): 
     }
     case 'limitSpace': {
       const [bytes] = args as MethodArgs<'limitSpace'>
-      setStoreSpaceGate(bytes === null ? null : spaceLeft(bytes))
+      // The host's test seam for a full disk: every store of this thread, and those opened later.
+      spaceLimit = bytes === null ? null : spaceLeft(bytes)
+      for (const d of stores.keys()) gateStore(path.resolve(d), spaceLimit)
       return undefined
     }
     case 'close': {

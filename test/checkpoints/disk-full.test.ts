@@ -9,10 +9,15 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
-import { isOutOfSpace, outOfSpaceError, setStoreSpaceGate, spaceLeft, type SpaceGate } from '../../core/checkpoints/store-space'
+import { isOutOfSpace, outOfSpaceError, spaceLeft, type SpaceGate } from '../../core/checkpoints/store-space'
 import { seededBytes, sha, workspace, type Ws } from './helpers'
 
-afterEach(() => setStoreSpaceGate(null))
+/** The disk as the test has it now (null: the real one), given to each store at open. */
+let limit: SpaceGate | null = null
+const spaceGate: SpaceGate = (w) => (limit ? limit(w) : w.bytes)
+afterEach(() => {
+  limit = null
+})
 
 /** Every file and folder of the store with its content's hash: "exactly as before" made checkable. */
 function storeTree(dir: string): Record<string, string> {
@@ -38,7 +43,7 @@ const fullAt =
     re.test(w.file) ? Math.floor(w.bytes / 2) : w.bytes
 
 async function turnOne(): Promise<Ws> {
-  const w = await workspace()
+  const w = await workspace({ spaceGate })
   for (let i = 0; i < 20; i++) w.write(`src/f${i}.txt`, `file ${i} v1\n`.repeat(50))
   w.write('big.bin', seededBytes(1, 1.5 * 1024 * 1024))
   await w.store.capture('s/m1')
@@ -67,7 +72,7 @@ describe('the disk fills up during a capture', () => {
   it.each(points)('at %s: the partial capture is removed, the error says so, and the next capture and its restore work', async (_name, gate) => {
     const w = await turnOne()
     const before = storeTree(w.storeDir)
-    setStoreSpaceGate(gate)
+    limit = gate
     const failed = await w.store.capture('s/m2').then(
       () => null,
       (e: unknown) => e,
@@ -78,7 +83,7 @@ describe('the disk fills up during a capture', () => {
     expect(w.store.listTurns('s').map((t) => t.turnKey.messageID)).toEqual(['m1'])
 
     // Space is back: the same prompt's capture works at once (not "busy"), and restores.
-    setStoreSpaceGate(null)
+    limit = null
     const want = { big: w.sha('big.bin'), f5: w.text('src/f5.txt') }
     const ok = await w.store.capture('s/m2')
     expect(ok.created).toBe(true)
@@ -102,11 +107,11 @@ describe('the disk fills up during a capture', () => {
     await w.store.capture('s/m2')
     w.write('src/f1.txt', 'written by turn two\n'.repeat(1000))
     const before = storeTree(w.storeDir)
-    setStoreSpaceGate(spaceLeft(100))
+    limit = spaceLeft(100)
     await expect(w.store.seal('s/m2')).rejects.toMatchObject({ code: 'ENOSPC' })
     expect(storeTree(w.storeDir)).toEqual(before)
     expect(w.store.listTurns('s').find((t) => t.turnKey.messageID === 'm2')?.status).toBe('open')
-    setStoreSpaceGate(null)
+    limit = null
     await w.store.seal('s/m2')
     const plan = await w.store.plan({ turnKey: 's/m2' })
     expect(plan.actions.find((a) => a.path === 'src/f1.txt')?.kind).toBe('restore')

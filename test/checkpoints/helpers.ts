@@ -11,7 +11,7 @@ import { afterEach, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
 import type { InternalStore } from '../../core/checkpoints/index'
 import { FINE_CTIME_MARGIN_MS } from '../../core/checkpoints/stat-proof'
-import type { RootConfig } from '../../core/checkpoints/types'
+import type { RootConfig, SpaceGate } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -43,7 +43,9 @@ export interface Ws {
   settle(): void
 }
 
-export async function workspace(opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean } = {}): Promise<Ws> {
+export async function workspace(
+  opts: { roots?: (ws: string, dir: string) => RootConfig[]; maxFileBytes?: number; base?: string; watch?: boolean; spaceGate?: SpaceGate } = {},
+): Promise<Ws> {
   const dir = fs.mkdtempSync(path.join(opts.base ?? os.tmpdir(), 'retake-ck-'))
   const ws = path.join(dir, 'ws')
   fs.mkdirSync(ws)
@@ -58,6 +60,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
       roots,
       maxFileBytes: opts.maxFileBytes,
       watch: opts.watch ?? WATCH,
+      spaceGate: opts.spaceGate,
     }),
     p: (rel) => path.join(ws, rel),
     write(rel, data, mode) {
@@ -101,6 +104,7 @@ export async function workspace(opts: { roots?: (ws: string, dir: string) => Roo
         roots: extra.roots ?? roots,
         maxFileBytes: extra.maxFileBytes ?? opts.maxFileBytes,
         watch: opts.watch ?? WATCH,
+        spaceGate: opts.spaceGate,
       })
       return w.store
     },
