@@ -36,13 +36,16 @@ export type ParsedDraft =
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/
 
+/** Names that still run a command after it was renamed: `/retry` was `/retake` before. */
+const OLD_NAMES: Readonly<Record<string, CommandName>> = { retry: 'retake' }
+
 export function parseDraft(draft: string, serverCommands: readonly ServerCommand[] = []): ParsedDraft {
   if (draft.startsWith('//')) return { kind: 'text', text: draft.slice(1) }
   if (!draft.startsWith('/')) return { kind: 'text', text: draft }
   const word = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(draft.trim())
   const m = COMMAND.exec(draft.trim())
   const name = m ? m[1]!.toLowerCase() : undefined
-  const own = SLASH_COMMANDS.find((c) => c.name === name)
+  const own = SLASH_COMMANDS.find((c) => c.name === (name && Object.hasOwn(OLD_NAMES, name) ? OLD_NAMES[name] : name))
   // Retake's own win over a server command of the same name: their meaning here is Retake's.
   if (own) return { kind: 'command', name: own.name, arg: (m![2] ?? '').trim() }
   const server = word && serverCommands.find((c) => c.name === word[1])

@@ -35,6 +35,9 @@ describe('slash commands: what a draft means', () => {
   it('parses commands, unknown commands, paths and the // escape', () => {
     expect(parseDraft('/retake')).toEqual({ kind: 'command', name: 'retake', arg: '' })
     expect(parseDraft('/retake fake/echo-2 ')).toEqual({ kind: 'command', name: 'retake', arg: 'fake/echo-2' })
+    // Its name before: what users typed still retakes, and is never sent as text.
+    expect(parseDraft('/retry fake/echo-2')).toEqual({ kind: 'command', name: 'retake', arg: 'fake/echo-2' })
+    expect(parseDraft('/toString')).toEqual({ kind: 'unknown', name: 'tostring' })
     expect(parseDraft('/Rewind 2')).toEqual({ kind: 'command', name: 'rewind', arg: '2' })
     expect(parseDraft('/frobnicate')).toEqual({ kind: 'unknown', name: 'frobnicate' })
     expect(parseDraft('/usr/bin/env is missing')).toEqual({ kind: 'text', text: '/usr/bin/env is missing' })
