@@ -7,6 +7,7 @@
  * every call, and tool use is a request the host answers.
  */
 import { z } from 'zod'
+import { CheckpointStatsSchema } from '../../shared/ipc-contract'
 
 const id = z.number().int().nonnegative()
 const text = z.string().max(100_000)
@@ -99,18 +100,7 @@ export const METHODS = {
     result: Swept.extend({ turnsDropped: z.number() }),
   },
   sweep: { args: z.tuple([]), result: Swept },
-  stats: {
-    args: z.tuple([]),
-    result: z.object({
-      turns: z.number(),
-      sessions: z.number(),
-      snapshots: z.number(),
-      blobs: z.number(),
-      blobBytes: z.number(),
-      storeBytes: z.number(),
-      attemptRestores: z.number(),
-    }),
-  },
+  stats: { args: z.tuple([]), result: CheckpointStatsSchema },
   verify: { args: z.tuple([z.object({ repair: z.boolean().optional() }).optional()]), result: z.looseObject({ ok: z.boolean(), warnings: z.array(text) }) },
   lastRestore: { args: z.tuple([text]), result: z.object({ restoreId: text, turn: TurnKey, createdAt: z.number(), rolledBack: z.boolean() }).nullable() },
   close: { args: z.tuple([]), result: z.undefined() },

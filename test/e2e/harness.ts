@@ -154,6 +154,12 @@ export async function screenshotOnFailure(app: AppUnderTest | undefined, name: s
   writeFileSync(file.replace(/\.png$/, '.log'), app.output())
 }
 
+/** The chat's messages of one role, oldest first. */
+export const messagesOf = (page: import('playwright-core').Page, role: 'user' | 'assistant') => page.locator(`[data-testid="message"][data-role="${role}"]`)
+
+/** The composer, found as a user finds it: the textbox named "Message". */
+export const composerOf = (page: import('playwright-core').Page) => page.getByRole('textbox', { name: 'Message', exact: true })
+
 /** Waits until the locator matches exactly `n` elements (polls the page's state, not the clock). */
 export async function waitForCount(locator: import('playwright-core').Locator, n: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AppUnderTest, closeApp, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
+import { type AppUnderTest, closeApp, composerOf, messagesOf, startApp, turnsRecorded, until, waitForCount, waitForText } from './harness'
 
 let app: AppUnderTest | undefined
 afterEach(async (ctx) => {
@@ -16,8 +16,8 @@ afterEach(async (ctx) => {
   app = undefined
 })
 
-const messages = (role: 'user' | 'assistant') => app!.page.locator(`[data-testid="message"][data-role="${role}"]`)
-const composer = () => app!.page.getByRole('textbox', { name: 'Message', exact: true })
+const messages = (role: 'user' | 'assistant') => messagesOf(app!.page, role)
+const composer = () => composerOf(app!.page)
 const TURN = 'write the notes, please'
 
 async function send(text: string, answer: string | RegExp) {
