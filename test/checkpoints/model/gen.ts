@@ -25,6 +25,8 @@ export interface Flags {
   folderLinkSwap: boolean
   /** Another process writes at a path of the plan right before its step (model/during-apply.ts). */
   writeDuringApply: boolean
+  /** Names of 200–255 bytes, second names of files inside the root, writes in place (model/names-links.ts). */
+  namesAndLinks: boolean
 }
 
 export type Rng = { next(): number; int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean }

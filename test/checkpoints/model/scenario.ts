@@ -14,6 +14,7 @@ import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
 import { turnOps, userAfter, userDuringTurn } from './ops'
+import { linkRng, namesAndLinks } from './names-links'
 import { tagRng, tagSome } from './tags'
 import { changedPaths, nodeEq, readTree } from './tree'
 import type { Node, Tree } from './tree'
@@ -35,6 +36,7 @@ export const ALL_FLAGS: (keyof Flags)[] = [
   'folderLinkSwap',
   'nonUtf8Names',
   'writeDuringApply',
+  'namesAndLinks',
 ]
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
@@ -47,6 +49,7 @@ export const DEFAULT_ON: (keyof Flags)[] = [
   'folderLinkSwap',
   'nonUtf8Names',
   'writeDuringApply',
+  'namesAndLinks',
 ]
 
 /** Flags named in a comma list ("all" = every class), e.g. RETAKE_CK_MODEL_FLAGS=oddNames,-sameSizeSameMtime. */
@@ -88,6 +91,9 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   const tr = tagRng(seed)
   const tagged = tagSome(tr, ws, readTree(ws), tr.int(4), 'initial')
   if (tagged.length) log.push(tagged.join('; '))
+  const lr = linkRng(seed)
+  const linked = flags.namesAndLinks ? namesAndLinks(lr, ws, readTree(ws), lr.int(4), 'initial') : []
+  if (linked.length) log.push(linked.join('; '))
   const outsideBefore = readTree(outside)
   // Drawn as when it chose between two ways to walk (there is one now): the seeds recorded in
   // model.test.ts replay the same scenarios.
@@ -120,7 +126,10 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     for (let i = 1; i <= turns; i++) {
       back = readTree(ws)
       await store!.capture(`s/m${i}`)
-      log.push(`turn m${i}: ` + [...turnOps(g), ...tagSome(tr, ws, readTree(ws), tr.int(3), 'turn')].join('; '))
+      log.push(
+        `turn m${i}: ` +
+          [...turnOps(g), ...tagSome(tr, ws, readTree(ws), tr.int(3), 'turn'), ...(flags.namesAndLinks ? namesAndLinks(lr, ws, readTree(ws), lr.int(3), 'turn') : [])].join('; '),
+      )
       if (flags.userEditDuringTurn && i === turns && r.chance(0.5)) {
         const u = userDuringTurn(g)
         userDuring = u.writes
@@ -129,7 +138,14 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
       await store!.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
-    log.push('after seal: ' + [...userAfter(g, changedPaths(back, expected), kindChanged(back, expected)), ...tagSome(tr, ws, readTree(ws), tr.int(2), 'user', false)].join('; '))
+    log.push(
+      'after seal: ' +
+        [
+          ...userAfter(g, changedPaths(back, expected), kindChanged(back, expected)),
+          ...tagSome(tr, ws, readTree(ws), tr.int(2), 'user', false),
+          ...(flags.namesAndLinks ? namesAndLinks(lr, ws, readTree(ws), lr.int(2), 'user') : []),
+        ].join('; '),
+    )
     const before = readTree(ws)
     const ignored = ignoredIn(back, expected)
     const res = await apply('turn', `s/m${turns}`)
