@@ -82,7 +82,9 @@ describe('attempts', () => {
 
     const switcher = page.getByTestId('attempt-switcher')
     await switcher.getByTestId('attempt-prev').click()
-    await waitForText(switcher.getByTestId('attempt-question'), asked)
+    // The earlier attempt is read back from the host first: on a loaded 2-core CI run this took
+    // over 20 s once (it takes under one alone), so its wait is longer than the default.
+    await waitForText(switcher.getByTestId('attempt-question'), asked, 60_000)
 
     // ↑ in the empty composer edits the last message sent.
     await page.getByTestId('composer').focus()
