@@ -232,13 +232,8 @@ export function sideBySide(cols: [string, Figures][]): Row[] {
             .join(', ')
         : 'NOT met'
   return [
-    ['first capture vs shadow git', cell((x) => `${sec(x.first)} / ${sec(x.gitFirst)} = ${r(x.first, x.gitFirst)}`), '≤0.2×', ok((x) => x.first <= 0.2 * x.gitFirst)],
-    [
-      'capture after one changed file (change journal, default)',
-      cell((x) => `${sec(x.second)} / ${sec(x.gitSecond)} = ${r(x.second, x.gitSecond)}`),
-      '≤0.25×',
-      ok((x) => x.second <= 0.25 * x.gitSecond),
-    ],
+    ['first capture vs shadow git', cell((x) => `${sec(x.first)} / ${sec(x.gitFirst)} = ${r(x.first, x.gitFirst)}`), 'shown (budget below)', ''],
+    ['capture after one changed file (change journal, default)', cell((x) => `${sec(x.second)} / ${sec(x.gitSecond)} = ${r(x.second, x.gitSecond)}`), 'shown (budget below)', ''],
     ['  same, full walk (watch: false: network file systems)', cell((x) => `${sec(x.walked)} / ${sec(x.gitSecond)} = ${r(x.walked, x.gitSecond)}`), 'shown', ''],
     [
       `restore of an install turn (plan + apply) vs rm -rf, files on disk (median of ${INSTALL_ROUNDS} rounds)`,

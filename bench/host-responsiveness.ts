@@ -6,35 +6,13 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { CheckpointService } from '../core/checkpoint-service'
 import type { Settings } from '../shared/ipc-contract'
+import { generateMonorepo } from './workspaces'
 
 export interface Budget {
   budget: string
   measured: string
   /** null: not measured in this run. */
   met: boolean | null
-}
-
-/** `files` files as a monorepo: packages with sources and their own node_modules (kept between runs). */
-function generateMonorepo(dir: string, files: number): void {
-  const marker = path.join(dir, `.bench-complete-${files}`)
-  if (fs.existsSync(marker)) return
-  fs.rmSync(dir, { recursive: true, force: true })
-  console.log(`generating a ${files}-file monorepo in ${dir} …`)
-  const perPackage = 5_000
-  const made = new Set<string>()
-  for (let done = 0, p = 0; done < files; p++) {
-    const pkg = path.join(dir, 'packages', `pkg${p}`)
-    const n = Math.min(perPackage, files - done)
-    for (let i = 0; i < n; i++) {
-      // A tenth are the package's sources, the rest its dependencies (40 files per dependency).
-      const file = i < n / 10 ? path.join(pkg, 'src', `m${i % 20}`, `f${i}.ts`) : path.join(pkg, 'node_modules', `dep${Math.floor(i / 40)}`, 'lib', `f${i % 40}.js`)
-      if (!made.has(path.dirname(file))) fs.mkdirSync(path.dirname(file), { recursive: true })
-      made.add(path.dirname(file))
-      fs.writeFileSync(file, `// ${p}/${i}\nexport const v${i} = ${i}\n`.repeat(8))
-    }
-    done += n
-  }
-  fs.writeFileSync(marker, '')
 }
 
 /**
