@@ -9,13 +9,8 @@ import type { Ignore } from 'ignore'
 import type { BlobStore } from './blobs'
 import { BUILTIN_EXCLUDES, BUILTIN_MATCHER, excludedByLevels } from './excludes'
 import { parentKey } from './paths'
-import type { RootState } from './scanner'
-
-/** The rules of one root at a capture (stored on the turn record). */
-export interface RootCoverage {
-  excludes: string[]
-  gitignore: boolean
-}
+import type { RootCoverage } from './records'
+import type { RootState } from './snapshots'
 
 interface Level {
   base: string

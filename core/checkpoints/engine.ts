@@ -1,39 +1,18 @@
-// The engine's shared state and the capture paths (full scan and targeted). Restore, retention and
-// the public facade are in their own modules and work on this object.
-import fs from 'node:fs'
-import path from 'node:path'
-import { BlobStore } from './blobs'
-import { dirSize, mkdirPrivate } from './fsutil'
-import { gateStore } from './store-space'
-import { StoreLock } from './lock'
-import { StoreOwner } from './owner'
-import { Records } from './records'
-import { resolveRoots } from './roots'
-import type { RootRuntime } from './roots'
+// The engine: an open store (open-store.ts) and the capture paths, full walk and targeted, with
+// the watchers that let a capture skip the walk. Restore, retention and the public facade are in
+// their own modules and work on this object.
+import type fs from 'node:fs'
 import { walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
-import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
-import { SnapshotStore } from './snapshots'
+import type { ScanContext, ScanStats, WalkResult } from './scanner'
+import { OpenStore, type StoreMark } from './open-store'
 import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher } from './watch'
 import type { ChangeWatcher, WatchOption } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
 import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
-import type { PlanRegistry } from './planner'
-import { registerStore } from './project-registry'
-import type { PackMark } from './packs'
-import type { State } from './snapshots'
-import { TEMP_RE, writeJsonAtomic, readJson } from './fsutil'
-import { CheckpointError } from './types'
+import type { RootState, State, WalkDelta } from './snapshots'
 import type { CaptureOptions, OpenOptions } from './types'
-
-export const STORE_FORMAT = { format: 'retake-checkpoints', version: 1 }
-export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024
-
-export interface StoreMark {
-  head: string | null
-  packs: PackMark
-}
 
 export interface CaptureOutcome extends ScanStats {
   snapshotId: string
@@ -42,124 +21,24 @@ export interface CaptureOutcome extends ScanStats {
   mode: 'full' | 'watched'
 }
 
-/** The store's own half-written files (`.retake-….tmp` beside records, blobs in tmp/). */
-function removeStoreTemps(storeDir: string): void {
-  const visit = (dir: string, depth: number): void => {
-    let names: fs.Dirent[]
-    try {
-      names = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const d of names) {
-      const p = path.join(dir, d.name)
-      if (d.isDirectory()) {
-        if (depth < 3 && d.name !== 'blobs' && d.name !== 'damaged') visit(p, depth + 1)
-      } else if (TEMP_RE.test(d.name) || (depth === 1 && path.basename(dir) === 'tmp')) fs.rmSync(p, { force: true })
-    }
-  }
-  visit(storeDir, 0)
-}
-
-export class Engine {
-  readonly storeDir: string
-  readonly roots: RootRuntime[]
-  readonly rootById: Map<string, RootRuntime>
-  readonly blobs: BlobStore
-  readonly snaps: SnapshotStore
-  readonly records: Records
-  readonly lock: StoreLock
-  /** Held from open to close: no other engine, in this process or another, uses the store meanwhile. */
-  readonly owner: StoreOwner
-  readonly maxFileBytes: number
-  readonly warnings: string[] = []
+export class Engine extends OpenStore {
   readonly watchers = new Map<string, ChangeWatcher>()
-  /** Recent plans by id (restore.ts): apply only acts on plans this store made. */
-  readonly plans: PlanRegistry = new Map()
   private readonly ctimeMargins = new Map<string, number>()
   /** Watched captures since the last full walk, and how many make a checking walk due. */
   private watchedSinceWalk = 0
   private readonly journalCheckEvery: number
   /** The files mapped writable at the last capture (mapped-files.ts). */
   private lastMapped = noMappings()
-  private closed = false
-  /** The user's registry of stores by folder (project-registry.ts), if the host gave one. */
-  readonly registry: string | null
 
   constructor(opts: OpenOptions) {
-    this.storeDir = path.resolve(opts.storeDir)
-    mkdirPrivate(this.storeDir)
-    this.owner = new StoreOwner(this.storeDir)
-    this.owner.claim()
-    gateStore(this.storeDir, opts.spaceGate ?? null)
-    try {
-      const fmtFile = path.join(this.storeDir, 'format.json')
-      const fmt = readJson<{ format: string; version: number }>(fmtFile)
-      if (fmt && (fmt.format !== STORE_FORMAT.format || fmt.version !== STORE_FORMAT.version))
-        throw new CheckpointError('EFORMAT', `unsupported checkpoint store format ${JSON.stringify(fmt)} in ${this.storeDir}`)
-      if (!fmt) writeJsonAtomic(fmtFile, STORE_FORMAT)
-      this.roots = resolveRoots(opts.roots, this.storeDir, this.warnings)
-      this.rootById = new Map(this.roots.map((r) => [r.id, r]))
-      this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
-      this.journalCheckEvery = opts.journalCheckEvery ?? JOURNAL_CHECK_EVERY
-      this.blobs = new BlobStore(this.storeDir)
-      this.snaps = new SnapshotStore(this.storeDir)
-      this.records = new Records(this.storeDir)
-      this.lock = new StoreLock(this.storeDir)
-      this.registry = opts.projectRegistry ?? null
-      if (this.registry) registerStore(this.registry, this.storeDir, this.roots)
-      // Temp files of writes a crash cut short: nobody else uses the store, so none is in use.
-      removeStoreTemps(this.storeDir)
-      // We own the store: an operation lock on file is a dead process's (a crash mid-restore is
-      // completed from the journal by recover()), whatever process now has its pid.
-      this.lock.clearStale()
-    } catch (err) {
-      gateStore(this.storeDir, null)
-      this.owner.release()
-      throw err
-    }
-    this.warnings.push(...this.snaps.warnings, ...this.records.warnings)
+    super(opts)
+    this.journalCheckEvery = opts.journalCheckEvery ?? JOURNAL_CHECK_EVERY
   }
 
-  /** What the store holds before a capture writes anything. */
-  mark(): StoreMark {
-    return { head: this.snaps.headId, packs: this.blobs.mark() }
-  }
-
-  /**
-   * Put the store back as `m` found it after a capture failed part-way: the blobs it added, the
-   * snapshot it may have committed, and its temp files go. Why: on a full disk the partial capture
-   * (megabytes) would keep the disk full for every later prompt, and a pack cut mid-write would
-   * misplace the next blob. Best effort: a failure here is reported, never hides the first error.
-   */
-  rollback(m: StoreMark): void {
-    try {
-      this.snaps.dropAfter(m.head)
-      this.blobs.rollback(m.packs)
-    } catch (err) {
-      this.warnings.push(`could not remove a failed checkpoint entirely: ${(err as Error).message}`)
-    }
-    // Events the watcher handed to the failed capture are lost with it: the next capture walks.
+  /** As OpenStore's, and the events the watchers handed to the failed capture are lost with it: the next capture walks. */
+  override rollback(m: StoreMark): void {
+    super.rollback(m)
     for (const w of this.watchers.values()) w.baseline = false
-  }
-
-  assertOpen(): void {
-    if (this.closed) throw new CheckpointError('ECLOSED', 'checkpoint store is closed')
-  }
-
-  rootIdOf = (abs: string): string => {
-    // A loop, not find(): asked several times per path of a restore (no closure made per call).
-    for (const r of this.roots) if (r.abs === abs) return r.id
-    throw new CheckpointError('EBAD_PATH', `unknown root ${abs}`)
-  }
-
-  headState(): State | null {
-    const h = this.snaps.headId
-    return h ? this.snaps.state(h) : null
-  }
-
-  rootPaths(): Map<string, string> {
-    return new Map(this.roots.map((r) => [r.id, r.abs]))
   }
 
   /**
@@ -259,10 +138,7 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true
     await this.stopWatchers()
-    this.blobs.packs.closeCurrent()
-    this.lock.release()
-    gateStore(this.storeDir, null)
-    this.owner.release()
+    this.release()
   }
 
   /**
@@ -333,9 +209,5 @@ export class Engine {
     }
     this.blobs.flush()
     return this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace)
-  }
-
-  storeBytes(): number {
-    return dirSize(this.storeDir)
   }
 }

@@ -13,8 +13,8 @@ import { mappedKeysUnder, writableMappings, type WritableMappings } from './mapp
 import { os } from './os-names'
 import { toKey } from './paths'
 import type { RootRuntime } from './roots'
-import type { RootState, ScanContext, WalkDelta } from './scanner'
-import { sameEntry, type State } from './snapshots'
+import type { ScanContext } from './scanner'
+import { sameEntry, type RootState, type State, type WalkDelta } from './snapshots'
 
 type Watchers = Map<string, ChangeWatcher>
 

@@ -3,6 +3,26 @@
 // newest plans of a 14,000-file install would hold ~240 MB in the main process, for a user who
 // opened its restore sheet again and again. A plan dropped is one its sheet can no longer apply:
 // the user is asked to open the restore again, never shown a stale one.
+import type { Engine } from './engine'
+import type { Candidate } from './plan-parts'
+import type { Plan } from './types'
+
+// Plans are kept (by id, the most recent within these bounds) with the candidates they were made
+// from, so apply re-checks each path under the lock and never trusts entries sent back over IPC: a
+// plan object from the renderer is only a reference to one of these by planId (restore.ts).
+// Held per store (plansOf): a plan from a store that was closed and reopened (roots may have
+// changed) is unknown to the new one.
+// `applied`: a plan applied once is re-checked in full if applied again (its deletes are no longer
+// deferred to their steps), so a second apply of it is the no-op it should be.
+export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate>; applied?: boolean }>
+const registries = new WeakMap<Engine, PlanRegistry>()
+
+/** The recent plans of one open store, made on first use. */
+export function plansOf(e: Engine): PlanRegistry {
+  let plans = registries.get(e)
+  if (!plans) registries.set(e, (plans = new Map()))
+  return plans
+}
 
 /** At most this many plans per store. */
 export const KEPT_PLANS = 64

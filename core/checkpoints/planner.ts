@@ -20,15 +20,6 @@ import type { Candidate, EngineParts } from './plan-parts'
 
 export type { Candidate, EngineParts } from './plan-parts'
 
-// Plans are kept (by id, the most recent within plan-budget.ts's bounds) with the candidates they
-// were made from, so apply re-checks each path under the lock and never trusts entries sent back
-// over IPC: a plan object from the renderer is only a reference to one of these by planId (restore.ts).
-// Held per store (Engine.plans): a plan from a store that was closed and reopened (roots may have
-// changed) is unknown to the new one.
-// `applied`: a plan applied once is re-checked in full if applied again (its deletes are no longer
-// deferred to their steps), so a second apply of it is the no-op it should be.
-export type PlanRegistry = Map<string, { plan: Plan; cands: Map<string, Candidate>; applied?: boolean }>
-
 const DIFF_LIMIT = 1 << 20
 export const BULK_DELETES = 200
 

@@ -7,10 +7,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import { isSafeKey } from './paths'
-import type { RootCoverage } from './coverage'
 import type { Entry, TurnKey, TurnStatus } from './types'
 
 export const TURN_FORMAT = 'retake-checkpoint-turn'
+
+/** The rules of one root at a capture (stored on the turn record; coverage.ts reads them). */
+export interface RootCoverage {
+  excludes: string[]
+  gitignore: boolean
+}
 
 export interface TurnRecord {
   format: string

@@ -9,7 +9,7 @@ import type { Engine } from './engine'
 import { Journal, journalDir } from './journal'
 import type { Intent, Step } from './journal'
 import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from './planner'
-import { trimPlans } from './plan-budget'
+import { plansOf, trimPlans } from './plan-budget'
 import { turnsToAttribute, type PlanEvidence } from './ownership'
 import type { Candidate } from './planner'
 import { parseTurnKey } from './paths'
@@ -77,13 +77,14 @@ export function makeUndoPlan(e: Engine, restoreId: string): Plan {
 
 /** Empty plans (nothing to do, with a warning) are registered too: applying one is a no-op. */
 function registered(e: Engine, plan: Plan): Plan {
-  if (!e.plans.has(plan.planId)) remember(e, plan, new Map())
+  if (!plansOf(e).has(plan.planId)) remember(e, plan, new Map())
   return plan
 }
 
 function remember(e: Engine, plan: Plan, cands: Map<string, Candidate>): void {
-  e.plans.set(plan.planId, { plan, cands })
-  trimPlans(e.plans)
+  const plans = plansOf(e)
+  plans.set(plan.planId, { plan, cands })
+  trimPlans(plans)
 }
 
 function buildPlan(e: Engine, target: PlanTarget, evidence?: PlanEvidence, sinceHead?: Map<string, Set<string>>): Plan {
@@ -176,7 +177,7 @@ const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
 export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
   e.assertOpen()
-  const known = e.plans.get(given.planId)
+  const known = plansOf(e).get(given.planId)
   if (!known) {
     return { restoreId: null, status: 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: ['unknown or expired plan; make a new plan'] }
   }

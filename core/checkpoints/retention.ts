@@ -1,12 +1,12 @@
 // Retention and garbage collection. Turns are dropped by session, age, count or total bytes;
 // then snapshots no turn or restore refers to are folded away and blobs no kept snapshot refers
 // to are swept (mark and sweep). Forks copy turn records only: their blobs are shared.
-import type { Engine } from './engine'
+import type { OpenStore } from './open-store'
 import { Records } from './records'
 import type { TurnRecord } from './records'
 import type { RetentionPolicy } from './types'
 
-export async function forkSession(e: Engine, from: string, to: string, upToMessageID?: string): Promise<number> {
+export async function forkSession(e: OpenStore, from: string, to: string, upToMessageID?: string): Promise<number> {
   e.assertOpen()
   let turns = e.records.sessionTurns(from)
   if (upToMessageID) {
@@ -17,7 +17,7 @@ export async function forkSession(e: Engine, from: string, to: string, upToMessa
   return turns.length
 }
 
-export async function deleteSession(e: Engine, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
+export async function deleteSession(e: OpenStore, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
   e.assertOpen()
   await e.lock.acquire('delete session', 5000)
   try {
@@ -28,7 +28,7 @@ export async function deleteSession(e: Engine, sessionID: string): Promise<{ blo
   }
 }
 
-export async function applyRetention(e: Engine, policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }> {
+export async function applyRetention(e: OpenStore, policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }> {
   e.assertOpen()
   await e.lock.acquire('retention', 5000)
   try {
@@ -71,26 +71,26 @@ export async function applyRetention(e: Engine, policy: RetentionPolicy): Promis
   }
 }
 
-function blobBytes(e: Engine): number {
+function blobBytes(e: OpenStore): number {
   let n = 0
   for (const size of e.blobs.list().values()) n += size
   return n
 }
 
-const pins = new WeakMap<Engine, () => Iterable<string>>()
+const pins = new WeakMap<OpenStore, () => Iterable<string>>()
 
 /** Restores kept by every clean-up of this store (OpenOptions.pinnedRestores). */
-export function pinRestores(e: Engine, pinned: () => Iterable<string>): void {
+export function pinRestores(e: OpenStore, pinned: () => Iterable<string>): void {
   pins.set(e, pinned)
 }
 
 /** The pinned restores this store holds (the storage view says they are kept). */
-export function pinnedHeld(e: Engine): number {
+export function pinnedHeld(e: OpenStore): number {
   return [...new Set(pins.get(e)?.() ?? [])].filter((id) => e.records.restores.has(id)).length
 }
 
 /** Mark and sweep; callers hold the lock. */
-export function gc(e: Engine): { blobsSwept: number; bytesFreed: number } {
+export function gc(e: OpenStore): { blobsSwept: number; bytesFreed: number } {
   // Restores whose turns are all gone cannot be undone meaningfully any more — unless an attempt
   // points at one: its before-image is that attempt's files.
   const pinned = new Set(pins.get(e)?.() ?? [])
@@ -111,7 +111,7 @@ export function gc(e: Engine): { blobsSwept: number; bytesFreed: number } {
   return e.blobs.sweep(e.snaps.referencedBlobs())
 }
 
-export async function sweep(e: Engine): Promise<{ blobsSwept: number; bytesFreed: number }> {
+export async function sweep(e: OpenStore): Promise<{ blobsSwept: number; bytesFreed: number }> {
   e.assertOpen()
   await e.lock.acquire('sweep', 5000)
   try {

@@ -13,8 +13,7 @@ import type { Entry, ProgressEvent } from './types'
 import { os, readdirTyped, readLink, toBytes } from './os-names'
 import { provenSame } from './stat-proof'
 import { withXattrs, xattrsKept } from './xattrs'
-
-export type RootState = Map<string, Entry>
+import type { RootState, WalkDelta } from './snapshots'
 
 export interface ScanStats {
   filesScanned: number
@@ -100,19 +99,6 @@ export function lstatOrNull(abs: string): fs.Stats | null {
   } catch {
     return null
   }
-}
-
-/**
- * What a full walk found different from the record it started from, so the snapshot diff looks at
- * those paths only instead of comparing every path again.
- */
-export interface WalkDelta {
-  /** The record the walk compared with (the hint is only valid against this very object). */
-  prior: RootState | undefined
-  /** Keys whose entry is not the prior record's own object: new, or changed in some field. */
-  fresh: string[]
-  /** How many walked keys the prior record holds; fewer than its size means some were deleted. */
-  known: number
 }
 
 export interface WalkResult {

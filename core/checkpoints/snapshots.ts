@@ -8,12 +8,26 @@ import { isSafeKey, BLOB_ID_RE } from './paths'
 import { mkdirPrivate, writeJsonAtomic } from './fsutil'
 import type { Entry } from './types'
 import { sameRecordedXattrs, validXattrs } from './xattrs'
-import type { RootState, WalkDelta } from './scanner'
 
 export const SNAPSHOT_FORMAT = 'retake-checkpoint-snapshot'
 export const SNAPSHOT_VERSION = 1
 
+/** One root's recorded paths, by root-relative key. */
+export type RootState = Map<string, Entry>
 export type State = Map<string, RootState>
+
+/**
+ * What a full walk found different from the record it started from, so the snapshot diff looks at
+ * those paths only instead of comparing every path again.
+ */
+export interface WalkDelta {
+  /** The record the walk compared with (the hint is only valid against this very object). */
+  prior: RootState | undefined
+  /** Keys whose entry is not the prior record's own object: new, or changed in some field. */
+  fresh: string[]
+  /** How many walked keys the prior record holds; fewer than its size means some were deleted. */
+  known: number
+}
 
 interface RootDelta {
   path: string

@@ -5,12 +5,12 @@
 // front instead of failing half-way through a restore.
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Engine } from './engine'
+import type { OpenStore } from './open-store'
 import { mkdirPrivate } from './fsutil'
 import { gc } from './retention'
 import type { BlobProblem, VerifyReport } from './types'
 
-export async function verifyStore(e: Engine, repair: boolean): Promise<VerifyReport> {
+export async function verifyStore(e: OpenStore, repair: boolean): Promise<VerifyReport> {
   e.assertOpen()
   await e.lock.acquire('verify', 5000)
   try {
@@ -50,7 +50,7 @@ export async function verifyStore(e: Engine, repair: boolean): Promise<VerifyRep
 }
 
 /** Loose damaged blobs go to damaged/ (kept for a human to look at); packed ones stay listed. */
-function moveAside(e: Engine, damaged: BlobProblem[]): number {
+function moveAside(e: OpenStore, damaged: BlobProblem[]): number {
   let n = 0
   const dir = path.join(e.storeDir, 'damaged')
   for (const d of damaged) {
