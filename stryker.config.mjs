@@ -9,6 +9,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
     'core/checkpoints/plan/planner.ts',
+    'core/checkpoints/plan/candidates.ts',
     'core/checkpoints/plan/plan-parts.ts',
     'core/checkpoints/plan/ownership.ts',
     'core/checkpoints/plan/attribution.ts',

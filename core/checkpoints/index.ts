@@ -26,9 +26,11 @@ import { verifyStore } from './store/verify'
 import { lastRestoreOf } from './plan/turn-status'
 import { isOutOfSpace, outOfSpaceError } from './store/store-space'
 import { CheckpointError } from './types'
-import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
+import type { ApplyChoices, CaptureOptions, CaptureResult, OpenOptions, TurnInfo, TurnKeyInput } from './types'
+import type { CheckpointStore } from './checkpoint-store'
 
 export * from './types'
+export type { CheckpointStore } from './checkpoint-store'
 export type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
 // The few helpers the host uses beside the store (the rest of this folder is the engine's own).
 export { parseTurnKey, assertParentInside } from './store/paths'

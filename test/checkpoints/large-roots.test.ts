@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { ExcludeRules, LevelCache } from '../../core/checkpoints/store/excludes'
 import { walkRoot } from '../../core/checkpoints/capture/scanner'
 import type { ScanContext } from '../../core/checkpoints/capture/scanner'
-import type { RootState } from '../../core/checkpoints/store/snapshots'
+import type { RootState } from '../../core/checkpoints/store/snapshot-deltas'
 import { anHourLater, workspace } from './helpers'
 import type { Ws } from './helpers'
 

@@ -10,7 +10,7 @@ import type { BlobStore } from '../store/blobs'
 import { BUILTIN_EXCLUDES, BUILTIN_MATCHER, excludedByLevels } from '../store/excludes'
 import { parentKey } from '../store/paths'
 import type { RootCoverage } from '../store/records'
-import type { RootState } from '../store/snapshots'
+import type { RootState } from '../store/snapshot-deltas'
 
 interface Level {
   base: string

@@ -11,7 +11,7 @@ import { startWatcher } from './watch'
 import type { ChangeWatcher, WatchOption } from './change-journal'
 import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
 import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
-import type { RootState, State, WalkDelta } from '../store/snapshots'
+import type { RootState, State, WalkDelta } from '../store/snapshot-deltas'
 import type { CaptureOptions, OpenOptions } from '../types'
 
 export interface CaptureOutcome extends ScanStats {

@@ -14,7 +14,7 @@ import { os } from '../store/os-names'
 import { toKey } from '../store/paths'
 import type { RootRuntime } from '../store/roots'
 import type { ScanContext } from './scanner'
-import { sameEntry, type RootState, type State, type WalkDelta } from '../store/snapshots'
+import { sameEntry, type RootState, type State, type WalkDelta } from '../store/snapshot-deltas'
 
 type Watchers = Map<string, ChangeWatcher>
 

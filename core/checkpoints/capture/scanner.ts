@@ -13,7 +13,7 @@ import type { Entry, ProgressEvent } from '../types'
 import { os, readdirTyped, readLink, toBytes } from '../store/os-names'
 import { provenSame } from './stat-proof'
 import { withXattrs, xattrsKept } from '../store/xattrs'
-import type { RootState, WalkDelta } from '../store/snapshots'
+import type { RootState, WalkDelta } from '../store/snapshot-deltas'
 
 export interface ScanStats {
   filesScanned: number

@@ -8,7 +8,7 @@ import { os } from '../store/os-names'
 import { keyToAbs, parentKey } from '../store/paths'
 import type { Candidate } from './plan-parts'
 import type { RootRuntime } from '../store/roots'
-import type { State } from '../store/snapshots'
+import type { State } from '../store/snapshot-deltas'
 import type { PlanAction } from '../types'
 
 const MAYBE = { throwIfNoEntry: false } as const

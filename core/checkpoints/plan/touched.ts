@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import type { Engine } from '../capture/engine'
 import { keyToAbs } from '../store/paths'
 import { os } from '../store/os-names'
-import { sameEntry } from '../store/snapshots'
+import { sameEntry } from '../store/snapshot-deltas'
 import type { PlanAction } from '../types'
 
 /**

@@ -8,7 +8,7 @@ import type { Engine } from '../capture/engine'
 import type { Intent, Step } from '../store/journal'
 import { keyToAbs } from '../store/paths'
 import type { RestoreRecord } from '../store/records'
-import type { State } from '../store/snapshots'
+import type { State } from '../store/snapshot-deltas'
 import type { Entry } from '../types'
 
 /** What a path holds once all of its steps ran: an entry to compare with, or null (gone). */

@@ -7,7 +7,7 @@ import type { Engine } from '../capture/engine'
 import { sizeLabel } from '../plan/planner'
 import type { Step } from '../store/journal'
 import { Records } from '../store/records'
-import type { State } from '../store/snapshots'
+import type { State } from '../store/snapshot-deltas'
 import type { Plan } from '../types'
 import { withXattrStep } from '../store/xattrs'
 

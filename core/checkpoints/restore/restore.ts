@@ -8,7 +8,8 @@ import path from 'node:path'
 import type { Engine } from '../capture/engine'
 import { Journal, journalDir } from '../store/journal'
 import type { Intent, Step } from '../store/journal'
-import { classify, emptyPlan, PlanContext, turnCandidates, undoCandidates } from '../plan/planner'
+import { classify, emptyPlan, PlanContext } from '../plan/planner'
+import { turnCandidates, undoCandidates } from '../plan/candidates'
 import { plansOf, trimPlans } from '../plan/plan-budget'
 import { turnsToAttribute, type PlanEvidence } from '../plan/ownership'
 import type { Candidate } from '../plan/planner'
@@ -27,7 +28,7 @@ import { oversizeWarnings, targetState, withParentFolders } from './restore-meta
 import { journalSinceHead } from '../capture/journal-check'
 import { recordChain, type FolderIds } from './folder-chain'
 import { onAnotherFileSystem } from '../plan/mount-points'
-import type { State } from '../store/snapshots'
+import type { State } from '../store/snapshot-deltas'
 import { xattrNotes } from '../store/xattrs'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
