@@ -39,6 +39,38 @@ module.exports = {
       from: { path: '^(core|electron|web)/', pathNot: '^core/checkpoints/' },
       to: { path: '^core/checkpoints/', pathNot: '^core/checkpoints/index\\.ts$' },
     },
+    // Inside the engine, four parts, each on the ones below it (docs/checkpoints.md "Map"):
+    //   store/ ← capture/ ← plan/ ← restore/ ← the facade (index.ts, checkpoint-store.ts, worker.ts)
+    // A part imports the parts below it and the shared types (types.ts), never a part above it nor
+    // the facade. Type-only imports count too (see no-circular below).
+    {
+      name: 'checkpoint-store-is-the-base',
+      severity: 'error',
+      comment: 'The store (blobs, snapshots, records, journal, lock, roots) knows nothing of capturing, planning or restoring.',
+      from: { path: '^core/checkpoints/store/' },
+      to: { path: '^core/checkpoints/(capture|plan|restore)/' },
+    },
+    {
+      name: 'checkpoint-capture-under-plan',
+      severity: 'error',
+      comment: 'Capture records the roots into the store; what a plan or a restore does is above it.',
+      from: { path: '^core/checkpoints/capture/' },
+      to: { path: '^core/checkpoints/(plan|restore)/' },
+    },
+    {
+      name: 'checkpoint-plan-under-restore',
+      severity: 'error',
+      comment: 'A plan writes nothing: it never reaches the code that performs a restore.',
+      from: { path: '^core/checkpoints/plan/' },
+      to: { path: '^core/checkpoints/restore/' },
+    },
+    {
+      name: 'checkpoint-parts-under-the-facade',
+      severity: 'error',
+      comment: 'index.ts and the worker entry compose the parts; no part imports them.',
+      from: { path: '^core/checkpoints/(store|capture|plan|restore)/' },
+      to: { path: '^core/checkpoints/(index|worker|worker-contract|checkpoint-store)\\.ts$' },
+    },
     {
       name: 'electron-shell',
       severity: 'error',

@@ -2,21 +2,22 @@
 // test:mutation; not part of npm test: it runs the engine's tests once per mutant, for hours on two
 // cores at full scope). A surviving mutant in a safety check means no test notices that check
 // missing: it gets a test, or a line in docs/checkpoints.md saying why it is equivalent.
-// Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/stat-proof.ts`.
+// Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/capture/stat-proof.ts`.
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
-    'core/checkpoints/planner.ts',
-    'core/checkpoints/plan-parts.ts',
-    'core/checkpoints/ownership.ts',
-    'core/checkpoints/attribution.ts',
-    'core/checkpoints/stat-proof.ts',
-    'core/checkpoints/steps.ts',
-    'core/checkpoints/step-env.ts',
-    'core/checkpoints/verify.ts',
-    'core/checkpoints/journal.ts',
+    'core/checkpoints/plan/planner.ts',
+    'core/checkpoints/plan/candidates.ts',
+    'core/checkpoints/plan/plan-parts.ts',
+    'core/checkpoints/plan/ownership.ts',
+    'core/checkpoints/plan/attribution.ts',
+    'core/checkpoints/capture/stat-proof.ts',
+    'core/checkpoints/restore/steps.ts',
+    'core/checkpoints/restore/step-env.ts',
+    'core/checkpoints/store/verify.ts',
+    'core/checkpoints/store/journal.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { openCheckpointStore } from '../core/checkpoints/index'
-import { diffBuffers } from '../core/checkpoints/diff'
+import { diffBuffers } from '../core/checkpoints/plan/diff'
 
 const [dir, which] = process.argv.slice(2) as [string, '1mb' | '205kb']
 const ws = path.join(dir, 'ws')

@@ -112,7 +112,7 @@ export class CheckpointEngine {
   }
 
   /**
-   * Test seam (core/checkpoints/store-space.ts): from now on the disk of the engine's stores takes
+   * Test seam (core/checkpoints/store/store-space.ts): from now on the disk of the engine's stores takes
    * only `bytes` more, then fails with ENOSPC as a full disk would; null lifts the limit.
    */
   async limitStoreSpace(bytes: number | null): Promise<void> {

@@ -3,8 +3,8 @@
 //   SOAK_SECONDS=3600 npm run soak:checkpoints   # an hour
 //   SEED=1234 npm run soak:checkpoints           # replay one seed, printing what it did
 //   RETAKE_CK_MODEL_FLAGS=all npm run soak:checkpoints   # turn on classes (comma list, or all)
-import { LOCAL_FS } from '../core/checkpoints/change-journal'
-import { fsTypeOf } from '../core/checkpoints/stat-proof'
+import { LOCAL_FS } from '../core/checkpoints/capture/change-journal'
+import { fsTypeOf } from '../core/checkpoints/capture/stat-proof'
 import { parseFlags, runScenario } from '../test/checkpoints/model/scenario'
 
 const flags = parseFlags(process.env.RETAKE_CK_MODEL_FLAGS)

@@ -1,5 +1,5 @@
 // How a path is shown to the user. The checkpoint engine carries bytes of a file name that are not
-// UTF-8 as lone surrogates U+DC80–U+DCFF (see core/checkpoints/os-names.ts); on screen each
+// UTF-8 as lone surrogates U+DC80–U+DCFF (see core/checkpoints/store/os-names.ts); on screen each
 // such byte reads \xNN instead of an unprintable replacement character.
 const ESCAPED = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g
 

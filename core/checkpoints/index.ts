@@ -11,31 +11,33 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { bringBackAttemptTurn } from './attempt-turns'
-import { exportTurnFiles } from './export'
-import type { RootCoverage } from './coverage'
-import { Engine } from './engine'
-import { parseTurnKey } from './paths'
-import { Records } from './records'
-import { applyPlan, journalForPlan, makePlan, planTurns, makeUndoPlan } from './restore'
-import { recover } from './restore-run'
-import type { ApplyHooks, RecoveredRestore } from './restore-run'
-import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './retention'
-import { restoreChanges, turnChanges } from './changes'
-import { verifyStore } from './verify'
-import { lastRestoreOf } from './turn-status'
-import { isOutOfSpace, outOfSpaceError } from './store-space'
+import { bringBackAttemptTurn } from './plan/attempt-turns'
+import { exportTurnFiles } from './restore/export'
+import type { RootCoverage } from './store/records'
+import { Engine } from './capture/engine'
+import { parseTurnKey } from './store/paths'
+import { Records } from './store/records'
+import { applyPlan, journalForPlan, makePlan, planTurns, makeUndoPlan } from './restore/restore'
+import { recover } from './restore/restore-run'
+import type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
+import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './store/retention'
+import { restoreChanges, turnChanges } from './plan/changes'
+import { verifyStore } from './store/verify'
+import { lastRestoreOf } from './plan/turn-status'
+import { isOutOfSpace, outOfSpaceError } from './store/store-space'
 import { CheckpointError } from './types'
-import type { ApplyChoices, CaptureOptions, CaptureResult, CheckpointStore, OpenOptions, TurnInfo, TurnKeyInput } from './types'
+import type { ApplyChoices, CaptureOptions, CaptureResult, OpenOptions, TurnInfo, TurnKeyInput } from './types'
+import type { CheckpointStore } from './checkpoint-store'
 
 export * from './types'
-export type { ApplyHooks, RecoveredRestore } from './restore-run'
+export type { CheckpointStore } from './checkpoint-store'
+export type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
 // The few helpers the host uses beside the store (the rest of this folder is the engine's own).
-export { parseTurnKey, assertParentInside } from './paths'
-export { isOutOfSpace, outOfSpaceError } from './store-space'
-export { writeAtomicSync } from './fsutil'
-export { trimPlans } from './plan-budget'
-export { projectRegistryDir } from './project-registry'
+export { parseTurnKey, assertParentInside } from './store/paths'
+export { isOutOfSpace, outOfSpaceError } from './store/store-space'
+export { writeAtomicSync } from './store/fsutil'
+export { trimPlans } from './plan/plan-budget'
+export { projectRegistryDir } from './store/project-registry'
 // The messages between the host and the engine's thread (worker.ts runs the engine there).
 export { FromWorker, METHODS, ToWorker, WireOpenOptions } from './worker-contract'
 export type { MethodArgs, MethodName, WireError } from './worker-contract'
@@ -71,7 +73,7 @@ export interface InternalStore extends CheckpointStore {
   /** What undoing the restore would change (changes.ts). */
   restoreChanges(restoreId: string): Promise<import('./types').ChangeItem[]>
   /** Writes the project's files as a turn left them into another folder (export.ts). */
-  exportTurnFiles(turnKey: TurnKeyInput, rootAbs: string, target: string): import('./export').ExportResult
+  exportTurnFiles(turnKey: TurnKeyInput, rootAbs: string, target: string): import('./restore/export').ExportResult
   /** See attempt-turns.ts. */
   bringBackAttemptTurn(turnKey: TurnKeyInput, restoreId: string): Promise<boolean>
 }

@@ -1,5 +1,6 @@
 // Public types of the checkpoint engine. Everything the app (main process or browser-mode host)
-// sees is declared here so the API can be read in one place; docs/checkpoints.md explains it.
+// sees is declared here, the calls of the store it opens in checkpoint-store.ts; docs/checkpoints.md
+// explains them.
 
 /** A turn is keyed by the opencode session and the user message that started it. */
 export interface TurnKey {
@@ -266,33 +267,6 @@ export interface ForeignTurn {
   sealedAt?: number
   /** The real paths this store and the other both checkpoint (the deeper of two nested roots). */
   paths: string[]
-}
-
-export interface CheckpointStore {
-  capture(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
-  seal(turnKey: TurnKeyInput, opts?: CaptureOptions): Promise<CaptureResult>
-  /**
-   * `toolUse`: what the given turns' tools wrote (see attribution.ts); without it every change in a
-   * turn's window is the turn's. `foreign`: other projects' turns on folders this store shares.
-   */
-  plan(target: PlanTarget, opts?: { toolUse?: (turns: TurnKey[]) => Promise<ToolUseLookup>; foreign?: ForeignTurn[] }): Promise<Plan>
-  apply(plan: Plan, choices?: ApplyChoices): Promise<ApplyResult>
-  undo(restoreId: string, choices?: ApplyChoices): Promise<ApplyResult>
-  planUndo(restoreId: string): Promise<Plan>
-  listTurns(sessionID?: string): TurnInfo[]
-  changes(turnKey: TurnKeyInput): Promise<ChangeItem[]>
-  forkSession(fromSessionID: string, toSessionID: string, upToMessageID?: string): Promise<number>
-  deleteSession(sessionID: string): Promise<void>
-  retention(policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }>
-  sweep(): Promise<{ blobsSwept: number; bytesFreed: number }>
-  stats(): Promise<StoreStats>
-  /** The session's latest restore that can be undone (top of its undo chain), across restarts. */
-  lastRestore(sessionID: string): { restoreId: string; turn: TurnKey; createdAt: number; rolledBack: boolean } | null
-  /** Check every checkpoint's content (fsck); `repair` drops only what is provably unreachable. */
-  verify(opts?: { repair?: boolean }): Promise<VerifyReport>
-  /** Recovery messages from the last open (interrupted restores completed). */
-  readonly recovered: string[]
-  close(): Promise<void>
 }
 
 export class CheckpointError extends Error {

@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import { openCheckpointStore, type InternalStore } from './index'
-import { gateStore, spaceLeft, type SpaceGate } from './store-space'
+import { gateStore, spaceLeft, type SpaceGate } from './store/store-space'
 import { FromWorker, METHODS, ToWorker, type MethodArgs, type MethodName, type WireError, type WireToolUse } from './worker-contract'
 import type { ProgressEvent, ToolUseLookup, TurnKey, TurnToolUse } from './types'
 

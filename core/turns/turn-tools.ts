@@ -1,7 +1,7 @@
 /**
  * What each turn's tools wrote, read from opencode's stored messages: the evidence the checkpoint
  * planner uses to tell a turn's own changes from another session's or the user's (see
- * checkpoints/attribution.ts). File tools name their files; a tool that can write anywhere makes
+ * checkpoints/plan/attribution.ts). File tools name their files; a tool that can write anywhere makes
  * the turn opaque. Pure: the host fetches the messages, this reads them.
  */
 import { isAbsolute, resolve } from 'node:path'

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { changedOutsideAgent, named, ownerInOverlap, realPathOfNamed } from '../../core/checkpoints/attribution'
+import { changedOutsideAgent, named, ownerInOverlap, realPathOfNamed } from '../../core/checkpoints/plan/attribution'
 import type { TurnToolUse } from '../../core/checkpoints/types'
 
 const use = (paths: string[], opaque = false): TurnToolUse => ({ paths: new Set(paths), opaque })

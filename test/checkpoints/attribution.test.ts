@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TurnToolUse } from '../../core/checkpoints/attribution'
+import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
 import { openCheckpointStore, projectRegistryDir } from '../../core/checkpoints/index'
 import { workspace, type Ws } from './helpers'
 

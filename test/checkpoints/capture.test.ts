@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { clockPast, runChild, seededBytes, sha, workspace } from './helpers'
-import { YOUNG_FOLDER_MS } from '../../core/checkpoints/change-journal'
+import { YOUNG_FOLDER_MS } from '../../core/checkpoints/capture/change-journal'
 import type { ProgressEvent } from '../../core/checkpoints/types'
 
 describe('capturing a turn', () => {

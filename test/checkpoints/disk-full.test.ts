@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
-import { isOutOfSpace, outOfSpaceError, spaceLeft, type SpaceGate } from '../../core/checkpoints/store-space'
+import { isOutOfSpace, outOfSpaceError, spaceLeft, type SpaceGate } from '../../core/checkpoints/store/store-space'
 import { seededBytes, sha, workspace, type Ws } from './helpers'
 
 /** The disk as the test has it now (null: the real one), given to each store at open. */

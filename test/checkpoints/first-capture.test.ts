@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BlobStore } from '../../core/checkpoints/blobs'
+import { BlobStore } from '../../core/checkpoints/store/blobs'
 import { clockPast, runChild, seededBytes, sha, workspace } from './helpers'
 
 afterEach(() => vi.restoreAllMocks())

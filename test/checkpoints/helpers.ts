@@ -10,7 +10,7 @@ import * as esbuild from 'esbuild'
 import { afterEach, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
 import type { InternalStore } from '../../core/checkpoints/index'
-import { FINE_CTIME_MARGIN_MS } from '../../core/checkpoints/stat-proof'
+import { FINE_CTIME_MARGIN_MS } from '../../core/checkpoints/capture/stat-proof'
 import type { RootConfig, SpaceGate } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseWritableMappings, type WritableMappings } from '../../core/checkpoints/mapped-files'
+import { parseWritableMappings, type WritableMappings } from '../../core/checkpoints/capture/mapped-files'
 import { workspace, type Ws } from './helpers'
 
 const linux = process.platform === 'linux'

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
-import { journalDecision, mountsUnder } from '../../core/checkpoints/change-journal'
+import { journalDecision, mountsUnder } from '../../core/checkpoints/capture/change-journal'
 import { workspace, type Ws } from './helpers'
 
 const linux = process.platform === 'linux'

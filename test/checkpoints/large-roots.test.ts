@@ -3,9 +3,10 @@
 // is kept between walks only while its text is the same).
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ExcludeRules, LevelCache } from '../../core/checkpoints/excludes'
-import { walkRoot } from '../../core/checkpoints/scanner'
-import type { RootState, ScanContext } from '../../core/checkpoints/scanner'
+import { ExcludeRules, LevelCache } from '../../core/checkpoints/store/excludes'
+import { walkRoot } from '../../core/checkpoints/capture/scanner'
+import type { ScanContext } from '../../core/checkpoints/capture/scanner'
+import type { RootState } from '../../core/checkpoints/store/snapshot-deltas'
 import { anHourLater, workspace } from './helpers'
 import type { Ws } from './helpers'
 

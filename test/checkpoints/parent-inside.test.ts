@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { assertParentInside } from '../../core/checkpoints/paths'
+import { assertParentInside } from '../../core/checkpoints/store/paths'
 
 const made: string[] = []
 afterEach(() => {

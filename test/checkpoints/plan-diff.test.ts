@@ -2,7 +2,7 @@
 // large rewrite still carries its full diff, and a rewrite past the bounds shows line counts
 // instead of holding the host's main thread.
 import { describe, expect, it } from 'vitest'
-import { diffBuffers } from '../../core/checkpoints/diff'
+import { diffBuffers } from '../../core/checkpoints/plan/diff'
 import { workspace } from './helpers'
 
 /** `lines` source-like lines (~75 bytes each), and the same with every third line changed. */

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Step } from '../../core/checkpoints/journal'
+import type { Step } from '../../core/checkpoints/store/journal'
 import { clockPast, REPO, startChild, workspace } from './helpers'
 
 const ACTOR = path.join(REPO, 'test/checkpoints/children/race-actor.ts')

@@ -3,8 +3,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { compareKey, isSafeKey, toKey } from '../../core/checkpoints/paths'
-import { lstatExact } from '../../core/checkpoints/current'
+import { compareKey, isSafeKey, toKey } from '../../core/checkpoints/store/paths'
+import { lstatExact } from '../../core/checkpoints/capture/current'
 import { reachableTmp, runChild, seededBytes, sha, unprivilegedUid, workspace } from './helpers'
 
 const uid = unprivilegedUid()

@@ -3,8 +3,8 @@
 // set back is still a conflict, and a file the user added in a folder the turn created is kept.
 import fs from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BlobStore } from '../../core/checkpoints/blobs'
-import { ctimeMarginMs, FINE_CTIME_MARGIN_MS, provenSame, trustedCtime } from '../../core/checkpoints/stat-proof'
+import { BlobStore } from '../../core/checkpoints/store/blobs'
+import { ctimeMarginMs, FINE_CTIME_MARGIN_MS, provenSame, trustedCtime } from '../../core/checkpoints/capture/stat-proof'
 import type { Entry } from '../../core/checkpoints/types'
 import { workspace } from './helpers'
 

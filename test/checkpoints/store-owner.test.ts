@@ -10,8 +10,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CheckpointService } from '../../core/checkpoint-service'
 import { openCheckpointStore } from '../../core/checkpoints/index'
-import { StoreLock } from '../../core/checkpoints/lock'
-import { processStartTime } from '../../core/checkpoints/owner'
+import { StoreLock } from '../../core/checkpoints/store/lock'
+import { processStartTime } from '../../core/checkpoints/store/owner'
 import { startChild, workspace } from './helpers'
 
 const HOLD = path.join(__dirname, 'children/hold-store.ts')

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { readXattrs, restoreXattrs, xattrNotes } from '../../core/checkpoints/xattrs'
+import { readXattrs, restoreXattrs, xattrNotes } from '../../core/checkpoints/store/xattrs'
 import { workspace } from './helpers'
 
 type X = {

@@ -6,8 +6,8 @@
 // step's hook, between two steps, as any other process's would land; the oracle (judge's
 // `userDuringApply`) asks that it survives the restore and its undo untouched.
 import fs from 'node:fs'
-import type { Step } from '../../../core/checkpoints/journal'
-import { toBytes } from '../../../core/checkpoints/os-names'
+import type { Step } from '../../../core/checkpoints/store/journal'
+import { toBytes } from '../../../core/checkpoints/store/os-names'
 import type { Plan } from '../../../core/checkpoints/types'
 import { rng } from './gen'
 import { absBytes } from './tree'

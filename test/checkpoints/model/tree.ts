@@ -1,7 +1,7 @@
 // The model's view of a folder: every path (raw bytes kept as a latin1 string, so non-UTF-8 names
 // round-trip) mapped to what a user would see there. Pure comparisons plus one thin disk reader.
 import fs from 'node:fs'
-import { fromBytes } from '../../../core/checkpoints/os-names'
+import { fromBytes } from '../../../core/checkpoints/store/os-names'
 import { readTags } from './tags'
 
 /** `tags`: the `user.*` extended attributes (model/tags.ts), absent when none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffBuffers } from '../../../core/checkpoints/diff'
+import { diffBuffers } from '../../../core/checkpoints/plan/diff'
 
 const buf = (lines: string[]) => Buffer.from(lines.join('\n') + '\n')
 

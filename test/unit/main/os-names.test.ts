@@ -1,6 +1,6 @@
 // Names that are not UTF-8 in key form (surrogateescape) and back, and how they are shown.
 import { describe, expect, it } from 'vitest'
-import { fromBytes, hasRawBytes, toBytes } from '../../../core/checkpoints/os-names'
+import { fromBytes, hasRawBytes, toBytes } from '../../../core/checkpoints/store/os-names'
 import { displayPath } from '../../../shared/display-path'
 
 describe('file names as bytes', () => {

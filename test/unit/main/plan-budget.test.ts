@@ -2,7 +2,7 @@
 // (paths listed). What a user would notice: a restore sheet opened long ago asks to be opened
 // again instead of the main process growing by hundreds of MB; the sheet on screen always applies.
 import { describe, expect, it } from 'vitest'
-import { KEPT_PLAN_PATHS, KEPT_PLANS, trimPlans } from '../../../core/checkpoints/plan-budget'
+import { KEPT_PLAN_PATHS, KEPT_PLANS, trimPlans } from '../../../core/checkpoints/plan/plan-budget'
 
 const plans = (...sizes: number[]): [string, number][] => sizes.map((n, i) => [`p${i}`, n])
 /** The ids trimPlans drops from plans of these sizes (oldest first). */

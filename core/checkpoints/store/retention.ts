@@ -1,0 +1,122 @@
+// Retention and garbage collection. Turns are dropped by session, age, count or total bytes;
+// then snapshots no turn or restore refers to are folded away and blobs no kept snapshot refers
+// to are swept (mark and sweep). Forks copy turn records only: their blobs are shared.
+import type { OpenStore } from './open-store'
+import { Records } from './records'
+import type { TurnRecord } from './records'
+import type { RetentionPolicy } from '../types'
+
+export async function forkSession(e: OpenStore, from: string, to: string, upToMessageID?: string): Promise<number> {
+  e.assertOpen()
+  let turns = e.records.sessionTurns(from)
+  if (upToMessageID) {
+    const idx = turns.findIndex((t) => t.messageID === upToMessageID)
+    if (idx >= 0) turns = turns.slice(0, idx + 1)
+  }
+  for (const t of turns) e.records.saveTurn({ ...t, sessionID: to, seq: e.records.nextSeq(), forkedFrom: from })
+  return turns.length
+}
+
+export async function deleteSession(e: OpenStore, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
+  e.assertOpen()
+  await e.lock.acquire('delete session', 5000)
+  try {
+    for (const t of e.records.sessionTurns(sessionID)) e.records.deleteTurn(t)
+    return gc(e)
+  } finally {
+    e.lock.release()
+  }
+}
+
+export async function applyRetention(e: OpenStore, policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }> {
+  e.assertOpen()
+  await e.lock.acquire('retention', 5000)
+  try {
+    let dropped = 0
+    const drop = (t: TurnRecord) => {
+      if (t.status === 'open') return // a running turn keeps its pre-image
+      e.records.deleteTurn(t)
+      dropped++
+    }
+    const now = Date.now()
+    if (policy.maxAgeMs !== undefined) for (const t of e.records.allTurns()) if (now - t.createdAt > policy.maxAgeMs) drop(t)
+    if (policy.maxCountPerSession !== undefined) {
+      const sessions = new Set(e.records.allTurns().map((t) => t.sessionID))
+      for (const s of sessions) {
+        const ts = e.records.sessionTurns(s)
+        for (const t of ts.slice(0, Math.max(0, ts.length - policy.maxCountPerSession))) drop(t)
+      }
+    }
+    if (policy.maxCount !== undefined) {
+      const ts = e.records.allTurns()
+      for (const t of ts.slice(0, Math.max(0, ts.length - policy.maxCount))) drop(t)
+    }
+    let swept = gc(e)
+    let blobsSwept = swept.blobsSwept
+    let bytesFreed = swept.bytesFreed
+    if (policy.maxBytes !== undefined) {
+      // Oldest turns first until the blobs fit; each drop is followed by a sweep to measure.
+      while (blobBytes(e) > policy.maxBytes) {
+        const oldest = e.records.allTurns().find((t) => t.status !== 'open')
+        if (!oldest) break
+        drop(oldest)
+        swept = gc(e)
+        blobsSwept += swept.blobsSwept
+        bytesFreed += swept.bytesFreed
+      }
+    }
+    return { turnsDropped: dropped, blobsSwept, bytesFreed }
+  } finally {
+    e.lock.release()
+  }
+}
+
+function blobBytes(e: OpenStore): number {
+  let n = 0
+  for (const size of e.blobs.list().values()) n += size
+  return n
+}
+
+const pins = new WeakMap<OpenStore, () => Iterable<string>>()
+
+/** Restores kept by every clean-up of this store (OpenOptions.pinnedRestores). */
+export function pinRestores(e: OpenStore, pinned: () => Iterable<string>): void {
+  pins.set(e, pinned)
+}
+
+/** The pinned restores this store holds (the storage view says they are kept). */
+export function pinnedHeld(e: OpenStore): number {
+  return [...new Set(pins.get(e)?.() ?? [])].filter((id) => e.records.restores.has(id)).length
+}
+
+/** Mark and sweep; callers hold the lock. */
+export function gc(e: OpenStore): { blobsSwept: number; bytesFreed: number } {
+  // Restores whose turns are all gone cannot be undone meaningfully any more — unless an attempt
+  // points at one: its before-image is that attempt's files.
+  const pinned = new Set(pins.get(e)?.() ?? [])
+  for (const r of [...e.records.restores.values()]) {
+    if (!pinned.has(r.restoreId) && !r.turns.some((k) => e.records.turns.has(Records.key(k)))) e.records.deleteRestore(r.restoreId)
+  }
+  const keep = new Set<string>()
+  // A turn's earlier attempts keep their snapshots too: "continue from this attempt" needs them.
+  for (const t of [...e.records.turns.values(), ...e.records.archived.values()]) {
+    keep.add(t.pre)
+    if (t.post) keep.add(t.post)
+  }
+  for (const r of e.records.restores.values()) {
+    keep.add(r.pre)
+    keep.add(r.post)
+  }
+  e.snaps.compact(keep)
+  return e.blobs.sweep(e.snaps.referencedBlobs())
+}
+
+export async function sweep(e: OpenStore): Promise<{ blobsSwept: number; bytesFreed: number }> {
+  e.assertOpen()
+  await e.lock.acquire('sweep', 5000)
+  try {
+    return gc(e)
+  } finally {
+    e.lock.release()
+  }
+}
