@@ -21,8 +21,6 @@ export interface PutResult {
   hash: string
   /** Bytes read from the source. */
   size: number
-  /** Bytes newly written to the store (0 when the content was already there). */
-  written: number
 }
 
 export class BlobStore {
@@ -103,9 +101,9 @@ export class BlobStore {
       onBytes?.(n)
       // The loose-blob check asks the disk only for an id known to be loose: a first capture of
       // 14,000 small files made 14,000 failed access() calls here (~70 ms).
-      if (this.packs.has(hash) || (this.loose().ids.has(hash) && fs.existsSync(this.pathOf(hash)))) return { hash, size: n, written: 0 }
+      if (this.packs.has(hash) || (this.loose().ids.has(hash) && fs.existsSync(this.pathOf(hash)))) return { hash, size: n }
       this.packs.append(hash, data)
-      return { hash, size: n, written: n }
+      return { hash, size: n }
     }
     return this.putLarge(abs, size, onBytes)
   }
@@ -114,7 +112,7 @@ export class BlobStore {
     // The size of a large blob already kept: most likely the same content, so hash before copying.
     if (this.loose().sizes.has(size)) {
       const r = await hashFileAsync(os(abs), this.bufs, onBytes)
-      if (this.has(r.hash)) return { hash: r.hash, size: r.size, written: 0 }
+      if (this.has(r.hash)) return { hash: r.hash, size: r.size }
       onBytes = undefined // counted once; the copy below is hashed again
     }
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.tmp`)
@@ -130,14 +128,14 @@ export class BlobStore {
     const dest = path.join(this.shard(hash), hash)
     if (fs.existsSync(dest)) {
       fs.rmSync(tmp, { force: true })
-      return { hash, size: r.size, written: 0 }
+      return { hash, size: r.size }
     }
     fs.renameSync(tmp, dest)
     this.pending.push(dest)
     this.made.blobs.push(dest)
     this.loose().sizes.add(r.size)
     this.loose().ids.add(hash)
-    return { hash, size: r.size, written: r.size }
+    return { hash, size: r.size }
   }
 
   /**

@@ -10,7 +10,7 @@ import { StoreOwner } from './owner'
 import { Records } from './records'
 import { resolveRoots } from './roots'
 import type { RootRuntime } from './roots'
-import { walkRoot } from './scanner'
+import { noStats, walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
 import type { RootState, ScanContext, ScanStats, WalkDelta, WalkResult } from './scanner'
 import { SnapshotStore } from './snapshots'
@@ -177,7 +177,7 @@ export class Engine {
     const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head, mapping) : null
     const mapped = await mapping
     if (quick) {
-      const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+      const stats = noStats()
       const { id, bytes } = await this.captureKeysWith(quick, stats, opts, mapped)
       this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
@@ -190,7 +190,7 @@ export class Engine {
       if (w.dirCreated || !w.healthy) await w.resubscribe()
       w.reset()
     }
-    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const stats = noStats()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
     const work: { ctx: ScanContext; pending: WalkResult['pending'] }[] = []
@@ -273,7 +273,7 @@ export class Engine {
    * install's restore). The state before is rebuilt from the snapshots if asked for again (an undo).
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
-    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const stats = noStats()
     return (await this.captureKeysWith(keys, stats, {}, await this.mappedFiles(), -Infinity, inPlace)).id
   }
 

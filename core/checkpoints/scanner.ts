@@ -20,10 +20,11 @@ export interface ScanStats {
   filesScanned: number
   filesHashed: number
   bytesHashed: number
-  bytesWritten: number
   notCheckpointed: string[]
   warnings: string[]
 }
+
+export const noStats = (): ScanStats => ({ filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] })
 
 export function statToEntry(st: fs.Stats): Entry {
   const type = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : 'file'
