@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
-import { fsyncDir, mkdirPrivate } from './fsutil'
+import { fsyncDir, listDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
 import type { PackLoc, PackMark } from './packs'
 import { CHUNK, copyThenHash, hashBuffers, hashFileAsync, readUpTo, sha256 } from './blob-io'
@@ -145,20 +145,25 @@ export class BlobStore {
    */
   private loose(): { ids: Set<string>; sizes: Set<number> } {
     if (this.looseKnown) return this.looseKnown
-    const known = { ids: new Set<string>(), sizes: new Set<number>() }
-    for (const shard of safeReaddir(this.dir)) {
+    const onDisk = this.looseOnDisk()
+    return (this.looseKnown = { ids: new Set(onDisk.keys()), sizes: new Set(onDisk.values()) })
+  }
+
+  /** Every loose blob file's id and size. */
+  private looseOnDisk(): Map<string, number> {
+    const out = new Map<string, number>()
+    for (const shard of listDir(this.dir)) {
       const d = path.join(this.dir, shard)
-      for (const name of safeReaddir(d)) {
+      for (const name of listDir(d)) {
         if (!BLOB_ID_RE.test(name)) continue
-        known.ids.add(name)
         try {
-          known.sizes.add(fs.statSync(path.join(d, name)).size)
+          out.set(name, fs.statSync(path.join(d, name)).size)
         } catch {
           /* raced */
         }
       }
     }
-    return (this.looseKnown = known)
+    return out
   }
 
   /** Remember what the store holds now; rollback() removes what was added since. */
@@ -181,17 +186,13 @@ export class BlobStore {
     }
     this.pending = []
     this.made = { blobs: [], shards: [] }
-    for (const name of safeReaddir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
+    for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
   }
 
   /** Hash a file without storing it (plans compare disk content with recorded hashes). */
   hashFile(abs: string): string {
     const st = fs.statSync(os(abs))
-    if (st.size < SMALL)
-      return crypto
-        .createHash('sha256')
-        .update(fs.readFileSync(os(abs)))
-        .digest('hex')
+    if (st.size < SMALL) return sha256(fs.readFileSync(os(abs)))
     const hasher = crypto.createHash('sha256')
     const fd = fs.openSync(os(abs), 'r')
     try {
@@ -209,7 +210,7 @@ export class BlobStore {
   /** Read a blob and verify its hash (a damaged blob must never be restored). */
   verify(hash: string): boolean {
     const data = this.packs.read(hash)
-    if (data) return crypto.createHash('sha256').update(data).digest('hex') === hash
+    if (data) return sha256(data) === hash
     try {
       return this.hashFile(this.pathOf(hash)) === hash
     } catch {
@@ -246,18 +247,7 @@ export class BlobStore {
 
   /** Every blob id on disk with its size. */
   list(): Map<string, number> {
-    const out = new Map<string, number>()
-    for (const shard of safeReaddir(this.dir)) {
-      const d = path.join(this.dir, shard)
-      for (const name of safeReaddir(d)) {
-        if (!BLOB_ID_RE.test(name)) continue
-        try {
-          out.set(name, fs.statSync(path.join(d, name)).size)
-        } catch {
-          /* raced */
-        }
-      }
-    }
+    const out = this.looseOnDisk()
     for (const [h, e] of this.packs.index) if (!out.has(h)) out.set(h, e.length)
     return out
   }
@@ -271,15 +261,7 @@ export class BlobStore {
       blobsSwept++
       bytesFreed += size
     }
-    for (const name of safeReaddir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
+    for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
     return { blobsSwept, bytesFreed }
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir)
-  } catch {
-    return []
   }
 }

@@ -74,6 +74,15 @@ export function writeJsonAtomic(target: string, value: unknown, text: string = J
   writeAtomicSync(target, text, { mode: FILE_MODE, tag: 'j' })
 }
 
+/** A folder's names; none when it cannot be read (gone, not a folder). */
+export function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
 export function readJson<T = unknown>(file: string): T | null {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as T

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from './types'
-import { FILE_MODE } from './fsutil'
+import { FILE_MODE, readJson } from './fsutil'
 import { writeToStore } from './store-space'
 
 export class StoreLock {
@@ -64,16 +64,8 @@ export class StoreLock {
     }
   }
 
-  private readOwner(): { pid: number; purpose: string } | null {
-    try {
-      return JSON.parse(fs.readFileSync(this.file, 'utf8')) as { pid: number; purpose: string }
-    } catch {
-      return null
-    }
-  }
-
   private ownerText(): string {
-    const o = this.readOwner()
+    const o = readJson<{ pid: number; purpose: string }>(this.file)
     return o ? `${o.purpose} in process ${o.pid}` : 'locked'
   }
 

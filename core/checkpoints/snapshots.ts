@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { isSafeKey, BLOB_ID_RE } from './paths'
-import { mkdirPrivate, writeJsonAtomic } from './fsutil'
+import { mkdirPrivate, readJson, writeJsonAtomic } from './fsutil'
 import type { Entry } from './types'
 import { sameRecordedXattrs, validXattrs } from './xattrs'
 import type { RootState, WalkDelta } from './scanner'
@@ -102,13 +102,7 @@ export class SnapshotStore {
     const files = new Map<string, SnapshotFile>()
     for (const name of fs.readdirSync(this.dir).sort()) {
       if (!name.endsWith('.json')) continue
-      let raw: unknown = null
-      try {
-        raw = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'))
-      } catch {
-        /* reported below */
-      }
-      const v = validateSnapshot(raw)
+      const v = validateSnapshot(readJson(path.join(this.dir, name)))
       if (typeof v === 'string') {
         this.warnings.push(`ignored snapshot ${name}: ${v}`)
         continue
