@@ -10,9 +10,8 @@ export const DIR_MODE = 0o700
 export const FILE_MODE = 0o600
 
 export function mkdirPrivate(dir: string): void {
-  // A folder already there as it should be is left alone: a chmod is a metadata write, and a
-  // restore's journal folder is asked for on every restore (it waited ~5 ms on the file system's
-  // journal right after an install).
+  // A folder already there as it should be is left alone: a chmod is a metadata write (it waits on
+  // the file system's journal), and a restore's journal folder is asked for on every restore.
   const st = fs.statSync(dir, { throwIfNoEntry: false })
   if (st?.isDirectory() && (st.mode & 0o7777) === DIR_MODE) return
   fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE })

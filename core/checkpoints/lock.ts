@@ -24,9 +24,8 @@ export class StoreLock {
   /**
    * Take the lock or throw ELOCKED; `waitMs` retries for that long first. `announce: false` for a
    * hold of a moment (a plan's barrier with the change journal): no lock file is written for it.
-   * Why: a file created in the store costs a free inode, which on a busy disk has meant a read of
-   * its table (~1 ms, twice per retake with the release), and nobody looking at the store could
-   * see a hold that short anyway.
+   * Why: a file created in the store costs a free inode, which on a busy disk means a read of its
+   * table, and nobody looking at the store could see a hold that short anyway.
    */
   async acquire(purpose: string, waitMs = 0, announce = true): Promise<void> {
     const deadline = Date.now() + waitMs
