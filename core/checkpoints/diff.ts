@@ -7,7 +7,8 @@
 // (a few edits in a 1 MB file are diffed; a 1 MB rewrite gets counts). Past a cap: counts, no diff.
 import { formatPatch, OMIT_HEADERS, structuredPatch } from 'diff'
 
-const MAX_DIFF_BYTES = 2 << 20
+/** A side larger than this gets line counts, never a diff. */
+export const MAX_DIFF_BYTES = 2 << 20
 const MAX_EDIT = 2_000
 const MAX_SEARCH = 20_000_000
 
