@@ -8,15 +8,13 @@
 //   const plan = await store.plan({ turnKey: 'ses_1/msg_1' })
 //   const res = await store.apply(plan, { onConflict: 'restore-rest' })
 //   await store.undo(res.restoreId!)
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { bringBackAttemptTurn } from './plan/attempt-turns'
 import { exportTurnFiles } from './restore/export'
 import type { RootCoverage } from './store/records'
 import { Engine } from './capture/engine'
 import { parseTurnKey } from './store/paths'
 import { Records } from './store/records'
+import { noStats } from './capture/scanner'
 import { applyPlan, journalForPlan, makePlan, planTurns, makeUndoPlan } from './restore/restore'
 import { recover } from './restore/restore-run'
 import type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
@@ -36,26 +34,12 @@ export type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
 export { parseTurnKey, assertParentInside } from './store/paths'
 export { isOutOfSpace, outOfSpaceError } from './store/store-space'
 export { writeAtomicSync } from './store/fsutil'
+export { releaseOwnerLeftHere } from './store/owner'
 export { trimPlans } from './plan/plan-budget'
 export { projectRegistryDir } from './store/project-registry'
 // The messages between the host and the engine's thread (worker.ts runs the engine there).
 export { FromWorker, METHODS, ToWorker, WireOpenOptions } from './worker-contract'
 export type { MethodArgs, MethodName, WireError } from './worker-contract'
-
-/**
- * Removes a store's owner file when it names this process: called by the host after the engine's
- * thread died (its stores were never closed), so the fresh thread is not refused as a second owner.
- * Only the engine's one thread opens stores in this process, and it is gone.
- */
-export function releaseOwnerLeftHere(storeDir: string): void {
-  const file = path.join(storeDir, 'owner')
-  try {
-    const o = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown; host?: unknown }
-    if (o.pid === process.pid && o.host === os.hostname()) fs.rmSync(file, { force: true })
-  } catch {
-    /* no owner file, or a torn one: the open judges it */
-  }
-}
 
 export interface CaptureCallOptions extends CaptureOptions {
   /** Wait this long for a running restore to finish instead of failing with ELOCKED. */
@@ -110,17 +94,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         // Resume of the same turn (permission pause, sub-agent, reconnect): the first pre-image
         // stays; the turn is open again until its next seal.
         if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
-        return {
-          turnKey: key,
-          snapshotId: existing.pre,
-          created: false,
-          mode: 'kept',
-          filesScanned: 0,
-          filesHashed: 0,
-          bytesHashed: 0,
-          notCheckpointed: [],
-          warnings: [],
-        }
+        return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', ...noStats() }
       }
       const out = await e.captureAll(o)
       if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })

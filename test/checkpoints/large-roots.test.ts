@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ExcludeRules, LevelCache } from '../../core/checkpoints/store/excludes'
-import { walkRoot } from '../../core/checkpoints/capture/scanner'
+import { noStats, walkRoot } from '../../core/checkpoints/capture/scanner'
 import type { ScanContext } from '../../core/checkpoints/capture/scanner'
 import type { RootState } from '../../core/checkpoints/store/snapshot-deltas'
 import { anHourLater, workspace } from './helpers'
@@ -32,7 +32,7 @@ function ctxFor(root: string, prior?: RootState, levels?: LevelCache): ScanConte
     prior,
     trustStatBefore: Infinity, // compares the two walks, not the racy rule
     ctimeTrustBefore: -Infinity,
-    stats: { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] },
+    stats: noStats(),
     progress: { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
   }
 }

@@ -1,4 +1,4 @@
-// Plan previews and change lists are diffed on the calling thread, bounded by sizes (diff.ts): a
+// Plan previews and change lists are diffed on the engine's thread, bounded by sizes (diff.ts): a
 // large rewrite still carries its full diff, and a rewrite past the bounds shows line counts
 // instead of holding the host's main thread.
 import { describe, expect, it } from 'vitest'

@@ -40,7 +40,7 @@ export class CaptureCoverage {
   /**
    * The rule levels in force inside folder `dir` (its own .gitignore included), or null when the
    * folder or one above it was excluded. Kept per folder: an install's restore asks about thousands
-   * of paths in a few hundred folders, and matching every ancestor of each again cost ~0.1 s.
+   * of paths in a few hundred folders, and would match every ancestor of each again.
    */
   private inside(dir: string): Level[] | null {
     const hit = this.folders.get(dir)

@@ -2,7 +2,7 @@
 // the watchers that let a capture skip the walk. Restore, retention and the public facade are in
 // their own modules and work on this object.
 import type fs from 'node:fs'
-import { walkRoot } from './scanner'
+import { noStats, walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
 import type { ScanContext, ScanStats, WalkResult } from './scanner'
 import { OpenStore, type StoreMark } from '../store/open-store'
@@ -56,7 +56,7 @@ export class Engine extends OpenStore {
     const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head, mapping) : null
     const mapped = await mapping
     if (quick) {
-      const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+      const stats = noStats()
       const { id, bytes } = await this.captureKeysWith(quick, stats, opts, mapped)
       this.watchedSinceWalk++
       return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
@@ -69,7 +69,7 @@ export class Engine extends OpenStore {
       if (w.dirCreated || !w.healthy) await w.resubscribe()
       w.reset()
     }
-    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const stats = noStats()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
     const work: { ctx: ScanContext; pending: WalkResult['pending'] }[] = []
@@ -149,7 +149,7 @@ export class Engine extends OpenStore {
    * install's restore). The state before is rebuilt from the snapshots if asked for again (an undo).
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
-    const stats: ScanStats = { filesScanned: 0, filesHashed: 0, bytesHashed: 0, bytesWritten: 0, notCheckpointed: [], warnings: [] }
+    const stats = noStats()
     return (await this.captureKeysWith(keys, stats, {}, await this.mappedFiles(), -Infinity, inPlace)).id
   }
 

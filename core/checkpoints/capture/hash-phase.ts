@@ -41,7 +41,7 @@ async function readStable(ctx: ScanContext, p: Pending, onBytes: (n: number) => 
     if (st.dev === linked.st.dev && sameVersion(linked.st, st) && linked.st.mode === st.mode && trustedCtime(st, ctx.ctimeTrustBefore) !== undefined) {
       record(ctx, p, st)
       onBytes(linked.r.size)
-      return { ...linked.r, written: 0 }
+      return linked.r
     }
     before = st
   }
@@ -115,7 +115,6 @@ async function hashOne(ctx: ScanContext, p: Pending, onBytes: (n: number) => voi
       p.entry.hash = r.hash
       ctx.stats.filesHashed++
       ctx.stats.bytesHashed += r.size
-      ctx.stats.bytesWritten += r.written
     } else {
       // Written to all through the capture: what was read is a mix of versions, never a state
       // to put back. Recorded without content (not restorable, never restored over).

@@ -2,9 +2,9 @@
 // hash. Incremental: a file whose (size, mtime, inode) match the previous record keeps its hash
 // and is not read again. Only changed files are read (hash-phase.ts), and their bytes go into the
 // blob store in the same read that hashes them.
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { sha256 } from '../store/blob-io'
 import { LinkProbe } from './link-probe'
 import type { BlobStore } from '../store/blobs'
 import { nameKey } from '../store/paths'
@@ -19,10 +19,11 @@ export interface ScanStats {
   filesScanned: number
   filesHashed: number
   bytesHashed: number
-  bytesWritten: number
   notCheckpointed: string[]
   warnings: string[]
 }
+
+export const noStats = (): ScanStats => ({ filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] })
 
 export function statToEntry(st: fs.Stats): Entry {
   const type = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : 'file'
@@ -36,10 +37,7 @@ export function sameStat(a: Entry, b: Entry): boolean {
 
 export function linkHash(link: string): string {
   // Bytes, not the string: two link texts that differ only in bytes that are not UTF-8 differ.
-  return crypto
-    .createHash('sha256')
-    .update(Buffer.concat([Buffer.from('symlink:'), toBytes(link)]))
-    .digest('hex')
+  return sha256(Buffer.concat([Buffer.from('symlink:'), toBytes(link)]))
 }
 
 export interface Pending {

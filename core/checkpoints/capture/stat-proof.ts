@@ -1,6 +1,6 @@
 // When a stat proves a file unchanged, so a restore need not read it. Why: the restore of an install
-// turn deletes thousands of files, and the conflict guard hashed each of them three times (plan,
-// re-check under the lock, the restore's own pre-capture): 41× the `rm -rf` of the same tree.
+// turn deletes thousands of files, and the conflict guard would hash each of them three times
+// (plan, re-check under the lock, the restore's own pre-capture).
 //
 // The proof is the inode's change time. Every change to a file's content, mode, owner or links
 // moves its ctime to the kernel's clock, and no call sets ctime back (utimes sets mtime and moves

@@ -12,9 +12,7 @@ import type { TurnKey } from '../types'
  * (the attempt was retaken without a restore: the record was never replaced).
  */
 export async function bringBackAttemptTurn(e: Engine, key: TurnKey, restoreId: string): Promise<boolean> {
-  e.assertOpen()
-  await e.lock.acquire('attempt', 5000)
-  try {
+  return e.exclusive('attempt', () => {
     const current = e.records.turns.get(Records.key(key))
     const earlier = e.records.archivedOf(key).find((t) => t.restoredBy === restoreId && t.createdAt !== current?.createdAt)
     if (!earlier) return false
@@ -25,7 +23,5 @@ export async function bringBackAttemptTurn(e: Engine, key: TurnKey, restoreId: s
     e.records.saveTurn(earlier)
     e.records.dropArchived(earlier)
     return true
-  } finally {
-    e.lock.release()
-  }
+  })
 }

@@ -2,12 +2,10 @@
 // with +/- line counts for text. Binary files and files over the cap are listed too.
 import type { Engine } from '../capture/engine'
 import { contentChanged } from '../capture/current'
-import { diffBuffers } from './diff'
+import { diffBuffers, MAX_DIFF_BYTES } from './diff'
 import { parseTurnKey } from '../store/paths'
 import { Records } from '../store/records'
 import type { ChangeItem, Entry, TurnKeyInput } from '../types'
-
-const DIFF_LIMIT = 2 << 20
 
 export async function turnChanges(e: Engine, input: TurnKeyInput): Promise<ChangeItem[]> {
   e.assertOpen()
@@ -63,6 +61,6 @@ function snapshotChanges(e: Engine, preId: string, postId: string): ChangeItem[]
 }
 
 function read(e: Engine, en: Entry | undefined): Buffer | null {
-  if (!en || en.type !== 'file' || !en.hash || en.size > DIFF_LIMIT) return null
+  if (!en || en.type !== 'file' || !en.hash || en.size > MAX_DIFF_BYTES) return null
   return e.blobs.read(en.hash)
 }

@@ -3,7 +3,7 @@
 // same file system shows the same device — when the process's mount table lists it (Linux:
 // /proc/self/mountinfo; elsewhere the device alone tells).
 import fs from 'node:fs'
-import path from 'node:path'
+import { mountPointsUnder } from '../capture/change-journal'
 import { os } from '../store/os-names'
 import { keyToAbs, parentKey } from '../store/paths'
 import type { Candidate } from './plan-parts'
@@ -74,23 +74,9 @@ export class NewMounts {
 
 /** Mount points strictly below `rootReal` (a real path), as root-relative keys. Empty off Linux or unreadable. */
 function mountKeysUnder(rootReal: string): Set<string> {
-  const out = new Set<string>()
-  if (process.platform !== 'linux') return out
-  let text: string
-  try {
-    text = fs.readFileSync('/proc/self/mountinfo', 'utf8')
-  } catch {
-    return out
-  }
-  const prefix = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep
-  for (const line of text.split('\n')) {
-    // Field 5 is the mount point, with space, tab, newline and backslash written as octal escapes.
-    const field = line.split(' ')[4]
-    if (!field) continue
-    const at = field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
-    if (at.startsWith(prefix)) out.add(at.slice(prefix.length).split(path.sep).join('/'))
-  }
-  return out
+  if (process.platform !== 'linux') return new Set()
+  const prefix = rootReal.endsWith('/') ? rootReal : rootReal + '/'
+  return new Set(mountPointsUnder(rootReal).flatMap((p) => (p.startsWith(prefix) ? [p.slice(prefix.length)] : [])))
 }
 
 /** Below a folder mounted over since the checkpoint: listed, never acted on. */

@@ -45,9 +45,9 @@ export class PlanContext {
   /** Real paths of parent folders, resolved once per plan (see assertParentInside). */
   readonly parents = new Map<string, string>()
   /**
-   * More than BULK_DELETES paths to delete (an install turn): deletes get no preview diff. Each
-   * was every line of the file shown as removed, made off the main thread one file at a time:
-   * 2.4 s of an install's 2.7 s plan. The plan still lists every path and its size.
+   * More than BULK_DELETES paths to delete (an install turn): deletes get no preview diff (each
+   * would be every line of the file shown as removed, most of such a plan's time). The plan
+   * still lists every path and its size.
    */
   readonly bulkDeletes: boolean
   /** Folders mounted over since the checkpoint (mount-points.ts). */

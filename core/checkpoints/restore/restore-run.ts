@@ -168,8 +168,7 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       fs.rmSync(file, { force: true })
       continue
     }
-    await e.lock.acquire('recovery', 5000)
-    try {
+    await e.exclusive('recovery', async () => {
       const journal = Journal.resume(file)
       const env = stepEnv(e, st.intent.restoreId, {})
       cleanTemps(env, st.intent.steps)
@@ -196,9 +195,7 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       messages.push(
         `completed interrupted restore ${st.intent.restoreId} (${st.intent.steps.length - st.done.size} step(s) redone${r.failed.length ? `, ${r.failed.length} failed` : ''}${kept})`,
       )
-    } finally {
-      e.lock.release()
-    }
+    })
   }
   return messages
 }

@@ -1,30 +1,20 @@
 // How a file's bytes get into the store. A small one is read into one reused buffer and hashed
 // (the pack copies what it keeps, packs.ts), so no buffer is allocated and collected per file.
-//
-// A file of 1 MiB or more becomes a loose blob. Why not read → hash → write
-// through one buffer, as before: on a first capture of a real dependency tree those files are a
-// few dozen of 14,000 but 85% of the bytes, and the copy through JavaScript cost a read and a
-// write system call per MiB, each a round trip through the thread pool while this thread waited
-// (measured: 1.3–1.6 s of a 2.4 s capture).
-//
-// Now the kernel copies the file into the store's temp folder (copyFile: copy_file_range or
-// sendfile, no bytes through JavaScript), and the hash is taken from that copy, read back while
-// the next chunk is already being read. The hash is therefore of exactly the bytes the store
-// keeps, whatever happened to the source meanwhile; whether the source held one version during
-// the copy is judged by the caller's stat before and after (readStable), as before.
-//
-// A content whose size equals a large blob's already in the store (a hard link, a package
-// vendored twice, a reinstall) is hashed first without copying: when the hash is known, nothing
-// is written at all (before: the whole file was copied, then deleted).
+// A file of 1 MiB or more becomes a loose blob, copied by the kernel into the store's temp folder
+// (copyFile: no bytes through JavaScript, where a read and a write per MiB each waited on the
+// thread pool) and hashed from that copy, so the hash is of exactly the bytes the store keeps;
+// whether the source held one version during the copy is judged by the caller's stat before and
+// after (readStable). A content whose size equals a large blob's already stored (a hard link, a
+// package vendored twice) is hashed first without copying: when the hash is known, nothing is
+// written. Figures: docs/checkpoints.md, "Benchmark".
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { FILE_MODE } from './fsutil'
 import { os } from './os-names'
 import { spaceLimited, writeToStoreAsync } from './store-space'
 
-/** Hex SHA-256 of a buffer (the one-shot crypto.hash where Node has it: less per call for small files). */
-export const sha256: (data: Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
+/** Hex SHA-256 (the one-shot crypto.hash: less per call than a Hash object for small files). */
+export const sha256 = (data: string | Uint8Array): string => crypto.hash('sha256', data, 'hex')
 
 /** Reads a file from its start into `buf` until its end or until `buf` is full; the bytes read. */
 export function readUpTo(file: string | Buffer, buf: Buffer): number {

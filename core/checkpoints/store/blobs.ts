@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BLOB_ID_RE } from './paths'
-import { fsyncDir, mkdirPrivate } from './fsutil'
+import { fsyncDir, listDir, mkdirPrivate } from './fsutil'
 import { PackStore } from './packs'
 import type { PackLoc, PackMark } from './packs'
 import { CHUNK, copyThenHash, hashBuffers, hashFileAsync, readUpTo, sha256 } from './blob-io'
@@ -21,8 +21,6 @@ export interface PutResult {
   hash: string
   /** Bytes read from the source. */
   size: number
-  /** Bytes newly written to the store (0 when the content was already there). */
-  written: number
 }
 
 export class BlobStore {
@@ -101,11 +99,11 @@ export class BlobStore {
       const data = this.buf.subarray(0, n)
       const hash = sha256(data)
       onBytes?.(n)
-      // The loose-blob check asks the disk only for an id known to be loose: a first capture of
-      // 14,000 small files made 14,000 failed access() calls here (~70 ms).
-      if (this.packs.has(hash) || (this.loose().ids.has(hash) && fs.existsSync(this.pathOf(hash)))) return { hash, size: n, written: 0 }
+      // The loose-blob check asks the disk only for an id known to be loose (not one failed
+      // access() per small file of a first capture).
+      if (this.packs.has(hash) || (this.loose().ids.has(hash) && fs.existsSync(this.pathOf(hash)))) return { hash, size: n }
       this.packs.append(hash, data)
-      return { hash, size: n, written: n }
+      return { hash, size: n }
     }
     return this.putLarge(abs, size, onBytes)
   }
@@ -114,7 +112,7 @@ export class BlobStore {
     // The size of a large blob already kept: most likely the same content, so hash before copying.
     if (this.loose().sizes.has(size)) {
       const r = await hashFileAsync(os(abs), this.bufs, onBytes)
-      if (this.has(r.hash)) return { hash: r.hash, size: r.size, written: 0 }
+      if (this.has(r.hash)) return { hash: r.hash, size: r.size }
       onBytes = undefined // counted once; the copy below is hashed again
     }
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.tmp`)
@@ -130,14 +128,14 @@ export class BlobStore {
     const dest = path.join(this.shard(hash), hash)
     if (fs.existsSync(dest)) {
       fs.rmSync(tmp, { force: true })
-      return { hash, size: r.size, written: 0 }
+      return { hash, size: r.size }
     }
     fs.renameSync(tmp, dest)
     this.pending.push(dest)
     this.made.blobs.push(dest)
     this.loose().sizes.add(r.size)
     this.loose().ids.add(hash)
-    return { hash, size: r.size, written: r.size }
+    return { hash, size: r.size }
   }
 
   /**
@@ -147,20 +145,25 @@ export class BlobStore {
    */
   private loose(): { ids: Set<string>; sizes: Set<number> } {
     if (this.looseKnown) return this.looseKnown
-    const known = { ids: new Set<string>(), sizes: new Set<number>() }
-    for (const shard of safeReaddir(this.dir)) {
+    const onDisk = this.looseOnDisk()
+    return (this.looseKnown = { ids: new Set(onDisk.keys()), sizes: new Set(onDisk.values()) })
+  }
+
+  /** Every loose blob file's id and size. */
+  private looseOnDisk(): Map<string, number> {
+    const out = new Map<string, number>()
+    for (const shard of listDir(this.dir)) {
       const d = path.join(this.dir, shard)
-      for (const name of safeReaddir(d)) {
+      for (const name of listDir(d)) {
         if (!BLOB_ID_RE.test(name)) continue
-        known.ids.add(name)
         try {
-          known.sizes.add(fs.statSync(path.join(d, name)).size)
+          out.set(name, fs.statSync(path.join(d, name)).size)
         } catch {
           /* raced */
         }
       }
     }
-    return (this.looseKnown = known)
+    return out
   }
 
   /** Remember what the store holds now; rollback() removes what was added since. */
@@ -183,17 +186,13 @@ export class BlobStore {
     }
     this.pending = []
     this.made = { blobs: [], shards: [] }
-    for (const name of safeReaddir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
+    for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
   }
 
   /** Hash a file without storing it (plans compare disk content with recorded hashes). */
   hashFile(abs: string): string {
     const st = fs.statSync(os(abs))
-    if (st.size < SMALL)
-      return crypto
-        .createHash('sha256')
-        .update(fs.readFileSync(os(abs)))
-        .digest('hex')
+    if (st.size < SMALL) return sha256(fs.readFileSync(os(abs)))
     const hasher = crypto.createHash('sha256')
     const fd = fs.openSync(os(abs), 'r')
     try {
@@ -211,7 +210,7 @@ export class BlobStore {
   /** Read a blob and verify its hash (a damaged blob must never be restored). */
   verify(hash: string): boolean {
     const data = this.packs.read(hash)
-    if (data) return crypto.createHash('sha256').update(data).digest('hex') === hash
+    if (data) return sha256(data) === hash
     try {
       return this.hashFile(this.pathOf(hash)) === hash
     } catch {
@@ -248,18 +247,7 @@ export class BlobStore {
 
   /** Every blob id on disk with its size. */
   list(): Map<string, number> {
-    const out = new Map<string, number>()
-    for (const shard of safeReaddir(this.dir)) {
-      const d = path.join(this.dir, shard)
-      for (const name of safeReaddir(d)) {
-        if (!BLOB_ID_RE.test(name)) continue
-        try {
-          out.set(name, fs.statSync(path.join(d, name)).size)
-        } catch {
-          /* raced */
-        }
-      }
-    }
+    const out = this.looseOnDisk()
     for (const [h, e] of this.packs.index) if (!out.has(h)) out.set(h, e.length)
     return out
   }
@@ -273,15 +261,7 @@ export class BlobStore {
       blobsSwept++
       bytesFreed += size
     }
-    for (const name of safeReaddir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
+    for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
     return { blobsSwept, bytesFreed }
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir)
-  } catch {
-    return []
   }
 }

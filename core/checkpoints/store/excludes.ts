@@ -10,7 +10,7 @@ import { os } from './os-names'
 
 export const BUILTIN_EXCLUDES = ['.git/', '.hg/', '.svn/', '.DS_Store']
 // The same built-ins as plain names: with no other rules in force, a Set lookup replaces the
-// gitignore matcher (which costs ~5 µs per path, ~100 ms on a 21k-file walk).
+// gitignore matcher on every path of a walk.
 const BUILTIN_DIRS = new Set(['.git', '.hg', '.svn'])
 const BUILTIN_FILES = new Set(['.DS_Store'])
 
@@ -119,8 +119,8 @@ export class ExcludeRules {
 
 /**
  * The built-in patterns alone, as the `ignore` matcher would judge one path relative to the root
- * (folders end with '/'), by name: ~1.5 µs less per path than the matcher, for the thousands of
- * paths a restore asks about (coverage.ts). Paths below an excluded folder are the caller's
+ * (folders end with '/'), by name, cheaper than the matcher for the thousands of paths a restore
+ * asks about (coverage.ts). Paths below an excluded folder are the caller's
  * business, as with the matcher's own result for a parent.
  */
 export const BUILTIN_MATCHER = {

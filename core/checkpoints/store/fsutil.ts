@@ -10,9 +10,8 @@ export const DIR_MODE = 0o700
 export const FILE_MODE = 0o600
 
 export function mkdirPrivate(dir: string): void {
-  // A folder already there as it should be is left alone: a chmod is a metadata write, and a
-  // restore's journal folder is asked for on every restore (it waited ~5 ms on the file system's
-  // journal right after an install).
+  // A folder already there as it should be is left alone: a chmod is a metadata write (it waits on
+  // the file system's journal), and a restore's journal folder is asked for on every restore.
   const st = fs.statSync(dir, { throwIfNoEntry: false })
   if (st?.isDirectory() && (st.mode & 0o7777) === DIR_MODE) return
   fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE })
@@ -46,47 +45,20 @@ export function tempNameFor(target: string, tag: string): string {
 /** Temp files the engine may leave behind after a crash (cleaned on recovery); older versions put the target's name first. */
 export const TEMP_RE = /^\.(?:.*\.)?retake-.*\.tmp$/
 
-export interface AtomicOpts {
-  mode?: number
-  mtimeMs?: number
-  tag?: string
-  /** Test hook: called after the temp file is durable, just before the rename. */
-  beforeRename?: (tmp: string) => void
-}
-
-/** Atomically replace `target` with `data`. */
-export function writeAtomicSync(target: string, data: string | Uint8Array, opts: AtomicOpts = {}): void {
+/** Atomically replace `target` with `data` (`mode`: exact, whatever the umask); nothing half-written stays behind. */
+export function writeAtomicSync(target: string, data: string | Uint8Array, opts: { mode?: number; tag?: string } = {}): void {
   const tmp = tempNameFor(target, opts.tag ?? 'w')
   const fd = fs.openSync(tmp, 'wx', opts.mode ?? FILE_MODE)
   try {
     writeToStore(fd, data, tmp)
-    finishFd(fd, opts)
+    if (opts.mode !== undefined) fs.fchmodSync(fd, opts.mode)
+    fs.fsyncSync(fd)
   } catch (err) {
-    abandonTemp(fd, tmp)
+    fs.closeSync(fd)
+    fs.rmSync(tmp, { force: true })
     throw err
   }
   fs.closeSync(fd)
-  commitTemp(tmp, target, opts)
-}
-
-/** A temp file that failed to fill is closed and removed: nothing half-written stays behind. */
-function abandonTemp(fd: number, tmp: string): void {
-  fs.closeSync(fd)
-  fs.rmSync(tmp, { force: true })
-}
-
-function finishFd(fd: number, opts: AtomicOpts): void {
-  // fchmod: open()'s mode is filtered by the umask, the recorded mode must come back exactly.
-  if (opts.mode !== undefined) fs.fchmodSync(fd, opts.mode)
-  if (opts.mtimeMs !== undefined) {
-    const t = opts.mtimeMs / 1000
-    fs.futimesSync(fd, t, t)
-  }
-  fs.fsyncSync(fd)
-}
-
-function commitTemp(tmp: string, target: string, opts: AtomicOpts): void {
-  opts.beforeRename?.(tmp)
   try {
     fs.renameSync(tmp, target)
   } catch (err) {
@@ -99,6 +71,15 @@ function commitTemp(tmp: string, target: string, opts: AtomicOpts): void {
 /** Atomically write `value` as JSON (`text`: its JSON already made, e.g. a snapshot whose size is counted). */
 export function writeJsonAtomic(target: string, value: unknown, text: string = JSON.stringify(value)): void {
   writeAtomicSync(target, text, { mode: FILE_MODE, tag: 'j' })
+}
+
+/** A folder's names; none when it cannot be read (gone, not a folder). */
+export function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 
 export function readJson<T = unknown>(file: string): T | null {

@@ -68,8 +68,7 @@ export class Journal {
    * Not fsynced on its own: steps are idempotent, so a lost `done` only means the step is redone
    * on recovery. The intent (before acting) and the commit (after everything) are fsynced.
    * `batched`: the step is a plain delete (nothing else in the restore touches its path), so its
-   * mark may wait for the next DONE_BATCH (one write per deleted file was ~5% of an install's
-   * restore). Every other mark writes the waiting ones first, so a mark that a kill loses belongs
+   * mark may wait for the next DONE_BATCH (not one write per deleted file of an install). Every other mark writes the waiting ones first, so a mark that a kill loses belongs
    * to a delete made after the last mark on disk: redone, it finds the path gone.
    */
   done(i: number, batched = false): void {

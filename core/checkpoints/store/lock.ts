@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { CheckpointError } from '../types'
-import { FILE_MODE } from './fsutil'
+import { FILE_MODE, readJson } from './fsutil'
 import { writeToStore } from './store-space'
 
 export class StoreLock {
@@ -24,9 +24,8 @@ export class StoreLock {
   /**
    * Take the lock or throw ELOCKED; `waitMs` retries for that long first. `announce: false` for a
    * hold of a moment (a plan's barrier with the change journal): no lock file is written for it.
-   * Why: a file created in the store costs a free inode, which on a busy disk has meant a read of
-   * its table (~1 ms, twice per retake with the release), and nobody looking at the store could
-   * see a hold that short anyway.
+   * Why: a file created in the store costs a free inode, which on a busy disk means a read of its
+   * table, and nobody looking at the store could see a hold that short anyway.
    */
   async acquire(purpose: string, waitMs = 0, announce = true): Promise<void> {
     const deadline = Date.now() + waitMs
@@ -64,16 +63,8 @@ export class StoreLock {
     }
   }
 
-  private readOwner(): { pid: number; purpose: string } | null {
-    try {
-      return JSON.parse(fs.readFileSync(this.file, 'utf8')) as { pid: number; purpose: string }
-    } catch {
-      return null
-    }
-  }
-
   private ownerText(): string {
-    const o = this.readOwner()
+    const o = readJson<{ pid: number; purpose: string }>(this.file)
     return o ? `${o.purpose} in process ${o.pid}` : 'locked'
   }
 

@@ -117,6 +117,17 @@ export class OpenStore {
     if (this.closed) throw new CheckpointError('ECLOSED', 'checkpoint store is closed')
   }
 
+  /** A store operation: refused once closed, run holding the lock (another may hold it up to 5 s). */
+  async exclusive<T>(purpose: string, fn: () => T | Promise<T>): Promise<T> {
+    this.assertOpen()
+    await this.lock.acquire(purpose, 5000)
+    try {
+      return await fn()
+    } finally {
+      this.lock.release()
+    }
+  }
+
   rootIdOf = (abs: string): string => {
     // A loop, not find(): asked several times per path of a restore (no closure made per call).
     for (const r of this.roots) if (r.abs === abs) return r.id

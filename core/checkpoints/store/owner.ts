@@ -54,7 +54,7 @@ export class StoreOwner {
         openHere.add(this.key)
         return
       }
-      const seen = this.read()
+      const seen = readRecord(this.file)
       if (seen === 'torn') {
         if (this.ageMs() < TORN_OWNER_MS) throw this.busy('another process is opening it')
       } else if (seen && ownerAlive(seen)) {
@@ -67,7 +67,7 @@ export class StoreOwner {
 
   release(): void {
     if (!this.mine) return
-    const seen = this.read()
+    const seen = readRecord(this.file)
     // Only our own record is removed: never a successor's.
     if (seen && seen !== 'torn' && seen.nonce === this.mine.nonce) fs.rmSync(this.file, { force: true })
     this.mine = null
@@ -96,11 +96,6 @@ export class StoreOwner {
       fs.closeSync(fd)
     }
     return true
-  }
-
-  /** The owner on file; 'torn' when the file exists but holds no record; null when there is none. */
-  private read(): OwnerRecord | 'torn' | null {
-    return readRecord(this.file)
   }
 
   private ageMs(): number {
@@ -137,6 +132,18 @@ export class StoreOwner {
   }
 }
 
+/**
+ * Removes a store's owner file when it names this process: called by the host after the engine's
+ * thread died (its stores were never closed), so the fresh thread is not refused as a second owner.
+ * Only the engine's one thread opens stores in this process, and it is gone.
+ */
+export function releaseOwnerLeftHere(storeDir: string): void {
+  const file = path.join(storeDir, 'owner')
+  const o = readRecord(file)
+  if (o && o !== 'torn' && o.pid === process.pid && o.host === os.hostname()) fs.rmSync(file, { force: true })
+}
+
+/** The owner on file; 'torn' when the file exists but holds no record; null when there is none. */
 function readRecord(file: string): OwnerRecord | 'torn' | null {
   let text: string
   try {

@@ -1,5 +1,5 @@
-// Small blobs live in append-only pack files instead of one file each: creating 21,000 files in
-// the store cost more than reading and hashing them (measured: ~8.6 s of a 12 s first capture).
+// Small blobs live in append-only pack files instead of one file each: creating a file per blob
+// in the store cost more than reading and hashing them.
 // packs/<n>.pack holds raw contents back to back; packs/<n>.idx holds one line per blob,
 // "<sha256> <offset> <length>", appended after the bytes. On load, an index line pointing past
 // the end of its pack (a torn append) is ignored, so a crash never yields a half blob.
@@ -18,9 +18,8 @@ export interface PackLoc {
 const PACK_LIMIT = 256 * 1024 * 1024
 /**
  * Appended blobs are copied into a batch buffer of this size and written out together when it is
- * full: one write for the contents and one for their index lines, instead of two writes per blob
- * (28,000 system calls for a first capture of 14,000 small files). The copy lets the caller read
- * every file into one reused buffer instead of a new one per file.
+ * full: one write for the contents and one for their index lines, instead of two writes per blob.
+ * The copy lets the caller read every file into one reused buffer instead of a new one per file.
  */
 const BATCH_BYTES = 4 << 20
 

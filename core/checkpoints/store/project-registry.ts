@@ -6,16 +6,16 @@
 // (`<registry>/<hash of the folder>/<hash of the store>.json`); a plan reads the turn records of
 // the other stores registered on its folders and weighs them as another project's turns on a
 // shared folder (ownership.ts markForeign): uncertain, kept unless the user rolls them back.
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { mkdirPrivate, readJson, writeJsonAtomic } from './fsutil'
+import { sha256 } from './blob-io'
+import { listDir, mkdirPrivate, readJson, writeJsonAtomic } from './fsutil'
 import { TURN_FORMAT, type TurnRecord } from './records'
 import type { RootRuntime } from './roots'
 import type { ForeignTurn } from '../types'
 
-const hash = (s: string): string => crypto.createHash('sha256').update(s).digest('hex').slice(0, 16)
+const hash = (s: string): string => sha256(s).slice(0, 16)
 
 /**
  * The user's registry folder: `$XDG_RUNTIME_DIR/retake/projects` (Linux: private to the user, gone
@@ -62,13 +62,7 @@ export function registeredTurns(registry: string, storeDir: string, roots: RootR
   for (const r of roots) {
     if (r.shared) continue
     const dir = path.join(registry, hash(r.real))
-    let names: string[] = []
-    try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'))
-    } catch {
-      continue
-    }
-    for (const n of names) {
+    for (const n of listDir(dir).filter((n) => n.endsWith('.json'))) {
       const e = readJson<Entry>(path.join(dir, n))
       if (!e || e.folder !== r.real || typeof e.storeDir !== 'string' || path.resolve(e.storeDir) === storeDir) continue
       if (!fs.existsSync(path.join(e.storeDir, 'format.json'))) {
@@ -91,20 +85,8 @@ export function registeredTurns(registry: string, storeDir: string, roots: RootR
 function readTurns(storeDir: string): TurnRecord[] {
   const turnsDir = path.join(storeDir, 'turns')
   const out: TurnRecord[] = []
-  let sessions: string[] = []
-  try {
-    sessions = fs.readdirSync(turnsDir)
-  } catch {
-    return out
-  }
-  for (const s of sessions) {
-    let files: string[] = []
-    try {
-      files = fs.readdirSync(path.join(turnsDir, s)).filter((n) => n.endsWith('.json'))
-    } catch {
-      continue
-    }
-    for (const f of files) {
+  for (const s of listDir(turnsDir)) {
+    for (const f of listDir(path.join(turnsDir, s)).filter((n) => n.endsWith('.json'))) {
       const t = readJson<TurnRecord>(path.join(turnsDir, s, f))
       if (t?.format === TURN_FORMAT && typeof t.createdAt === 'number') out.push(t)
     }

@@ -5,7 +5,7 @@
 // message id asked again): the previous attempt's turn, kept so that attempt can be made current.
 import fs from 'node:fs'
 import path from 'node:path'
-import { mkdirPrivate, writeJsonAtomic } from './fsutil'
+import { mkdirPrivate, readJson, writeJsonAtomic } from './fsutil'
 import { isSafeKey } from './paths'
 import type { Entry, TurnKey, TurnStatus } from '../types'
 
@@ -96,7 +96,7 @@ export class Records {
       if (!fs.statSync(d).isDirectory()) continue
       for (const name of fs.readdirSync(d)) {
         if (!name.endsWith('.json')) continue
-        const t = readRecord<TurnRecord>(path.join(d, name))
+        const t = readJson<TurnRecord>(path.join(d, name))
         if (!t || t.format !== TURN_FORMAT || t.version !== 1 || typeof t.pre !== 'string') {
           this.warnings.push(`ignored turn record ${ses}/${name}: unknown or damaged format`)
           continue
@@ -107,7 +107,7 @@ export class Records {
     }
     for (const name of fs.readdirSync(this.restoresDir)) {
       if (!name.endsWith('.json')) continue
-      const r = readRecord<RestoreRecord>(path.join(this.restoresDir, name))
+      const r = readJson<RestoreRecord>(path.join(this.restoresDir, name))
       if (!r || r.format !== 'retake-checkpoint-restore') {
         this.warnings.push(`ignored restore record ${name}`)
         continue
@@ -126,7 +126,7 @@ export class Records {
       const d = path.join(this.archiveDir, ses)
       if (!fs.statSync(d).isDirectory()) continue
       for (const name of fs.readdirSync(d)) {
-        const t = name.endsWith('.json') ? readRecord<TurnRecord>(path.join(d, name)) : null
+        const t = name.endsWith('.json') ? readJson<TurnRecord>(path.join(d, name)) : null
         if (!t || t.format !== TURN_FORMAT || t.version !== 1 || typeof t.pre !== 'string') continue
         // A swap cut off between its writes leaves the record in both places: the current one wins.
         const current = this.turns.get(Records.key(t))
@@ -202,13 +202,5 @@ export class Records {
 
   allTurns(): TurnRecord[] {
     return [...this.turns.values()].sort((a, b) => a.seq - b.seq)
-  }
-}
-
-function readRecord<T>(file: string): T | null {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T
-  } catch {
-    return null
   }
 }

@@ -18,20 +18,14 @@ export async function forkSession(e: OpenStore, from: string, to: string, upToMe
 }
 
 export async function deleteSession(e: OpenStore, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
-  e.assertOpen()
-  await e.lock.acquire('delete session', 5000)
-  try {
+  return e.exclusive('delete session', () => {
     for (const t of e.records.sessionTurns(sessionID)) e.records.deleteTurn(t)
     return gc(e)
-  } finally {
-    e.lock.release()
-  }
+  })
 }
 
 export async function applyRetention(e: OpenStore, policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }> {
-  e.assertOpen()
-  await e.lock.acquire('retention', 5000)
-  try {
+  return e.exclusive('retention', () => {
     let dropped = 0
     const drop = (t: TurnRecord) => {
       if (t.status === 'open') return // a running turn keeps its pre-image
@@ -66,9 +60,7 @@ export async function applyRetention(e: OpenStore, policy: RetentionPolicy): Pro
       }
     }
     return { turnsDropped: dropped, blobsSwept, bytesFreed }
-  } finally {
-    e.lock.release()
-  }
+  })
 }
 
 function blobBytes(e: OpenStore): number {
@@ -112,11 +104,5 @@ export function gc(e: OpenStore): { blobsSwept: number; bytesFreed: number } {
 }
 
 export async function sweep(e: OpenStore): Promise<{ blobsSwept: number; bytesFreed: number }> {
-  e.assertOpen()
-  await e.lock.acquire('sweep', 5000)
-  try {
-    return gc(e)
-  } finally {
-    e.lock.release()
-  }
+  return e.exclusive('sweep', () => gc(e))
 }

@@ -1,8 +1,8 @@
 // The folders a store covers, resolved once at open: id (stable hash of the normalized path),
 // real path (the boundary every restore target is checked against), exclude rules.
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { sha256 } from './blob-io'
 import { ExcludeRules, LevelCache } from './excludes'
 import { isInside, normalizeRootPath } from './paths'
 import type { RootConfig } from '../types'
@@ -19,7 +19,7 @@ export interface RootRuntime {
 
 export function rootId(abs: string): string {
   const norm = process.platform === 'win32' || process.platform === 'darwin' ? abs.toLowerCase() : abs
-  return crypto.createHash('sha256').update(norm).digest('hex').slice(0, 16)
+  return sha256(norm).slice(0, 16)
 }
 
 export function resolveRoots(configs: RootConfig[], storeDir: string, warnings: string[]): RootRuntime[] {

@@ -4,7 +4,7 @@
 // Deleting unreferenced snapshots folds their changes into the next kept one (see compact()).
 import fs from 'node:fs'
 import path from 'node:path'
-import { mkdirPrivate, writeJsonAtomic } from './fsutil'
+import { mkdirPrivate, readJson, writeJsonAtomic } from './fsutil'
 import { applyDelta, cloneState, keysDelta, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, stateDelta, validateSnapshot } from './snapshot-deltas'
 import type { SnapshotFile, State, WalkDelta } from './snapshot-deltas'
 
@@ -33,13 +33,7 @@ export class SnapshotStore {
     const files = new Map<string, SnapshotFile>()
     for (const name of fs.readdirSync(this.dir).sort()) {
       if (!name.endsWith('.json')) continue
-      let raw: unknown = null
-      try {
-        raw = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'))
-      } catch {
-        /* reported below */
-      }
-      const v = validateSnapshot(raw)
+      const v = validateSnapshot(readJson(path.join(this.dir, name)))
       if (typeof v === 'string') {
         this.warnings.push(`ignored snapshot ${name}: ${v}`)
         continue

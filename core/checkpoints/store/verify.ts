@@ -11,9 +11,7 @@ import { gc } from './retention'
 import type { BlobProblem, VerifyReport } from '../types'
 
 export async function verifyStore(e: OpenStore, repair: boolean): Promise<VerifyReport> {
-  e.assertOpen()
-  await e.lock.acquire('verify', 5000)
-  try {
+  return e.exclusive('verify', async () => {
     const refs = e.snaps.blobRefs()
     const missing: BlobProblem[] = []
     const damaged: BlobProblem[] = []
@@ -44,9 +42,7 @@ export async function verifyStore(e: OpenStore, repair: boolean): Promise<Verify
     }
     const ok = missing.length === 0 && damaged.length === 0 && brokenTurns.length === 0
     return { ok, blobsChecked: checked, missing, damaged, brokenTurns, unreachableBlobs, unreachableBytes, warnings: [...e.warnings], repaired }
-  } finally {
-    e.lock.release()
-  }
+  })
 }
 
 /** Loose damaged blobs go to damaged/ (kept for a human to look at); packed ones stay listed. */

@@ -62,4 +62,19 @@ describe('plan diffs', () => {
     const d = diffBuffers(buf(a), buf(b), 'rewritten.txt')
     expect(d).toEqual({ binary: false, added: 6_000, removed: 6_000 })
   })
+
+  it('a 1 MB rewrite of every line gets counts at once, not a search that holds the thread', () => {
+    const a = Array.from({ length: 16_000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog ${i * 7919}`)
+    const from = buf(a)
+    expect(from.length).toBeGreaterThan(1_000_000)
+    const started = performance.now()
+    const d = diffBuffers(from, buf(a.map((l) => l + ' (rewritten)')), 'rewritten.txt')
+    expect(d).toEqual({ binary: false, added: 16_000, removed: 16_000 })
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
+  it('a last line that lost its newline is a change, shown as such', () => {
+    const d = diffBuffers(Buffer.from('a\nb\n'), Buffer.from('a\nb'), 'f')
+    expect(d).toMatchObject({ added: 1, removed: 1, text: '--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+b\n\\ No newline at end of file\n' })
+  })
 })
