@@ -55,6 +55,42 @@ describe('Change journal', () => {
     for (const d of ['d0', 'd1', 'd2']) expect(fs.readdirSync(w.p(`src/${d}`)).filter((n) => !n.startsWith('f'))).toEqual([])
   })
 
+  it('a folder deleted and made again right before a capture: every file in the new one is recorded', async () => {
+    const w = await workspace({ watch: true })
+    w.write('P/a.txt', 'a v0')
+    w.write('P/sub/b.txt', 'b v0')
+    w.write('other.txt', 'other v0')
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    const modes: string[] = []
+    // Turns that only edit a file let the journal be trusted again (the folder ages); the turns
+    // between them delete P and make it again with one more file, with no pause before the seal.
+    for (let t = 1; t <= 16; t++) {
+      await w.store.capture(`s/m${t}`)
+      const want = new Set<string>()
+      if (t % 2) {
+        w.write('other.txt', `other v${t}`)
+        want.add('other.txt')
+      } else {
+        fs.rmSync(w.p('P'), { recursive: true })
+        w.write('P/a.txt', `a v${t}`)
+        w.write('P/sub/b.txt', `b v${t}`)
+        w.write(`P/new${t}.txt`, 'made by the turn')
+        for (const p of ['P/a.txt', 'P/sub/b.txt', `P/new${t}.txt`]) want.add(p)
+        if (t > 2) want.add(`P/new${t - 2}.txt`)
+      }
+      const s = await w.store.seal(`s/m${t}`)
+      modes.push(s.mode)
+      const got = new Set((await w.store.changes(`s/m${t}`)).map((c) => c.path))
+      expect(got, `turn ${t} (${modes.join(' ')})`).toEqual(want)
+    }
+    // The restore of every turn takes the made files away again.
+    const res = await w.store.apply(await w.store.plan({ backTo: 's/m1' }))
+    expect(res.status).toBe('done')
+    expect(fs.readdirSync(w.p('P')).sort()).toEqual(['a.txt', 'sub'])
+    expect(w.text('P/a.txt')).toBe('a v0')
+  })
+
   it.runIf(process.platform === 'linux')('an edit of a file whose name is not UTF-8 is seen: the journal gives up and the capture walks', async () => {
     const w = await workspace({ watch: true })
     const name = Buffer.concat([Buffer.from(w.ws + '/bad'), Buffer.from([0xff]), Buffer.from('.txt')])

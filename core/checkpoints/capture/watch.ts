@@ -185,7 +185,11 @@ class ParcelJournal implements ChangeWatcher {
       }
       const abs = this.real === this.root || !e.path.startsWith(prefix) ? e.path : path.join(this.root, e.path.slice(prefix.length))
       this.dirty.add(abs)
-      if (e.type === 'create' && !this.dirCreated) {
+      // Any event on what is a folder now means a folder made since the last look, whose files
+      // may have no event: parcel reports a folder deleted and made again between two deliveries
+      // as an "update" of it (and "delete" for its old files, made again too), and the new
+      // folder's watch comes after its first files. Only a walk sees them.
+      if (!this.dirCreated) {
         try {
           if (fs.lstatSync(abs).isDirectory()) this.dirCreated = true
         } catch {
