@@ -3,9 +3,13 @@
 // recorded at the seal), on disk just before the apply ("before") and after it ("after").
 //   - every path the turn changed is back byte-exact (content, mode, link text, kind);
 //   - every other path is untouched;
-//   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state,
-//     and a user write during the turn survives — or either is reported as skipped, never silently;
-//     what another process wrote while the apply ran is there as it wrote it;
+//   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state
+//     (or is reported as skipped, never silently); a file the user wrote during a turn whose tools
+//     are known, none opaque, survives and is reported as a conflict (no tool named it); what
+//     another process wrote while the apply ran is there as it wrote it;
+//   - the documented limit (docs/checkpoints.md, "A retake undoes only its own turn", Limits): a
+//     turn that ran a shell, or whose tool use is unknown, owns everything in its window, so a file
+//     the user wrote during it is rolled back with the turn (and its undo brings it back);
 //   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
@@ -55,8 +59,10 @@ export interface Judged {
   result: ApplyResult
   /** Paths ignored (never checkpointed): only asked to be left alone. */
   ignored: Ignored
-  /** What the user wrote during the turn (path → node): must survive or be reported. */
+  /** What the user wrote during the turn (path → node): must survive and be reported, unless `turnOwnsWindow`. */
   userWritesDuringTurn?: Map<string, Node>
+  /** The turn ran a shell or its tool use is unknown: the user's writes during it are the turn's (documented limit). */
+  turnOwnsWindow?: boolean
   /** What another process wrote while the apply ran (path → node): must survive as written. */
   userDuringApply?: Map<string, Node>
 }
@@ -70,11 +76,14 @@ export function judge(j: Judged): string[] {
   }
   const turnChanged = changedPaths(j.back, j.expected)
   const userChanged = changedPaths(j.expected, j.before)
-  const userDuring = j.userWritesDuringTurn ?? new Map<string, Node>()
+  const duringTurn = j.userWritesDuringTurn ?? new Map<string, Node>()
+  // Writes the engine can tell from the turn's (no tool named them); the others are judged as the turn's.
+  const userDuring = j.turnOwnsWindow ? new Map<string, Node>() : duringTurn
   const skipped = [...j.result.skipped.map((s) => s.path), ...j.result.failed.map((f) => f.path)]
   // Reported names are compared in NFC and as written (the engine may keep a name's own form).
   const names = (p: string): string[] => [engineName(p), keyName(p)]
   const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
+  const reportedOutside = (p: string): boolean => j.result.skipped.some((s) => names(p).includes(s.path) && (s.reason ?? '').includes('changed outside the agent during this turn'))
   const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
   const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)
   const duringApply = j.userDuringApply ?? new Map<string, Node>()
@@ -103,8 +112,15 @@ export function judge(j: Judged): string[] {
     }
     if (ignored) {
       if (!untouched) say(p, 'is ignored (never checkpointed) but the apply changed it')
-    } else if (userDuring.has(p) && !nodeEq(after, userDuring.get(p)) && !(untouched && reported(p))) {
-      say(p, 'was written by the user during the turn and is gone without a report')
+    } else if (userDuring.has(p) && !userChanged.has(p)) {
+      // Known tools, none opaque, none named it: a conflict "changed outside the agent", kept.
+      if (!nodeEq(after, userDuring.get(p))) say(p, 'was written by the user during the turn (no tool named it) and the apply changed it')
+      else if (!reportedOutside(p)) say(p, 'was written by the user during the turn (no tool named it) and is not reported as changed outside the agent')
+    } else if (duringTurn.has(p) && !userChanged.has(p)) {
+      // The documented limit: an opaque or unknown turn owns its window, so the user's file goes
+      // with the turn's changes (its undo brings it back) — asked explicitly, not left to chance.
+      if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p)))
+        say(p, 'was written by the user during an opaque or unknown turn, which owns its window (documented limit), and is not rolled back with it')
     } else if (userChanged.has(p)) {
       // A path the user deleted may get its pre-turn state back: nothing the user wrote is lost.
       const refilled = before === undefined && nodeEq(after, j.back.get(p))
