@@ -1,7 +1,10 @@
 // Proof by model: seeded random scenarios (trees with folders, symlinks in and out of the root,
 // modes, .gitignore; turns that edit, create, delete, rename, swap kinds and install many files;
-// user edits after the turn) against the real engine; the oracle (model/oracle.ts) judges every
-// restore and every undo. About one seed in seven (model/crash.ts CRASH_SHARE, drawn from the seed)
+// user writes during a turn and edits after it) against the real engine, told what each turn's
+// tools named as the app tells it (model/turn-tools.ts: known, opaque for a shell, or unknown);
+// the oracle (model/oracle.ts) judges every restore and every undo: with known tools the user's
+// writes during the turn are kept, with an opaque or unknown turn they go with it (the limit
+// docs/checkpoints.md documents). About one seed in seven (model/crash.ts CRASH_SHARE, drawn from the seed)
 // runs its restore or its undo in a child process killed at a random step or rename, reopens the
 // store so recovery completes it, and is judged the same way: 8 of the 50 CI seeds, hundreds in a
 // soak. A failure prints its seed; replay it with
