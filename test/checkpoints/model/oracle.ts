@@ -9,7 +9,8 @@
 //     another process wrote while the apply ran is there as it wrote it;
 //   - the documented limit (docs/checkpoints.md, "A retake undoes only its own turn", Limits): a
 //     turn that ran a shell, or whose tool use is unknown, owns everything in its window, so a file
-//     the user wrote during it is rolled back with the turn (and its undo brings it back);
+//     the user wrote during it is rolled back with the turn (and its undo brings it back); and a
+//     file the turn's tools wrote that the user edited during the turn goes back with the turn;
 //   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
@@ -63,6 +64,8 @@ export interface Judged {
   userWritesDuringTurn?: Map<string, Node>
   /** The turn ran a shell or its tool use is unknown: the user's writes during it are the turn's (documented limit). */
   turnOwnsWindow?: boolean
+  /** A file the turn's tools wrote that the user edited during the turn: the turn's (documented limit). */
+  userEditedTurnFile?: string
   /** What another process wrote while the apply ran (path → node): must survive as written. */
   userDuringApply?: Map<string, Node>
 }
@@ -121,6 +124,11 @@ export function judge(j: Judged): string[] {
       // with the turn's changes (its undo brings it back) — asked explicitly, not left to chance.
       if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p)))
         say(p, 'was written by the user during an opaque or unknown turn, which owns its window (documented limit), and is not rolled back with it')
+    } else if (p === j.userEditedTurnFile && !userChanged.has(p)) {
+      // The other documented limit: the evidence is what the tools named, not when the file changed,
+      // so the user's edit of a file the turn wrote is rolled back with the turn's.
+      if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p)))
+        say(p, "was written by the turn's tools and edited by the user during the turn (documented limit: the turn's) and is not back as before the turn")
     } else if (userChanged.has(p)) {
       // A path the user deleted may get its pre-turn state back: nothing the user wrote is lost.
       const refilled = before === undefined && nodeEq(after, j.back.get(p))

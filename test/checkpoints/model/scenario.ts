@@ -13,7 +13,7 @@ import type { DuringApply } from './during-apply'
 import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
-import { turnOps, userAfter, userDuringTurn } from './ops'
+import { turnOps, userAfter, userDuringTurn, userEditsTurnFile } from './ops'
 import { linkRng, namesAndLinks } from './names-links'
 import { tagRng, tagSome } from './tags'
 import { changedPaths, nodeEq, readTree } from './tree'
@@ -128,6 +128,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     const turns = 1 + r.int(3)
     let back = readTree(ws)
     let userDuring = new Map<string, Node>()
+    let userEditedTurnFile: string | undefined
     const kr = toolRng(seed)
     const dg = new Gen(duringTurnRng(seed), ws, outside, flags)
     for (let i = 1; i <= turns; i++) {
@@ -139,7 +140,8 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
       )
       // Read before the user's writes below: a tool never names the user's files.
       const knowledge = drawKnowledge(kr)
-      const named = knowledge === 'unknown' ? [] : namedPaths(ws, back, readTree(ws))
+      const byTurn = readTree(ws)
+      const named = knowledge === 'unknown' ? [] : namedPaths(ws, back, byTurn)
       tools.set(`s/m${i}`, { knowledge, paths: named })
       log.push(`turn m${i} tools: ${knowledge}${knowledge === 'unknown' ? '' : ` (${named.length} paths named)`}`)
       // In any turn; only the last one's are in the window of the restore (earlier ones are its pre-state).
@@ -148,6 +150,9 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
         if (i === turns) userDuring = u.writes
         log.push(...u.log)
       }
+      const edit = flags.userEditDuringTurn && dg.r.chance(0.3) ? userEditsTurnFile(dg, changedPaths(back, byTurn)) : null
+      if (edit) log.push(edit.log)
+      if (edit && i === turns) userEditedTurnFile = edit.path
       await store!.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
@@ -168,7 +173,21 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     // An opaque or unknown last turn owns its window (docs/checkpoints.md, "Limits"): judge.ts expects
     // the user's writes during it rolled back with the turn.
     const turnOwnsWindow = tools.get(`s/m${turns}`)!.knowledge !== 'known'
-    violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring, turnOwnsWindow, userDuringApply: writes }))
+    violations.push(
+      ...judge({
+        label: 'restore',
+        back,
+        expected,
+        before,
+        after,
+        result: res,
+        ignored,
+        userWritesDuringTurn: userDuring,
+        turnOwnsWindow,
+        userEditedTurnFile,
+        userDuringApply: writes,
+      }),
+    )
     if (res.restoreId) {
       if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
       const beforeUndo = readTree(ws)
