@@ -70,6 +70,22 @@ export interface Judged {
   userDuringApply?: Map<string, Node>
 }
 
+/**
+ * A file's mode and tags belong to the file, not to one of its names: when the apply set them back
+ * in place on another name of the same file (a hard link, model/names-links.ts), this name shows
+ * them too, its content untouched. Only what the apply did to that other name is judged there.
+ */
+function metadataOfOtherName(j: Judged, p: string): boolean {
+  const [b, a] = [j.before.get(p), j.after.get(p)]
+  if (b?.t !== 'f' || a?.t !== 'f' || b.ino === undefined || b.ino !== a.ino || !b.data.equals(a.data)) return false
+  for (const [q, qa] of j.after) {
+    const qb = j.before.get(q)
+    if (q === p || qa.t !== 'f' || qb?.t !== 'f' || qa.ino !== a.ino || qb.ino !== a.ino) continue
+    if (!nodeEq(qb, qa) && qa.mode === a.mode && qa.tags === a.tags) return true
+  }
+  return false
+}
+
 export function judge(j: Judged): string[] {
   const v: string[] = []
   const say = (p: string, what: string): void => {
@@ -100,7 +116,7 @@ export function judge(j: Judged): string[] {
   for (const p of all) {
     const before = j.before.get(p)
     const after = j.after.get(p)
-    const untouched = nodeEq(before, after)
+    const untouched = nodeEq(before, after) || metadataOfOtherName(j, p)
     const ignored = j.ignored(p)
     if (duringApply.has(p)) {
       if (!nodeEq(after, duringApply.get(p))) say(p, 'was written by another process during the apply and is not as it wrote it')
