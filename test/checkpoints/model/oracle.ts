@@ -2,7 +2,8 @@
 // seen before the turn ("back": what the restore puts back), after it ("expected": what the engine
 // recorded at the seal), on disk just before the apply ("before") and after it ("after").
 //   - every path the turn changed is back byte-exact (content, mode, link text, kind);
-//   - every other path is untouched;
+//   - every other path is untouched (a second name of a file shows the mode and tags the apply set
+//     back through another of its names: they belong to the file, see metadataOfOtherName);
 //   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state
 //     (or is reported as skipped, never silently); a file the user wrote during a turn whose tools
 //     are known, none opaque, survives and is reported as a conflict (no tool named it); what
