@@ -35,12 +35,13 @@ export function writerFor(seed: number, plan: Plan, ws: string): DuringApply | n
     if (done || s.key !== target) return
     done = true
     let rel = toBytes(s.key).toString('latin1')
-    if (fs.lstatSync(absBytes(ws, rel), MAYBE)?.isDirectory()) rel = `${rel}/written-during-apply.txt`
+    if (lstatOrNull(absBytes(ws, rel))?.isDirectory()) rel = `${rel}/written-during-apply.txt`
     const abs = absBytes(ws, rel)
     const parent = absBytes(ws, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '')
     // Only into a real folder of the root, and never over a link: nothing is written outside it.
-    const real = fs.existsSync(parent) ? fs.realpathSync.native(parent, { encoding: 'buffer' }) : null
-    if (!real?.equals(parent) || fs.lstatSync(abs, MAYBE)?.isSymbolicLink()) {
+    // (A step before this one may have left a file where a folder on the way was: nothing to write into.)
+    const real = lstatOrNull(parent)?.isDirectory() ? fs.realpathSync.native(parent, { encoding: 'buffer' }) : null
+    if (!real?.equals(parent) || lstatOrNull(abs)?.isSymbolicLink()) {
       out.log.push(`during apply: nothing written at ${rel} (no real folder there)`)
       return
     }
@@ -51,6 +52,15 @@ export function writerFor(seed: number, plan: Plan, ws: string): DuringApply | n
     out.log.push(`during apply: another process wrote ${rel}${names.length ? ` (also seen as ${names.join(', ')})` : ''}`)
   }
   return out
+}
+
+/** lstat, or null when nothing is there or a file stands where a folder on the way should be. */
+function lstatOrNull(p: Buffer): fs.Stats | null {
+  try {
+    return fs.lstatSync(p, MAYBE) ?? null
+  } catch {
+    return null
+  }
 }
 
 /** The other paths of the root naming the same file as `rel` (none unless it has more than one link). */
