@@ -24,8 +24,9 @@ const COUNT = 50
 // from exiting), 1003, 1124 (another process wrote in place into a file with a second name: the
 // model recorded one name), 1247 (that write kept the file's tags: the model recorded none), 2004
 // (the turn changed a mode through a second name: the restore's chmod of the other name reported it
-// "changed since the plan was made").
-const FOUND = [741600660, 750105706, 1003, 1124, 1247, 2004]
+// "changed since the plan was made"), 3176 (the during-apply writer threw below a path a step had
+// made a file).
+const FOUND = [741600660, 750105706, 1003, 1124, 1247, 2004, 3176]
 const seeds = process.env.RETAKE_CK_MODEL_SEEDS ? process.env.RETAKE_CK_MODEL_SEEDS.split(',').map(Number) : [...Array.from({ length: COUNT }, (_, i) => FIRST + i), ...FOUND]
 
 describe('the checkpoint engine against its model', () => {
