@@ -1,5 +1,6 @@
 // Names and metadata around a restore: a name as long as a folder entry allows, the mode of a folder
-// a restore has to make again, and a file over the size cap that a restore would replace.
+// a restore has to make again, a file over the size cap that a restore would replace, and a mode
+// set back on a file with two names.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { workspace } from './helpers'
@@ -63,5 +64,22 @@ describe('names and metadata', () => {
     expect(plan.warnings.filter((m) => m.includes('Undo cannot bring it back'))).toEqual([
       'data.bin is over the 1000 bytes limit now: its current content is not kept, so Undo cannot bring it back',
     ])
+  })
+})
+
+describe('a file with two names in the root', () => {
+  it('a mode the turn changed through one name is set back once, with no false "changed since" report', async () => {
+    const w = await workspace()
+    w.write('run.sh', 'echo hi\n')
+    fs.chmodSync(w.p('run.sh'), 0o755)
+    fs.linkSync(w.p('run.sh'), w.p('also-run.sh'))
+    await w.store.capture('s/m1')
+    fs.chmodSync(w.p('also-run.sh'), 0o644) // both names show it: one file
+    await w.store.seal('s/m1')
+    const res = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(res.skipped).toEqual([])
+    expect(res.status).toBe('done')
+    expect(fs.statSync(w.p('run.sh')).mode & 0o777).toBe(0o755)
+    expect(fs.statSync(w.p('also-run.sh')).mode & 0o777).toBe(0o755)
   })
 })

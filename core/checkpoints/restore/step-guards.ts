@@ -47,6 +47,16 @@ export function checkWrite(env: StepEnv, k: string, root: RootRuntime, abs: stri
   throw new KeptInPlace(want ? 'changed since the plan was made; kept as it is' : 'created since the plan was made; kept as it is')
 }
 
+/**
+ * A file chmod's path already holds what the re-check found with the planned mode: another name of
+ * the same file (a hard link the turn changed through) had its chmod first. Done, not "changed".
+ */
+export function modeAlreadySet(env: StepEnv, k: string, root: RootRuntime, abs: string, mode: number): boolean {
+  const want = env.cleared.has(k) ? undefined : (env.guards.get(k) ?? undefined)
+  if (want?.type !== 'file') return false
+  return matches(currentEntry(abs, root.caseInsensitive, env.blobs, env.maxFileBytes, want), { ...want, mode })
+}
+
 /** The file was gone already: the restore did not touch it. */
 function gone(env: StepEnv, k: string): false {
   env.vanished.add(k)

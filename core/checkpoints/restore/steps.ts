@@ -12,7 +12,7 @@ import type { RootRuntime } from '../store/roots'
 import type { PlanAction, Xattrs } from '../types'
 import { KeptInPlace, touchedFolder } from './step-env'
 import type { StepEnv } from './step-env'
-import { checkUnlink, checkWrite, unlinkFailed } from './step-guards'
+import { checkUnlink, checkWrite, modeAlreadySet, unlinkFailed } from './step-guards'
 import { os, readdirNames } from '../store/os-names'
 import { restoreXattrs, withXattrStep } from '../store/xattrs'
 
@@ -153,6 +153,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
       const st = enter(env, s, root) ? fs.lstatSync(os(abs), { throwIfNoEntry: false }) : undefined
       if (!st) return void env.vanished.add(k) // gone meanwhile: left as the user left it
       if (st.isSymbolicLink()) throw new KeptInPlace('is a link now (a chmod would follow it); kept')
+      if (st.isFile() && !s.xattrs && env.guards.has(k) && modeAlreadySet(env, k, root, abs, s.mode)) return
       if (st.isFile()) checkWrite(env, k, root, abs)
       // Attributes first: a mode without the owner's write bit would refuse them.
       if (s.xattrs) restoreXattrs(env, abs, s.key, s.xattrs)

@@ -1,12 +1,15 @@
 // Child for the model test's crash scenarios (model/crash.ts): open the store, plan the restore of a
 // turn (or the undo of a restore), print what the apply will skip, then apply it and kill itself at
 // a step or just before a rename, chosen as a share of the plan. With nothing to kill at (no rename
-// in the plan) it finishes and prints its result.
+// in the plan) it finishes and prints its result. The turns' tool use (model/turn-tools.ts) comes in
+// a JSON file, so the child plans with what the parent would have told the engine.
+import fs from 'node:fs'
 import { openCheckpointStore } from '../../../core/checkpoints/index'
+import { toolUseFromJson, toolUseOption } from '../model/turn-tools'
 
-const [storeDir, ws, openJson, what, id, mode, atStr] = process.argv.slice(2) as [string, string, string, 'turn' | 'undo', string, 'step' | 'rename', string]
+const [storeDir, ws, openJson, what, id, mode, atStr, toolsFile] = process.argv.slice(2) as [string, string, string, 'turn' | 'undo', string, 'step' | 'rename', string, string]
 const store = await openCheckpointStore({ storeDir, roots: [{ path: ws }], ...JSON.parse(openJson) })
-const plan = what === 'turn' ? await store.plan({ turnKey: id }) : await store.planUndo(id)
+const plan = what === 'turn' ? await store.plan({ turnKey: id }, { toolUse: toolUseOption(toolUseFromJson(fs.readFileSync(toolsFile, 'utf8'))) }) : await store.planUndo(id)
 // What apply reports as skipped without running a step: conflicts (restore-rest) and what was never kept.
 const skipped = plan.actions.filter((a) => a.kind === 'conflict' || a.kind === 'not-checkpointed').map((a) => ({ root: a.root, path: a.path, reason: a.reason ?? a.kind }))
 // Written out (handed to the pipe) before the apply: a kill mid-apply loses what is still buffered,

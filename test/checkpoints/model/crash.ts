@@ -11,6 +11,7 @@ import { openCheckpointStore } from '../../../core/checkpoints/index'
 import type { InternalStore, OpenOptions } from '../../../core/checkpoints/index'
 import type { ApplyResult } from '../../../core/checkpoints/types'
 import { rng } from './gen'
+import { toolUseJson, type TurnTools } from './turn-tools'
 
 /** Share of seeds whose restore or undo is killed; CI's 50 seeds get ~7, a soak hundreds. */
 export const CRASH_SHARE = 0.15
@@ -62,11 +63,14 @@ const line = (out: string, tag: string): string | undefined =>
  * kill (its skips) plus what recovery reports, or the child's own result if it was not killed.
  */
 export async function crashingApply(
-  o: { storeDir: string; ws: string; open: Partial<OpenOptions>; what: 'turn' | 'undo'; id: string; crash: CrashPoint },
+  o: { storeDir: string; ws: string; open: Partial<OpenOptions>; what: 'turn' | 'undo'; id: string; crash: CrashPoint; tools: ReadonlyMap<string, TurnTools> },
   log: string[],
 ): Promise<{ store: InternalStore; result: ApplyResult }> {
   const c = o.crash
-  const run = await runChild([o.storeDir, o.ws, JSON.stringify(o.open), o.what, o.id, c.mode, String(c.at)])
+  // In a file: an install's named paths are more than one argument may hold.
+  const toolsFile = path.join(path.dirname(o.storeDir), 'tool-use.json')
+  fs.writeFileSync(toolsFile, toolUseJson(o.tools))
+  const run = await runChild([o.storeDir, o.ws, JSON.stringify(o.open), o.what, o.id, c.mode, String(c.at), toolsFile])
   const journals = fs.existsSync(path.join(o.storeDir, 'journal')) ? fs.readdirSync(path.join(o.storeDir, 'journal')) : []
   const store = await openCheckpointStore({ storeDir: o.storeDir, roots: [{ path: o.ws }], ...o.open })
   try {

@@ -10,6 +10,7 @@ import type { Step } from '../../../core/checkpoints/store/journal'
 import { toBytes } from '../../../core/checkpoints/store/os-names'
 import type { Plan } from '../../../core/checkpoints/types'
 import { rng } from './gen'
+import { readTags } from './tags'
 import { absBytes } from './tree'
 import type { Node, Tree } from './tree'
 
@@ -34,20 +35,56 @@ export function writerFor(seed: number, plan: Plan, ws: string): DuringApply | n
     if (done || s.key !== target) return
     done = true
     let rel = toBytes(s.key).toString('latin1')
-    if (fs.lstatSync(absBytes(ws, rel), MAYBE)?.isDirectory()) rel = `${rel}/written-during-apply.txt`
+    if (lstatOrNull(absBytes(ws, rel))?.isDirectory()) rel = `${rel}/written-during-apply.txt`
     const abs = absBytes(ws, rel)
     const parent = absBytes(ws, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '')
     // Only into a real folder of the root, and never over a link: nothing is written outside it.
-    const real = fs.existsSync(parent) ? fs.realpathSync.native(parent, { encoding: 'buffer' }) : null
-    if (!real?.equals(parent) || fs.lstatSync(abs, MAYBE)?.isSymbolicLink()) {
+    // (A step before this one may have left a file where a folder on the way was: nothing to write into.)
+    const real = lstatOrNull(parent)?.isDirectory() ? fs.realpathSync.native(parent, { encoding: 'buffer' }) : null
+    if (!real?.equals(parent) || lstatOrNull(abs)?.isSymbolicLink()) {
       out.log.push(`during apply: nothing written at ${rel} (no real folder there)`)
       return
     }
     fs.writeFileSync(abs, data)
-    out.writes.set(rel, { t: 'f', data, mode: fs.lstatSync(abs).mode & 0o7777 })
-    out.log.push(`during apply: another process wrote ${rel}`)
+    // Written in place: every other name of the file (a hard link, model/names-links.ts) shows it too.
+    const names = otherNames(ws, rel)
+    for (const p of [rel, ...names]) out.writes.set(p, { t: 'f', data, mode: fs.lstatSync(abs).mode & 0o7777, ...tagsOf(ws, p) })
+    out.log.push(`during apply: another process wrote ${rel}${names.length ? ` (also seen as ${names.join(', ')})` : ''}`)
   }
   return out
+}
+
+/** lstat, or null when nothing is there or a file stands where a folder on the way should be. */
+function lstatOrNull(p: Buffer): fs.Stats | null {
+  try {
+    return fs.lstatSync(p, MAYBE) ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The other paths of the root naming the same file as `rel` (none unless it has more than one link). */
+function otherNames(ws: string, rel: string): string[] {
+  const st = fs.lstatSync(absBytes(ws, rel))
+  if (st.nlink < 2) return []
+  const out: string[] = []
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(absBytes(ws, dir), { withFileTypes: true, encoding: 'buffer' })) {
+      const p = dir ? `${dir}/${e.name.toString('latin1')}` : e.name.toString('latin1')
+      if (e.isDirectory()) walk(p)
+      else if (e.isFile() && p !== rel) {
+        const o = fs.lstatSync(absBytes(ws, p))
+        if (o.ino === st.ino && o.dev === st.dev) out.push(p)
+      }
+    }
+  }
+  walk('')
+  return out
+}
+
+const tagsOf = (ws: string, rel: string): { tags?: string } => {
+  const tags = readTags(ws, rel)
+  return tags === undefined ? {} : { tags }
 }
 
 /** A tree with what was written during the apply in place: what the restore's undo must come back to. */

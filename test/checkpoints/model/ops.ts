@@ -113,6 +113,20 @@ export function userDuringTurn(g: Gen): { log: string[]; writes: Map<string, Nod
   return { log: [...writes.keys()].map((p) => `user-during ${p}`), writes }
 }
 
+/**
+ * The user edits, while the turn runs, a file the turn's tools wrote: the engine cannot tell the two
+ * writes apart (it goes by what the tools named, not by when a file changed), so the edit goes with
+ * the turn — the documented limit. Returns the path edited, or null when the turn wrote no file.
+ */
+export function userEditsTurnFile(g: Gen, changedByTurn: Set<string>): { log: string; path: string } | null {
+  const t = readTree(g.root)
+  const f = files(t).filter((p) => changedByTurn.has(p))
+  if (!f.length) return null
+  const p = g.r.pick(f)
+  g.writeFile(p, Buffer.concat([g.content(), Buffer.from('user edit during the turn')]), (t.get(p) as { mode: number }).mode)
+  return { log: `user-during-edit ${p} (a file the turn wrote)`, path: p }
+}
+
 /** The user's edits after the seal (or after a restore): edits, creates, deletes, maybe same-size same-mtime. */
 export function userAfter(g: Gen, changedByTurn: Set<string>, kindChanged: string[] = []): string[] {
   const log: string[] = []

@@ -2,10 +2,16 @@
 // seen before the turn ("back": what the restore puts back), after it ("expected": what the engine
 // recorded at the seal), on disk just before the apply ("before") and after it ("after").
 //   - every path the turn changed is back byte-exact (content, mode, link text, kind);
-//   - every other path is untouched;
-//   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state,
-//     and a user write during the turn survives — or either is reported as skipped, never silently;
-//     what another process wrote while the apply ran is there as it wrote it;
+//   - every other path is untouched (a second name of a file shows the mode and tags the apply set
+//     back through another of its names: they belong to the file, see metadataOfOtherName);
+//   - nothing the user wrote is gone: a path the user changed after the seal keeps the user's state
+//     (or is reported as skipped, never silently); a file the user wrote during a turn whose tools
+//     are known, none opaque, survives and is reported as a conflict (no tool named it); what
+//     another process wrote while the apply ran is there as it wrote it;
+//   - the documented limit (docs/checkpoints.md, "A retake undoes only its own turn", Limits): a
+//     turn that ran a shell, or whose tool use is unknown, owns everything in its window, so a file
+//     the user wrote during it is rolled back with the turn (and its undo brings it back); and a
+//     file the turn's tools wrote that the user edited during the turn goes back with the turn;
 //   - a path left alone is reported in `skipped`, and only because of a user change or an ignored
 //     file next to it (a skip with no reason a user can see is a failure too).
 import ignore from 'ignore'
@@ -55,10 +61,30 @@ export interface Judged {
   result: ApplyResult
   /** Paths ignored (never checkpointed): only asked to be left alone. */
   ignored: Ignored
-  /** What the user wrote during the turn (path → node): must survive or be reported. */
+  /** What the user wrote during the turn (path → node): must survive and be reported, unless `turnOwnsWindow`. */
   userWritesDuringTurn?: Map<string, Node>
+  /** The turn ran a shell or its tool use is unknown: the user's writes during it are the turn's (documented limit). */
+  turnOwnsWindow?: boolean
+  /** A file the turn's tools wrote that the user edited during the turn: the turn's (documented limit). */
+  userEditedTurnFile?: string
   /** What another process wrote while the apply ran (path → node): must survive as written. */
   userDuringApply?: Map<string, Node>
+}
+
+/**
+ * A file's mode and tags belong to the file, not to one of its names: when the apply set them back
+ * in place on another name of the same file (a hard link, model/names-links.ts), this name shows
+ * them too, its content untouched. Only what the apply did to that other name is judged there.
+ */
+function metadataOfOtherName(j: Judged, p: string): boolean {
+  const [b, a] = [j.before.get(p), j.after.get(p)]
+  if (b?.t !== 'f' || a?.t !== 'f' || b.ino === undefined || b.ino !== a.ino || !b.data.equals(a.data)) return false
+  for (const [q, qa] of j.after) {
+    const qb = j.before.get(q)
+    if (q === p || qa.t !== 'f' || qb?.t !== 'f' || qa.ino !== a.ino || qb.ino !== a.ino) continue
+    if (!nodeEq(qb, qa) && qa.mode === a.mode && qa.tags === a.tags) return true
+  }
+  return false
 }
 
 export function judge(j: Judged): string[] {
@@ -70,11 +96,14 @@ export function judge(j: Judged): string[] {
   }
   const turnChanged = changedPaths(j.back, j.expected)
   const userChanged = changedPaths(j.expected, j.before)
-  const userDuring = j.userWritesDuringTurn ?? new Map<string, Node>()
+  const duringTurn = j.userWritesDuringTurn ?? new Map<string, Node>()
+  // Writes the engine can tell from the turn's (no tool named them); the others are judged as the turn's.
+  const userDuring = j.turnOwnsWindow ? new Map<string, Node>() : duringTurn
   const skipped = [...j.result.skipped.map((s) => s.path), ...j.result.failed.map((f) => f.path)]
   // Reported names are compared in NFC and as written (the engine may keep a name's own form).
   const names = (p: string): string[] => [engineName(p), keyName(p)]
   const reported = (p: string): boolean => skipped.some((s) => names(p).some((n) => related(s, n)))
+  const reportedOutside = (p: string): boolean => j.result.skipped.some((s) => names(p).includes(s.path) && (s.reason ?? '').includes('changed outside the agent during this turn'))
   const all = new Set([...j.back.keys(), ...j.expected.keys(), ...j.before.keys(), ...j.after.keys()])
   const ignoredPaths = [...all].filter((p) => j.ignored(p) !== false)
   const duringApply = j.userDuringApply ?? new Map<string, Node>()
@@ -88,7 +117,7 @@ export function judge(j: Judged): string[] {
   for (const p of all) {
     const before = j.before.get(p)
     const after = j.after.get(p)
-    const untouched = nodeEq(before, after)
+    const untouched = nodeEq(before, after) || metadataOfOtherName(j, p)
     const ignored = j.ignored(p)
     if (duringApply.has(p)) {
       if (!nodeEq(after, duringApply.get(p))) say(p, 'was written by another process during the apply and is not as it wrote it')
@@ -103,8 +132,20 @@ export function judge(j: Judged): string[] {
     }
     if (ignored) {
       if (!untouched) say(p, 'is ignored (never checkpointed) but the apply changed it')
-    } else if (userDuring.has(p) && !nodeEq(after, userDuring.get(p)) && !(untouched && reported(p))) {
-      say(p, 'was written by the user during the turn and is gone without a report')
+    } else if (userDuring.has(p) && !userChanged.has(p)) {
+      // Known tools, none opaque, none named it: a conflict "changed outside the agent", kept.
+      if (!nodeEq(after, userDuring.get(p))) say(p, 'was written by the user during the turn (no tool named it) and the apply changed it')
+      else if (!reportedOutside(p)) say(p, 'was written by the user during the turn (no tool named it) and is not reported as changed outside the agent')
+    } else if (duringTurn.has(p) && !userChanged.has(p)) {
+      // The documented limit: an opaque or unknown turn owns its window, so the user's file goes
+      // with the turn's changes (its undo brings it back) — asked explicitly, not left to chance.
+      if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p)))
+        say(p, 'was written by the user during an opaque or unknown turn, which owns its window (documented limit), and is not rolled back with it')
+    } else if (p === j.userEditedTurnFile && !userChanged.has(p)) {
+      // The other documented limit: the evidence is what the tools named, not when the file changed,
+      // so the user's edit of a file the turn wrote is rolled back with the turn's.
+      if (!nodeEq(after, j.back.get(p)) && !(untouched && reported(p)))
+        say(p, "was written by the turn's tools and edited by the user during the turn (documented limit: the turn's) and is not back as before the turn")
     } else if (userChanged.has(p)) {
       // A path the user deleted may get its pre-turn state back: nothing the user wrote is lost.
       const refilled = before === undefined && nodeEq(after, j.back.get(p))

@@ -13,10 +13,12 @@ import type { DuringApply } from './during-apply'
 import { Gen, OUTSIDE_FILE, rng } from './gen'
 import type { Flags } from './gen'
 import { ignoredIn, judge } from './oracle'
-import { turnOps, userAfter, userDuringTurn } from './ops'
+import { turnOps, userAfter, userDuringTurn, userEditsTurnFile } from './ops'
 import { linkRng, namesAndLinks } from './names-links'
 import { tagRng, tagSome } from './tags'
 import { changedPaths, nodeEq, readTree } from './tree'
+import { drawKnowledge, duringTurnRng, namedPaths, toolRng, toolUseOption } from './turn-tools'
+import type { TurnTools } from './turn-tools'
 import type { Node, Tree } from './tree'
 
 export interface Outcome {
@@ -41,6 +43,7 @@ export const ALL_FLAGS: (keyof Flags)[] = [
 
 /** Classes the engine handles today: on unless the list names them with a minus (-sameSizeSameMtime). */
 export const DEFAULT_ON: (keyof Flags)[] = [
+  'userEditDuringTurn',
   'sameSizeSameMtime',
   'oddNames',
   'userEditBeforeUndo',
@@ -104,9 +107,11 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
   const crash = crashFor(seed)
   /** Apply the plan of `what` here, or in a child killed at the seed's crash point (see model/crash.ts). */
   let during: DuringApply | null = null
+  // What each turn's tools named (model/turn-tools.ts), by turn key, as the host tells plan().
+  const tools = new Map<string, TurnTools>()
   const apply = async (what: 'turn' | 'undo', id: string): Promise<ApplyResult> => {
     if (crash?.during !== (what === 'turn' ? 'restore' : 'undo')) {
-      const plan = what === 'turn' ? await store!.plan({ turnKey: id }) : await store!.planUndo(id)
+      const plan = what === 'turn' ? await store!.plan({ turnKey: id }, { toolUse: toolUseOption(tools) }) : await store!.planUndo(id)
       // Another process writing while the restore runs (not in a crashing child: its own class).
       if (what === 'turn' && flags.writeDuringApply && !crash) during = writerFor(seed, plan, ws)
       const res = await store!.apply(plan, { onConflict: 'restore-rest' }, what === 'turn' && during ? { onStep: during.onStep } : {})
@@ -115,7 +120,7 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     }
     await store!.close()
     store = null
-    const out = await crashingApply({ storeDir, ws, open: {}, what, id, crash }, log)
+    const out = await crashingApply({ storeDir, ws, open: {}, what, id, crash, tools }, log)
     store = out.store
     return out.result
   }
@@ -123,6 +128,9 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     const turns = 1 + r.int(3)
     let back = readTree(ws)
     let userDuring = new Map<string, Node>()
+    let userEditedTurnFile: string | undefined
+    const kr = toolRng(seed)
+    const dg = new Gen(duringTurnRng(seed), ws, outside, flags)
     for (let i = 1; i <= turns; i++) {
       back = readTree(ws)
       await store!.capture(`s/m${i}`)
@@ -130,11 +138,21 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
         `turn m${i}: ` +
           [...turnOps(g), ...tagSome(tr, ws, readTree(ws), tr.int(3), 'turn'), ...(flags.namesAndLinks ? namesAndLinks(lr, ws, readTree(ws), lr.int(3), 'turn') : [])].join('; '),
       )
-      if (flags.userEditDuringTurn && i === turns && r.chance(0.5)) {
-        const u = userDuringTurn(g)
-        userDuring = u.writes
+      // Read before the user's writes below: a tool never names the user's files.
+      const knowledge = drawKnowledge(kr)
+      const byTurn = readTree(ws)
+      const named = knowledge === 'unknown' ? [] : namedPaths(ws, back, byTurn)
+      tools.set(`s/m${i}`, { knowledge, paths: named })
+      log.push(`turn m${i} tools: ${knowledge}${knowledge === 'unknown' ? '' : ` (${named.length} paths named)`}`)
+      // In any turn; only the last one's are in the window of the restore (earlier ones are its pre-state).
+      if (flags.userEditDuringTurn && dg.r.chance(0.5)) {
+        const u = userDuringTurn(dg)
+        if (i === turns) userDuring = u.writes
         log.push(...u.log)
       }
+      const edit = flags.userEditDuringTurn && dg.r.chance(0.3) ? userEditsTurnFile(dg, changedPaths(back, byTurn)) : null
+      if (edit) log.push(edit.log)
+      if (edit && i === turns) userEditedTurnFile = edit.path
       await store!.seal(`s/m${i}`)
     }
     const expected = readTree(ws)
@@ -152,7 +170,24 @@ async function scenario(seed: number, flags: Flags, dir: string, log: string[]):
     const after = readTree(ws)
     // Set by apply() above (a closure: not narrowed here).
     const writes = (during as DuringApply | null)?.writes ?? new Map<string, Node>()
-    violations.push(...judge({ label: 'restore', back, expected, before, after, result: res, ignored, userWritesDuringTurn: userDuring, userDuringApply: writes }))
+    // An opaque or unknown last turn owns its window (docs/checkpoints.md, "Limits"): judge.ts expects
+    // the user's writes during it rolled back with the turn.
+    const turnOwnsWindow = tools.get(`s/m${turns}`)!.knowledge !== 'known'
+    violations.push(
+      ...judge({
+        label: 'restore',
+        back,
+        expected,
+        before,
+        after,
+        result: res,
+        ignored,
+        userWritesDuringTurn: userDuring,
+        turnOwnsWindow,
+        userEditedTurnFile,
+        userDuringApply: writes,
+      }),
+    )
     if (res.restoreId) {
       if (flags.userEditBeforeUndo) log.push('after restore: ' + userAfter(g, changedPaths(before, after), kindChanged(before, after)).join('; '))
       const beforeUndo = readTree(ws)

@@ -4,8 +4,11 @@ import fs from 'node:fs'
 import { fromBytes } from '../../../core/checkpoints/store/os-names'
 import { readTags } from './tags'
 
-/** `tags`: the `user.*` extended attributes (model/tags.ts), absent when none. */
-export type Node = { t: 'f'; data: Buffer; mode: number; tags?: string } | { t: 'd'; tags?: string } | { t: 'l'; target: string }
+/**
+ * `tags`: the `user.*` extended attributes (model/tags.ts), absent when none. `ino`: the file's
+ * inode as read (which names are one file: model/names-links.ts); never compared.
+ */
+export type Node = { t: 'f'; data: Buffer; mode: number; tags?: string; ino?: number } | { t: 'd'; tags?: string } | { t: 'l'; target: string }
 export type Tree = Map<string, Node>
 
 /** Absolute path bytes of a model path (raw bytes, latin1-keyed) under a root. */
@@ -35,7 +38,10 @@ export function readTree(root: string): Tree {
         out.set(r, withTags({ t: 'd' }, root, r))
         walk(r)
       } else if (e.isSymbolicLink()) out.set(r, { t: 'l', target: fs.readlinkSync(abs, { encoding: 'buffer' }).toString('latin1') })
-      else out.set(r, withTags({ t: 'f', data: fs.readFileSync(abs), mode: fs.lstatSync(abs).mode & 0o7777 }, root, r))
+      else {
+        const st = fs.lstatSync(abs)
+        out.set(r, withTags({ t: 'f', data: fs.readFileSync(abs), mode: st.mode & 0o7777, ino: st.ino }, root, r))
+      }
     }
   }
   walk('')
