@@ -19,8 +19,8 @@ import { openCheckpointStore } from '../core/checkpoints/index'
 import type { CaptureResult, OpenOptions } from '../core/checkpoints/index'
 import { dirSize } from '../core/checkpoints/store/fsutil'
 import { hostResponsiveness, printBudgets } from './host-responsiveness'
-import { generateMonorepo, generateWorkspace } from './workspaces'
-import { captureBudgets, captureFigures, printCaptureTable } from './capture-budgets'
+import { generateWorkspace } from './workspaces'
+import { captureBudgets, measureCaptures, printCaptureTable } from './capture-budgets'
 import { captureRows, diffPlanRows, installRows, printTable, realTree, sideBySide } from './checkpoints-extra'
 import type { Figures } from './checkpoints-extra'
 
@@ -234,13 +234,7 @@ async function main(): Promise<void> {
 
     // The capture budgets on three workspaces, against opencode's own snapshot.
     const hostFiles = Number(process.env.RETAKE_BENCH_HOST_FILES ?? (small ? 20_000 : 200_000))
-    const wsSmall = path.join(work, 'ws-small')
-    generateWorkspace(wsSmall, Math.round(20_990 * 0.1), BINARIES, Math.round(BINARY_BYTES * (small ? 1 : 0.1)))
-    const monorepo = path.join(work, 'monorepo')
-    generateMonorepo(monorepo, hostFiles)
-    const captures = [await captureFigures('small', wsSmall, path.join(wsSmall, 'src', 'pkg7', 'mod3', 'file127.ts'), tmp)]
-    if (!small) captures.push(await captureFigures('reference', ws, oneFile, tmp))
-    captures.push(await captureFigures('monorepo', monorepo, path.join(monorepo, 'packages', 'pkg0', 'src', 'm0', 'f0.ts'), tmp))
+    const captures = await measureCaptures(work, small, hostFiles, tmp)
     printCaptureTable(captures)
 
     const host = await hostResponsiveness(work, hostFiles)
