@@ -121,6 +121,7 @@ describe('a restore deletes only what the turn made, as it left it', () => {
       },
     )
     expect(r.failed).toEqual([])
+    expect(r.skipped).toEqual([])
     const u = await w.store.undo(r.restoreId!)
     expect(u.status).toBe('done')
     expect(w.text('a.txt')).toBe('made by the turn: a.txt')
@@ -169,6 +170,8 @@ describe('on a case-insensitive root (no ctime shortcut)', () => {
       },
     )
     expect(r.failed).toEqual([])
+    // Gone already: not "changed since the plan" (nothing to keep), only left out of the undo.
+    expect(r.skipped).toEqual([])
     const u = await w.store.undo(r.restoreId!)
     expect(u.status).toBe('done')
     expect(w.text('other.txt')).toBe('made by the turn: other.txt')
