@@ -3,6 +3,7 @@
 // where the restore deletes, a path changed while the app was down. Two of these races land
 // between a step's check and its unlink, a window no hook reaches: there the other process's act is
 // made inside that unlink call (`raceInUnlink`), on the real file system, and the unlink then runs.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Step } from '../../core/checkpoints/journal'
@@ -95,6 +96,41 @@ describe('a restore deletes only what the turn made, as it left it', () => {
     expect(r.failed).toEqual([])
     expect(w.text('d')).toBe('a file of the user')
     expect(w.exists('y.txt')).toBe(false)
+  })
+
+  it('a folder above swapped for a link loop right before the unlink: the delete fails and says so, the turn stays unrestored', async () => {
+    const w = await turnCreating(['d/x.txt', 'y.txt'])
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const acted = raceInUnlink(w.p('d/x.txt'), () => {
+      fs.rmSync(w.p('d'), { recursive: true })
+      fs.symlinkSync('d', w.p('d')) // ELOOP for anything below it
+    })
+    const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(acted()).toBe(true)
+    expect(r.status).toBe('partial')
+    expect(r.failed.map((f) => f.path)).toEqual(['d/x.txt'])
+    expect(fs.readlinkSync(w.p('d'))).toBe('d')
+    expect(w.store.listTurns('s')[0]!.status).toBe('sealed')
+  })
+
+  it('a file made undeletable right before its unlink (immutable: EPERM, not a folder) is a failure, not "a folder now"', async () => {
+    const w = await turnCreating(['locked.txt', 'y.txt'])
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    let immutable = false
+    const acted = raceInUnlink(w.p('locked.txt'), () => {
+      immutable = spawnSync('chattr', ['+i', w.p('locked.txt')]).status === 0
+    })
+    try {
+      const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
+      expect(acted()).toBe(true)
+      // Only root on a file system with the attribute can make one (here: the runner's /tmp).
+      if (!immutable) return console.warn('chattr +i unavailable here: the EPERM case is not exercised')
+      expect(r.failed.map((f) => [f.path, f.error])).toEqual([['locked.txt', expect.stringMatching(/EPERM/)]])
+      expect(r.skipped).toEqual([])
+      expect(w.text('locked.txt')).toBe('made by the turn: locked.txt')
+    } finally {
+      if (immutable) spawnSync('chattr', ['-i', w.p('locked.txt')])
+    }
   })
 
   it('a file removed right before its unlink by another process: the restore does not fail', async () => {
