@@ -12,13 +12,14 @@ import { workspace } from './helpers'
 import type { Ws } from './helpers'
 
 /**
- * A turn that edits mod.txt, creates made.txt, deletes gone.txt and the folder fold/ (with a file),
+ * A turn that edits mod.txt and perm.txt, creates made.txt, deletes gone.txt and the folder fold/ (with a file),
  * retargets the link ln, makes run.sh executable, closes the folder priv/ (0700) and edits zzz.txt
  * (its write is the plan's last step: the crash point).
  */
 async function turn(): Promise<Ws> {
   const w = await workspace()
   w.write('mod.txt', 'mod before')
+  w.write('perm.txt', 'perm before', 0o644)
   w.write('gone.txt', 'gone before')
   w.write('fold/f.txt', 'in the folder')
   w.write('run.sh', 'echo run', 0o644)
@@ -28,6 +29,7 @@ async function turn(): Promise<Ws> {
   fs.symlinkSync('mod.txt', w.p('ln'))
   await w.store.capture('s/m1')
   w.write('mod.txt', 'mod by the turn')
+  w.write('perm.txt', 'perm by the turn')
   w.write('made.txt', 'made by the turn')
   fs.rmSync(w.p('gone.txt'))
   fs.rmSync(w.p('fold'), { recursive: true })
@@ -71,6 +73,7 @@ describe('recovery after a crash mid-restore', () => {
     expect(rec.failed).toEqual([])
     expect(rec.skipped).toEqual([])
     expect(w.text('mod.txt')).toBe('mod before')
+    expect(w.text('perm.txt')).toBe('perm before')
     expect(w.exists('made.txt')).toBe(false)
     expect(w.text('gone.txt')).toBe('gone before')
     expect(w.text('fold/f.txt')).toBe('in the folder')
@@ -83,6 +86,7 @@ describe('recovery after a crash mid-restore', () => {
     expect(u.failed).toEqual([])
     expect(u.skipped).toEqual([])
     expect(w.text('mod.txt')).toBe('mod by the turn')
+    expect(w.text('perm.txt')).toBe('perm by the turn')
     expect(w.text('made.txt')).toBe('made by the turn')
     expect(w.exists('gone.txt')).toBe(false)
     expect(w.exists('fold')).toBe(false)
@@ -105,6 +109,7 @@ describe('recovery after a crash mid-restore', () => {
     const w = await turn()
     const rec = await crashAt(w, lastWrite, () => {
       w.write('mod.txt', 'mod edited while down')
+      fs.chmodSync(w.p('perm.txt'), 0o600) // its mode alone
       w.write('made.txt', 'made again by the user')
       fs.rmSync(w.p('gone.txt'))
       fs.rmSync(w.p('fold'), { recursive: true })
@@ -113,7 +118,9 @@ describe('recovery after a crash mid-restore', () => {
       fs.symlinkSync('zzz.txt', w.p('ln'))
     })
     expect(rec.failed).toEqual([])
-    expect(rec.skipped.map((s) => [s.path, s.reason]).sort()).toEqual(['fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'run.sh'].map((p) => [p, CHANGED_WHILE_DOWN]))
+    expect(rec.skipped.map((s) => [s.path, s.reason]).sort()).toEqual(
+      ['fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'perm.txt', 'run.sh'].map((p) => [p, CHANGED_WHILE_DOWN]),
+    )
     // The step still to run when the app stopped is redone.
     expect(w.text('zzz.txt')).toBe('last before')
     const restoreId = w.store.listTurns('s')[0]!.restoredBy!
@@ -121,6 +128,8 @@ describe('recovery after a crash mid-restore', () => {
     expect(u.failed).toEqual([])
     // The user's versions stay; what nobody touched goes back to the turn's.
     expect(w.text('mod.txt')).toBe('mod edited while down')
+    expect(w.text('perm.txt')).toBe('perm before')
+    expect(modeOf(w, 'perm.txt')).toBe(0o600)
     expect(w.text('made.txt')).toBe('made again by the user')
     expect(w.exists('gone.txt')).toBe(false)
     expect(w.exists('fold')).toBe(false)
