@@ -12,9 +12,11 @@ import { workspace } from './helpers'
 import type { Ws } from './helpers'
 
 /**
- * A turn that edits mod.txt and perm.txt, creates made.txt, deletes gone.txt and the folder fold/ (with a file),
- * retargets the link ln, makes run.sh executable, closes the folder priv/ (0700) and edits zzz.txt
- * (its write is the plan's last step: the crash point).
+ * A turn that edits mod.txt, perm.txt, del-me.txt and to-dir.txt, creates made.txt and newdir/,
+ * deletes gone.txt and the folder fold/ (with a file), replaces the read-only folder sw/ by a file,
+ * deletes the read-only folder ro2/, retargets the link ln, makes run.sh executable, closes the
+ * folder priv/ (0700) and edits zzz.txt (the last write). A read-only folder gets its mode after its
+ * files: the plan's last step is ro2's chmod (the crash point), sw's chmod the one before it.
  */
 async function turn(): Promise<Ws> {
   const w = await workspace()
@@ -26,6 +28,12 @@ async function turn(): Promise<Ws> {
   w.write('priv/p.txt', 'private')
   fs.chmodSync(w.p('priv'), 0o755)
   w.write('zzz.txt', 'last before')
+  w.write('del-me.txt', 'del-me before')
+  w.write('to-dir.txt', 'to-dir before')
+  w.write('sw/in.txt', 'in the read-only folder')
+  fs.chmodSync(w.p('sw'), 0o555)
+  w.write('ro2/r.txt', 'in another read-only folder')
+  fs.chmodSync(w.p('ro2'), 0o555)
   fs.symlinkSync('mod.txt', w.p('ln'))
   await w.store.capture('s/m1')
   w.write('mod.txt', 'mod by the turn')
@@ -36,6 +44,14 @@ async function turn(): Promise<Ws> {
   fs.chmodSync(w.p('run.sh'), 0o755)
   fs.chmodSync(w.p('priv'), 0o700)
   w.write('zzz.txt', 'last by the turn')
+  w.write('del-me.txt', 'del-me by the turn')
+  w.write('to-dir.txt', 'to-dir by the turn')
+  w.write('newdir/n.txt', 'in a folder the turn made')
+  fs.chmodSync(w.p('sw'), 0o755)
+  fs.rmSync(w.p('sw'), { recursive: true })
+  w.write('sw', 'a file where the read-only folder was')
+  fs.chmodSync(w.p('ro2'), 0o755)
+  fs.rmSync(w.p('ro2'), { recursive: true })
   fs.rmSync(w.p('ln'))
   fs.symlinkSync('gone.txt', w.p('ln'))
   await w.store.seal('s/m1')
@@ -64,12 +80,13 @@ async function crashAt(w: Ws, at: (s: Step) => boolean, whileDown: () => void = 
 }
 
 const lastWrite = (s: Step) => s.key === 'zzz.txt'
+const lastStep = (s: Step) => s.op === 'chmod' && s.key === 'ro2'
 const modeOf = (w: Ws, rel: string) => fs.lstatSync(w.p(rel)).mode & 0o7777
 
 describe('recovery after a crash mid-restore', () => {
   it('what nobody touched while the app was down is the restore’s result: nothing reported, and its undo brings the turn back', async () => {
     const w = await turn()
-    const rec = await crashAt(w, lastWrite)
+    const rec = await crashAt(w, lastStep)
     expect(rec.failed).toEqual([])
     expect(rec.skipped).toEqual([])
     expect(w.text('mod.txt')).toBe('mod before')
@@ -81,6 +98,11 @@ describe('recovery after a crash mid-restore', () => {
     expect(modeOf(w, 'priv')).toBe(0o755)
     expect(fs.readlinkSync(w.p('ln'))).toBe('mod.txt')
     expect(w.text('zzz.txt')).toBe('last before')
+    expect(w.exists('newdir')).toBe(false)
+    expect(w.text('sw/in.txt')).toBe('in the read-only folder')
+    expect(modeOf(w, 'sw')).toBe(0o555)
+    expect(w.text('ro2/r.txt')).toBe('in another read-only folder')
+    expect(modeOf(w, 'ro2')).toBe(0o555)
     const restoreId = w.store.listTurns('s')[0]!.restoredBy!
     const u = await w.store.undo(restoreId)
     expect(u.failed).toEqual([])
@@ -93,11 +115,13 @@ describe('recovery after a crash mid-restore', () => {
     expect(modeOf(w, 'run.sh')).toBe(0o755)
     expect(modeOf(w, 'priv')).toBe(0o700)
     expect(fs.readlinkSync(w.p('ln'))).toBe('gone.txt')
+    expect(w.text('sw')).toBe('a file where the read-only folder was')
+    expect(w.text('newdir/n.txt')).toBe('in a folder the turn made')
   })
 
   it('a folder’s mode changed while the app was down is not an edit (folders are judged by type)', async () => {
     const w = await turn()
-    const rec = await crashAt(w, lastWrite, () => {
+    const rec = await crashAt(w, lastStep, () => {
       fs.chmodSync(w.p('priv'), 0o750)
       fs.chmodSync(w.p('fold'), 0o750)
     })
@@ -107,22 +131,28 @@ describe('recovery after a crash mid-restore', () => {
 
   it('each path the restore had finished and the user changed while the app was down is kept, reported, and never undone over', async () => {
     const w = await turn()
-    const rec = await crashAt(w, lastWrite, () => {
+    const rec = await crashAt(w, lastStep, () => {
       w.write('mod.txt', 'mod edited while down')
       fs.chmodSync(w.p('perm.txt'), 0o600) // its mode alone
       w.write('made.txt', 'made again by the user')
       fs.rmSync(w.p('gone.txt'))
       fs.rmSync(w.p('fold'), { recursive: true })
+      w.write('fold', 'a file where the restore made a folder')
+      fs.rmSync(w.p('del-me.txt'))
+      fs.rmSync(w.p('to-dir.txt'))
+      fs.mkdirSync(w.p('to-dir.txt'), 0o755)
+      fs.chmodSync(w.p('to-dir.txt'), 0o755)
+      w.write('newdir/mine.txt', 'the user’s, in a folder the restore had removed')
       w.write('run.sh', 'echo edited while down')
       fs.rmSync(w.p('ln'))
       fs.symlinkSync('zzz.txt', w.p('ln'))
     })
     expect(rec.failed).toEqual([])
     expect(rec.skipped.map((s) => [s.path, s.reason]).sort()).toEqual(
-      ['fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'perm.txt', 'run.sh'].map((p) => [p, CHANGED_WHILE_DOWN]),
+      ['del-me.txt', 'fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'newdir', 'perm.txt', 'run.sh', 'to-dir.txt'].map((p) => [p, CHANGED_WHILE_DOWN]),
     )
     // The step still to run when the app stopped is redone.
-    expect(w.text('zzz.txt')).toBe('last before')
+    expect(modeOf(w, 'ro2')).toBe(0o555)
     const restoreId = w.store.listTurns('s')[0]!.restoredBy!
     const u = await w.store.undo(restoreId, { onConflict: 'restore-rest' })
     expect(u.failed).toEqual([])
@@ -132,7 +162,10 @@ describe('recovery after a crash mid-restore', () => {
     expect(modeOf(w, 'perm.txt')).toBe(0o600)
     expect(w.text('made.txt')).toBe('made again by the user')
     expect(w.exists('gone.txt')).toBe(false)
-    expect(w.exists('fold')).toBe(false)
+    expect(w.text('fold')).toBe('a file where the restore made a folder')
+    expect(w.exists('del-me.txt')).toBe(false)
+    expect(fs.readdirSync(w.p('to-dir.txt'))).toEqual([])
+    expect(w.text('newdir/mine.txt')).toBe('the user’s, in a folder the restore had removed')
     expect(w.text('run.sh')).toBe('echo edited while down')
     expect(fs.readlinkSync(w.p('ln'))).toBe('zzz.txt')
     expect(w.text('zzz.txt')).toBe('last by the turn')
@@ -143,7 +176,29 @@ describe('recovery after a crash mid-restore', () => {
     const w = await turn()
     const rec = await crashAt(w, lastWrite, () => w.write('zzz.txt', 'zzz edited while down'))
     expect(rec.failed).toEqual([])
-    expect(rec.skipped.map((s) => [s.path, s.reason])).toEqual([['zzz.txt', CHANGED_WHILE_DOWN]])
+    expect(rec.skipped.map((s) => [s.path, s.reason])).toEqual([['zzz.txt', 'changed while the restore was interrupted (the app was not running); kept as it is']])
     expect(w.text('zzz.txt')).toBe('zzz edited while down')
+  })
+
+  it('a path the restore kept before the crash (edited right before its step) is reported once, as kept then', async () => {
+    const w = await turn()
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const crash = new Error('the app stopped here')
+    await expect(
+      w.store.apply(
+        plan,
+        { onConflict: 'restore-rest' },
+        {
+          onStep: (_i: number, s: Step) => {
+            if (s.key === 'mod.txt') w.write('mod.txt', 'edited right before its step')
+            if (s.key === 'zzz.txt') throw crash
+          },
+        },
+      ),
+    ).rejects.toBe(crash)
+    const rec = (await w.reopen()).recoveredRestores[0]!
+    expect(rec.failed).toEqual([])
+    expect(rec.skipped.map((s) => [s.path, s.reason])).toEqual([['mod.txt', 'changed since the plan was made; kept as it is']])
+    expect(w.text('mod.txt')).toBe('edited right before its step')
   })
 })
