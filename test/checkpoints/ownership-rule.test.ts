@@ -76,3 +76,68 @@ describe('another project’s turn on a shared folder', () => {
     expect(kinds(p.actions)['shared-not/b.txt']).toBe('delete')
   })
 })
+
+/** A plan of s/m1's turn key with tool use per turn ('sesA/m1' → the paths its tools wrote). */
+function planKnowing(w: Ws, turnKey: string, uses: Record<string, string[]>) {
+  const asked: string[] = []
+  const plan = w.store.plan(
+    { turnKey },
+    {
+      toolUse: async (turns) => {
+        asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
+        return (t) => {
+          const u = uses[`${t.sessionID}/${t.messageID}`]
+          return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
+        }
+      },
+    },
+  )
+  return { plan, asked }
+}
+
+describe('restores and other sessions during a turn', () => {
+  it('a file an undo of a retake took away during this turn is the undo’s doing: left as it is, and said so', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    w.write('f.txt', 'made by B')
+    await w.store.seal('sesB/m1')
+    const retake = await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))
+    expect(w.exists('f.txt')).toBe(false)
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    // While A runs, the user undoes the retake of B: f.txt is back.
+    expect((await w.store.undo(retake.restoreId!)).status).toBe('done')
+    await w.store.seal('sesA/m2')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'f.txt')!.reason).toBe('put back by a restore (an undo of a retake) during this turn, not this one: left as it is')
+    await w.store.apply(p)
+    expect(w.text('f.txt')).toBe('made by B')
+  })
+
+  it('the host is asked about the turns that can matter: this one and other sessions’ turns that overlapped it, not restored ones', async () => {
+    const w = await workspace()
+    await w.store.capture('sesC/m0') // ended before A began: never asked
+    w.write('c.txt', 'by C')
+    await w.store.seal('sesC/m0')
+    await w.store.capture('sesB/m1') // overlaps A, then is retaken: not asked
+    await w.store.capture('sesD/m3') // overlaps A
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('d.txt', 'by D')
+    await w.store.seal('sesD/m3')
+    await w.store.seal('sesB/m1')
+    await w.store.seal('sesA/m2')
+    await w.store.capture('sesE/m4') // began after A ended: never asked
+    w.write('e.txt', 'by E')
+    await w.store.seal('sesE/m4')
+    // B's retake keeps what the other sessions may have written (conflicts) and marks B restored.
+    await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }), { onConflict: 'restore-rest' })
+    expect(w.store.listTurns('sesB')[0]!.status).toBe('restored')
+    const { plan, asked } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesD/m3': ['d.txt'] })
+    const p = await plan
+    expect(asked.sort()).toEqual(['sesA/m2', 'sesD/m3'])
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'd.txt': 'not-this-turn' })
+  })
+})
