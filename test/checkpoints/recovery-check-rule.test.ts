@@ -143,13 +143,17 @@ describe('recovery after a crash mid-restore', () => {
       fs.mkdirSync(w.p('to-dir.txt'), 0o755)
       fs.chmodSync(w.p('to-dir.txt'), 0o755)
       w.write('newdir/mine.txt', 'the user’s, in a folder the restore had removed')
+      fs.rmSync(w.p('sw'), { recursive: true }) // the folder the restore made where the turn's file was
       w.write('run.sh', 'echo edited while down')
       fs.rmSync(w.p('ln'))
       fs.symlinkSync('zzz.txt', w.p('ln'))
     })
     expect(rec.failed).toEqual([])
     expect(rec.skipped.map((s) => [s.path, s.reason]).sort()).toEqual(
-      ['del-me.txt', 'fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'newdir', 'perm.txt', 'run.sh', 'to-dir.txt'].map((p) => [p, CHANGED_WHILE_DOWN]),
+      ['del-me.txt', 'fold', 'fold/f.txt', 'gone.txt', 'ln', 'made.txt', 'mod.txt', 'newdir', 'perm.txt', 'run.sh', 'sw', 'sw/in.txt', 'to-dir.txt'].map((p) => [
+        p,
+        CHANGED_WHILE_DOWN,
+      ]),
     )
     // The step still to run when the app stopped is redone.
     expect(modeOf(w, 'ro2')).toBe(0o555)
@@ -167,6 +171,7 @@ describe('recovery after a crash mid-restore', () => {
     expect(fs.readdirSync(w.p('to-dir.txt'))).toEqual([])
     expect(w.text('newdir/mine.txt')).toBe('the user’s, in a folder the restore had removed')
     expect(w.text('run.sh')).toBe('echo edited while down')
+    expect(w.exists('sw')).toBe(false)
     expect(fs.readlinkSync(w.p('ln'))).toBe('zzz.txt')
     expect(w.text('zzz.txt')).toBe('last by the turn')
     expect(modeOf(w, 'priv')).toBe(0o700)
