@@ -69,6 +69,16 @@ describe('a restore deletes only what the turn made, as it left it', () => {
     expect(w.store.listTurns('s')[0]!.status).toBe('restored')
   })
 
+  it('a crashed restore’s writes are redone at the next open over what the turn left (no guard there: recovery judges)', async () => {
+    const w = await turnCreating([])
+    w.write('kept.txt', 'edited by the turn')
+    await w.store.seal('s/m1')
+    const rec = await crashBeforeSteps(w, () => {})
+    expect(rec.failed).toEqual([])
+    expect(rec.skipped).toEqual([])
+    expect(w.text('kept.txt')).toBe('before the turn')
+  })
+
   it('a folder put where the restore deletes a file, right before its unlink, is kept with what it holds', async () => {
     const w = await turnCreating(['f.txt', 'g.txt'])
     const plan = await w.store.plan({ turnKey: 's/m1' })
