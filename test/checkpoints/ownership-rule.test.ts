@@ -140,4 +140,22 @@ describe('restores and other sessions during a turn', () => {
     expect(asked.sort()).toEqual(['sesA/m2', 'sesD/m3'])
     expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'd.txt': 'not-this-turn' })
   })
+
+  it('a retake made before this turn began is not a restore during it: what the turn then deleted comes back', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'the user’s')
+    await w.store.capture('sesB/m1')
+    fs.rmSync(w.p('f.txt'))
+    await w.store.seal('sesB/m1')
+    await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))
+    expect(w.text('f.txt')).toBe('the user’s')
+    await w.store.capture('sesA/m2')
+    fs.rmSync(w.p('f.txt')) // A's shell deleted it
+    await w.store.seal('sesA/m2')
+    const plan = w.store.plan({ turnKey: 'sesA/m2' }, { toolUse: async () => (t) => (t.sessionID === 'sesA' ? { paths: new Set<string>(), opaque: true } : undefined) })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'f.txt': 'recreate' })
+    await w.store.apply(p)
+    expect(w.text('f.txt')).toBe('the user’s')
+  })
 })
