@@ -2,7 +2,8 @@
 // test:mutation; not part of npm test: it runs the engine's tests once per mutant, for hours on two
 // cores at full scope). A surviving mutant in a safety check means no test notices that check
 // missing: it gets a test, or a line in docs/checkpoints.md saying why it is equivalent.
-// Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/capture/stat-proof.ts`.
+// Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/capture/stat-proof.ts`,
+// or run one module against its fast tests in minutes: stryker.rules.config.mjs.
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
@@ -14,6 +15,9 @@ export default {
     'core/checkpoints/plan/ownership.ts',
     'core/checkpoints/plan/attribution.ts',
     'core/checkpoints/capture/stat-proof.ts',
+    'core/checkpoints/restore/step-guards.ts',
+    'core/checkpoints/restore/recovery-check.ts',
+    'core/checkpoints/capture/coverage.ts',
     'core/checkpoints/restore/steps.ts',
     'core/checkpoints/restore/step-env.ts',
     'core/checkpoints/store/verify.ts',

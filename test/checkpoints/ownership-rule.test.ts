@@ -1,0 +1,161 @@
+// Who changed a path a plan would touch (ownership.ts), rule by rule where the engine tests leave
+// one open: another project's turn on a folder both checkpoint (a "foreign" turn, told by the host
+// with its window and shared folders) counts only if its window met this turn's and the path is in
+// a folder both share; what its tools named is its own.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
+import type { ForeignTurn } from '../../core/checkpoints/types'
+import { workspace } from './helpers'
+import type { Ws } from './helpers'
+
+const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
+const other = { sessionID: 'other-project', messageID: 'm9' }
+
+/** This project's turn s/m1 writes shared/a.txt, shared-not/b.txt and c.txt; its window in ms. */
+async function turn(): Promise<{ w: Ws; start: number; end: number; real: string }> {
+  const w = await workspace()
+  w.write('keep.txt', 'k')
+  await w.store.capture('s/m1')
+  w.write('shared/a.txt', 'a')
+  w.write('shared-not/b.txt', 'b')
+  w.write('c.txt', 'c')
+  await w.store.seal('s/m1')
+  const t = w.store.listTurns('s')[0]!
+  return { w, start: t.createdAt, end: t.sealedAt!, real: fs.realpathSync(w.ws) }
+}
+
+const planWith = (w: Ws, foreign: ForeignTurn[], uses?: Record<string, string[]>) =>
+  w.store.plan(
+    { turnKey: 's/m1' },
+    {
+      foreign,
+      ...(uses && {
+        toolUse: async () => (t) => {
+          const u = uses[`${t.sessionID}/${t.messageID}`]
+          return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
+        },
+      }),
+    },
+  )
+
+describe('another project’s turn on a shared folder', () => {
+  it('running during this turn: what changed in the folder both share is kept unless chosen, nothing outside it', async () => {
+    const { w, start, end, real } = await turn()
+    const p = await planWith(w, [{ turn: other, createdAt: start - 1, sealedAt: end + 1, paths: [path.join(real, 'shared')] }])
+    expect(kinds(p.actions)).toEqual({ 'c.txt': 'delete', shared: 'conflict', 'shared/a.txt': 'conflict', 'shared-not': 'delete', 'shared-not/b.txt': 'delete' })
+    expect(p.actions.find((a) => a.path === 'shared/a.txt')!.reason).toBe('changed while session other-project was running: kept unless you roll it back')
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.text('shared/a.txt')).toBe('a')
+    expect(w.exists('shared-not/b.txt')).toBe(false)
+  })
+
+  it('still running (not sealed) and started before this turn ended: it counts', async () => {
+    const { w, end, real } = await turn()
+    const p = await planWith(w, [{ turn: other, createdAt: end - 1, paths: [real] }])
+    expect(kinds(p.actions)['c.txt']).toBe('conflict')
+  })
+
+  it('ended before this turn began, or began after it ended: it does not count', async () => {
+    const { w, start, end, real } = await turn()
+    const before = await planWith(w, [{ turn: other, createdAt: start - 100, sealedAt: start, paths: [real] }])
+    expect(kinds(before.actions)['c.txt']).toBe('delete')
+    const after = await planWith(w, [{ turn: other, createdAt: end, paths: [real] }])
+    expect(kinds(after.actions)['c.txt']).toBe('delete')
+  })
+
+  it('what its tools named and this turn’s did not is its own work: left as it is, never offered', async () => {
+    const { w, start, end, real } = await turn()
+    const uses = { 's/m1': ['c.txt', 'shared-not/b.txt'], 'other-project/m9': ['shared/a.txt'] }
+    const p = await planWith(w, [{ turn: other, createdAt: start, sealedAt: end, paths: [real] }], uses)
+    expect(kinds(p.actions)['shared/a.txt']).toBe('not-this-turn')
+    expect(p.actions.find((a) => a.path === 'shared/a.txt')!.reason).toBe("written by session other-project's turn, not this one: left as it is")
+    // This turn's own files, named by its tools, are rolled back.
+    expect(kinds(p.actions)['c.txt']).toBe('delete')
+    expect(kinds(p.actions)['shared-not/b.txt']).toBe('delete')
+  })
+})
+
+/** A plan of s/m1's turn key with tool use per turn ('sesA/m1' → the paths its tools wrote). */
+function planKnowing(w: Ws, turnKey: string, uses: Record<string, string[]>) {
+  const asked: string[] = []
+  const plan = w.store.plan(
+    { turnKey },
+    {
+      toolUse: async (turns) => {
+        asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
+        return (t) => {
+          const u = uses[`${t.sessionID}/${t.messageID}`]
+          return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
+        }
+      },
+    },
+  )
+  return { plan, asked }
+}
+
+describe('restores and other sessions during a turn', () => {
+  it('a file an undo of a retake took away during this turn is the undo’s doing: left as it is, and said so', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    w.write('f.txt', 'made by B')
+    await w.store.seal('sesB/m1')
+    const retake = await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))
+    expect(w.exists('f.txt')).toBe(false)
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    // While A runs, the user undoes the retake of B: f.txt is back.
+    expect((await w.store.undo(retake.restoreId!)).status).toBe('done')
+    await w.store.seal('sesA/m2')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'f.txt')!.reason).toBe('put back by a restore (an undo of a retake) during this turn, not this one: left as it is')
+    await w.store.apply(p)
+    expect(w.text('f.txt')).toBe('made by B')
+  })
+
+  it('the host is asked about the turns that can matter: this one and other sessions’ turns that overlapped it, not restored ones', async () => {
+    const w = await workspace()
+    await w.store.capture('sesC/m0') // ended before A began: never asked
+    w.write('c.txt', 'by C')
+    await w.store.seal('sesC/m0')
+    await w.store.capture('sesB/m1') // overlaps A, then is retaken: not asked
+    await w.store.capture('sesD/m3') // overlaps A
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('d.txt', 'by D')
+    await w.store.seal('sesD/m3')
+    await w.store.seal('sesB/m1')
+    await w.store.seal('sesA/m2')
+    await w.store.capture('sesE/m4') // began after A ended: never asked
+    w.write('e.txt', 'by E')
+    await w.store.seal('sesE/m4')
+    // B's retake keeps what the other sessions may have written (conflicts) and marks B restored.
+    await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }), { onConflict: 'restore-rest' })
+    expect(w.store.listTurns('sesB')[0]!.status).toBe('restored')
+    const { plan, asked } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesD/m3': ['d.txt'] })
+    const p = await plan
+    expect(asked.sort()).toEqual(['sesA/m2', 'sesD/m3'])
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'd.txt': 'not-this-turn' })
+  })
+
+  it('a retake made before this turn began is not a restore during it: what the turn then deleted comes back', async () => {
+    const w = await workspace()
+    w.write('f.txt', 'the user’s')
+    await w.store.capture('sesB/m1')
+    fs.rmSync(w.p('f.txt'))
+    await w.store.seal('sesB/m1')
+    await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))
+    expect(w.text('f.txt')).toBe('the user’s')
+    await w.store.capture('sesA/m2')
+    fs.rmSync(w.p('f.txt')) // A's shell deleted it
+    await w.store.seal('sesA/m2')
+    const plan = w.store.plan({ turnKey: 'sesA/m2' }, { toolUse: async () => (t) => (t.sessionID === 'sesA' ? { paths: new Set<string>(), opaque: true } : undefined) })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'f.txt': 'recreate' })
+    await w.store.apply(p)
+    expect(w.text('f.txt')).toBe('the user’s')
+  })
+})

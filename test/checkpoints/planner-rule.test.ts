@@ -1,0 +1,114 @@
+// The plan's per-path decision (planner.ts classify, turnCandidates), rule by rule where the engine
+// tests leave one open, as the user sees the plan: what is offered, what is kept, and why.
+import fs from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { BULK_DELETES, sizeLabel } from '../../core/checkpoints/plan/planner'
+import { workspace } from './helpers'
+
+const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
+
+describe('what a plan offers, path by path', () => {
+  it('a file a later, still-applied turn changed again is a conflict naming that turn, and is kept', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x before')
+    w.write('y.txt', 'y before')
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by m1')
+    w.write('y.txt', 'y by m1')
+    await w.store.seal('s/m1')
+    await w.store.capture('s/m2')
+    w.write('x.txt', 'x by m2')
+    await w.store.seal('s/m2')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'conflict', 'y.txt': 'restore' })
+    expect(plan.actions.find((a) => a.path === 'x.txt')!.reason).toBe('changed by a later turn (m2)')
+    const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(r.failed).toEqual([])
+    expect(w.text('x.txt')).toBe('x by m2')
+    expect(w.text('y.txt')).toBe('y before')
+  })
+
+  it('a file the turn made that is now what it was before the turn (gone) is nothing to do, and never a delete', async () => {
+    const w = await workspace()
+    w.write('keep.txt', 'k')
+    await w.store.capture('s/m1')
+    w.write('made.txt', 'made')
+    w.write('also.txt', 'also')
+    await w.store.seal('s/m1')
+    fs.rmSync(w.p('made.txt'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'made.txt': 'nothing', 'also.txt': 'delete' })
+  })
+
+  it('a file the turn made and the user edited since is a conflict with what changed, never deleted', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    w.write('made.txt', 'made')
+    await w.store.seal('s/m1')
+    w.write('made.txt', 'made, then edited by the user')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'made.txt': 'conflict' })
+    expect(plan.actions[0]!.reason).toBe('edited since the turn')
+    // The conflict shows what a roll back would do: the user's lines go.
+    expect(plan.actions[0]!.diff).toContain('-made, then edited by the user')
+    const r = await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(r.skipped.map((s) => s.path)).toEqual(['made.txt'])
+    expect(w.text('made.txt')).toBe('made, then edited by the user')
+  })
+
+  it('a small turn’s deletes and restores carry their diff; past BULK_DELETES deletes, the deletes carry none', async () => {
+    const w = await workspace()
+    w.write('mod.txt', 'one\n')
+    await w.store.capture('s/m1')
+    w.write('mod.txt', 'two\n')
+    w.write('made.txt', 'made\n')
+    await w.store.seal('s/m1')
+    const small = await w.store.plan({ turnKey: 's/m1' })
+    expect(small.actions.find((a) => a.path === 'made.txt')!.diff).toContain('-made')
+    expect(small.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+one')
+
+    // Exactly BULK_DELETES deletes (the files and their folder): still shown line by line.
+    await w.store.capture('s/m2')
+    for (let i = 0; i < BULK_DELETES - 1; i++) w.write(`gen/f${i}.txt`, `generated ${i}\n`)
+    await w.store.seal('s/m2')
+    const atBound = await w.store.plan({ turnKey: 's/m2' })
+    expect(atBound.actions.filter((a) => a.kind === 'delete')).toHaveLength(BULK_DELETES)
+    expect(atBound.actions.find((a) => a.path === 'gen/f0.txt')!.diff).toContain('-generated 0')
+    // One more: past the bound, the deletes carry none; a restore in that plan still shows its lines.
+    await w.store.capture('s/m3')
+    w.write('gen/one-more.txt', 'one more\n')
+    w.write('mod.txt', 'three\n')
+    await w.store.seal('s/m3')
+    const bulk = await w.store.plan({ backTo: 's/m2' })
+    const deletes = bulk.actions.filter((a) => a.kind === 'delete')
+    expect(deletes).toHaveLength(BULK_DELETES + 1)
+    expect(deletes.every((a) => a.diff === undefined)).toBe(true)
+    expect(bulk.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+two')
+  })
+
+  it('a file over the size cap the turn made is never deleted; one it replaced cannot come back, and says how large the cap is', async () => {
+    const w = await workspace({ maxFileBytes: 2048 })
+    w.write('big-before.log', 'b'.repeat(4096))
+    await w.store.capture('s/m1')
+    w.write('big-made.log', 'm'.repeat(4096))
+    fs.rmSync(w.p('big-before.log'))
+    w.write('small.txt', 'small')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'big-before.log': 'not-checkpointed', 'big-made.log': 'not-checkpointed', 'small.txt': 'delete' })
+    for (const a of plan.actions.filter((x) => x.kind === 'not-checkpointed')) expect(a.reason).toBe('not restorable: over the 2 KB limit, never checkpointed')
+    await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(w.text('big-made.log')).toBe('m'.repeat(4096))
+    expect(w.exists('small.txt')).toBe(false)
+  })
+
+  it('sizes are said in the unit a user reads', () => {
+    expect(sizeLabel(1000)).toBe('1000 bytes')
+    expect(sizeLabel(1024)).toBe('1 KB')
+    expect(sizeLabel(1536)).toBe('1.5 KB')
+    expect(sizeLabel(1 << 20)).toBe('1 MB')
+    expect(sizeLabel(50 * (1 << 20))).toBe('50 MB')
+    expect(sizeLabel(1 << 30)).toBe('1 GB')
+    expect(sizeLabel(2.5 * (1 << 30))).toBe('2.5 GB')
+  })
+})
