@@ -1,7 +1,9 @@
 // The change journal (watcher mode) on its own: every change made just before a watched capture is
 // in it (@parcel/watcher, the one backend on every platform).
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { YOUNG_FOLDER_MS } from '../../core/checkpoints/capture/change-journal'
 import { workspace } from './helpers'
 
 describe('Change journal', () => {
@@ -105,5 +107,35 @@ describe('Change journal', () => {
     expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['bad\udcff.txt'])
     await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
     expect(fs.readFileSync(name, 'utf8')).toBe('v0')
+  })
+
+  it('after a folder is renamed and a folder inside it deleted, later changes in folders moved in are recorded', async () => {
+    const w = await workspace({ watch: true })
+    w.write('a/x/sub/f.txt', 'f')
+    // A package moved in from outside the root: its inner folder gets no create event of its own.
+    const pkg = path.join(w.dir, 'outside', 'pkg')
+    fs.mkdirSync(path.join(pkg, 'inner'), { recursive: true })
+    fs.writeFileSync(path.join(pkg, 'inner', 'g.txt'), 'g v0')
+    await w.store.capture('s/m1')
+    await w.store.seal('s/m1')
+    // Older than the journal's young-folder margin at the next subscription, so that rule does
+    // not hide what this test is about (a wait on the clock, not on the engine).
+    const born = fs.statSync(path.join(pkg, 'inner')).birthtimeMs
+    await new Promise((r) => setTimeout(r, Math.max(0, born + YOUNG_FOLDER_MS + 20 - Date.now())))
+    await w.store.capture('s/m2')
+    // The watch of a/x/sub keeps its old name in @parcel/watcher: once the folder is gone, the
+    // next unsubscribe fails and leaves parcel's folder tree of the root behind.
+    fs.renameSync(w.p('a/x'), w.p('a/y'))
+    fs.rmSync(w.p('a/y/sub'), { recursive: true })
+    fs.renameSync(pkg, w.p('pkg'))
+    await w.store.seal('s/m2')
+    expect((await w.store.changes('s/m2')).map((c) => c.path)).toContain('pkg/inner/g.txt')
+    for (let t = 3; t <= 5; t++) {
+      await w.store.capture(`s/m${t}`)
+      w.write('pkg/inner/g.txt', `g v${t}`)
+      w.write(`pkg/inner/new${t}.txt`, 'new')
+      await w.store.seal(`s/m${t}`)
+      expect(new Set((await w.store.changes(`s/m${t}`)).map((c) => c.path)), `turn ${t}`).toEqual(new Set(['pkg/inner/g.txt', `pkg/inner/new${t}.txt`]))
+    }
   })
 })

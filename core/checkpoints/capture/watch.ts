@@ -48,6 +48,15 @@ export async function startWatcher(root: string, ignoreAbs: string[], option: Wa
  */
 const live = new Map<string, Set<ParcelJournal>>()
 
+/**
+ * Watched folders whose unsubscribe failed. Parcel keeps a watch under the name it was made with:
+ * a folder renamed, then a folder inside it deleted, leaves a watch the kernel dropped, and the
+ * unsubscribe stops at it (EINVAL) with the rest of that subscription, and its folder tree, kept.
+ * Every later subscription to the folder in this process reuses that tree instead of reading the
+ * disk: folders it lacks (moved in, made too fast) get no watch, however old they are. Never trusted again.
+ */
+const staleTrees = new Set<string>()
+
 class ParcelJournal implements ChangeWatcher {
   /** A folder was created since the subscription: it may lack its watch (see checkFolder). */
   dirCreated = false
@@ -98,6 +107,10 @@ class ParcelJournal implements ChangeWatcher {
     if (!p) return false
     this.subscribedAt = this.deliveredBefore = Date.now()
     this.events = this.eventsBefore = 0
+    if (staleTrees.has(this.real)) {
+      this.giveUp(`cannot watch ${this.root} afresh: an earlier subscription to it could not be removed`)
+      return false
+    }
     try {
       if (!this.checkMounts()) return false
       this.sub = await p.subscribe(this.real, this.callback, { ignore: this.ignore })
@@ -295,6 +308,10 @@ class ParcelJournal implements ChangeWatcher {
     const s = this.sub
     this.sub = null
     live.get(this.real)?.delete(this)
-    if (s) await s.unsubscribe().catch(() => undefined)
+    if (!s) return
+    await s.unsubscribe().catch((err: Error) => {
+      staleTrees.add(this.real)
+      this.giveUp(`could not stop watching ${this.root}: ${err.message}`)
+    })
   }
 }
