@@ -159,3 +159,21 @@ describe('restores and other sessions during a turn', () => {
     expect(w.text('f.txt')).toBe('the user’s')
   })
 })
+
+describe('a folder a turn made, by the files its tools wrote in it', () => {
+  it('alongside another session’s turn: the folder this turn’s tools wrote into is rolled back with them, the other’s work is left', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('made/x.txt', 'by A')
+    w.write('b.txt', 'by B')
+    await w.store.seal('sesA/m2')
+    await w.store.seal('sesB/m1')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['made/x.txt'], 'sesB/m1': ['b.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ made: 'delete', 'made/x.txt': 'delete', 'b.txt': 'not-this-turn' })
+    await w.store.apply(p)
+    expect(w.exists('made')).toBe(false)
+    expect(w.text('b.txt')).toBe('by B')
+  })
+})
