@@ -176,4 +176,16 @@ describe('a folder a turn made, by the files its tools wrote in it', () => {
     expect(w.exists('made')).toBe(false)
     expect(w.text('b.txt')).toBe('by B')
   })
+
+  it('with no other turn running: the folder is the turn’s, not a change outside the agent; an editor’s file is', async () => {
+    const w = await workspace()
+    await w.store.capture('sesA/m2')
+    w.write('made/x.txt', 'by A')
+    w.write('e.txt', 'the editor’s')
+    await w.store.seal('sesA/m2')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['made/x.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ made: 'delete', 'made/x.txt': 'delete', 'e.txt': 'conflict' })
+    expect(p.actions.find((a) => a.path === 'e.txt')!.reason).toBe('changed outside the agent during this turn (none of its tools wrote it): kept unless you roll it back')
+  })
 })
