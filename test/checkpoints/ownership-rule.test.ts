@@ -188,4 +188,11 @@ describe('a folder a turn made, by the files its tools wrote in it', () => {
     expect(kinds(p.actions)).toEqual({ made: 'delete', 'made/x.txt': 'delete', 'e.txt': 'conflict' })
     expect(p.actions.find((a) => a.path === 'e.txt')!.reason).toBe('changed outside the agent during this turn (none of its tools wrote it): kept unless you roll it back')
   })
+
+  it('alongside another project’s turn on a shared folder: a folder is whoever’s tools wrote into it', async () => {
+    const { w, start, end, real } = await turn()
+    const uses = { 's/m1': ['c.txt', 'shared-not/b.txt'], 'other-project/m9': ['shared/a.txt'] }
+    const p = await planWith(w, [{ turn: other, createdAt: start, sealedAt: end, paths: [real] }], uses)
+    expect(kinds(p.actions)).toEqual({ 'c.txt': 'delete', shared: 'not-this-turn', 'shared/a.txt': 'not-this-turn', 'shared-not': 'delete', 'shared-not/b.txt': 'delete' })
+  })
 })
