@@ -196,3 +196,28 @@ describe('a folder a turn made, by the files its tools wrote in it', () => {
     expect(kinds(p.actions)).toEqual({ 'c.txt': 'delete', shared: 'not-this-turn', 'shared/a.txt': 'not-this-turn', 'shared-not': 'delete', 'shared-not/b.txt': 'delete' })
   })
 })
+
+describe('forked sessions’ copies of turns', () => {
+  /** sesB's turn ran alongside sesA's; sesB is then forked to sesB-fork (a copy of its records). */
+  async function forkedAlongside(): Promise<Ws> {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('b.txt', 'by B')
+    await w.store.seal('sesA/m2')
+    await w.store.seal('sesB/m1')
+    expect(await w.store.forkSession('sesB', 'sesB-fork')).toBe(1)
+    return w
+  }
+
+  it('a retake in the fork itself undoes the turn as in the original, which is the same work', async () => {
+    const w = await workspace()
+    await w.store.capture('s/m1')
+    w.write('made.txt', 'made')
+    await w.store.seal('s/m1')
+    expect(await w.store.forkSession('s', 's-fork')).toBe(1)
+    const p = await w.store.plan({ turnKey: 's-fork/m1' })
+    expect(kinds(p.actions)).toEqual({ 'made.txt': 'delete' })
+  })
+})
