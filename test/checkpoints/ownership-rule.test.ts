@@ -220,4 +220,12 @@ describe('forked sessions’ copies of turns', () => {
     const p = await w.store.plan({ turnKey: 's-fork/m1' })
     expect(kinds(p.actions)).toEqual({ 'made.txt': 'delete' })
   })
+
+  it('the fork’s copy of the other session’s turn is not one more turn: what the other’s tools cleared stays cleared', async () => {
+    const w = await forkedAlongside()
+    // The host knows the original's tool use; of the copy it knows nothing.
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesB/m1': ['b.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'not-this-turn' })
+  })
 })
