@@ -228,4 +228,14 @@ describe('forked sessions’ copies of turns', () => {
     const p = await plan
     expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'not-this-turn' })
   })
+
+  it('with the original session deleted, the forks’ copies stand for its turn', async () => {
+    const w = await forkedAlongside()
+    expect(await w.store.forkSession('sesB', 'sesB-fork2')).toBe(1)
+    await w.store.deleteSession('sesB')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesB-fork/m1': ['b.txt'], 'sesB-fork2/m1': ['b.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'b.txt')!.reason).toBe("written by session sesB-fork's turn, not this one: left as it is")
+  })
 })
