@@ -239,3 +239,26 @@ describe('forked sessions’ copies of turns', () => {
     expect(p.actions.find((a) => a.path === 'b.txt')!.reason).toBe("written by session sesB-fork's turn, not this one: left as it is")
   })
 })
+
+describe('which restores and turns met this turn’s window', () => {
+  it('a retake made right after this turn ended is not a restore during it: once undone, the turn’s edit is its own again', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    w.write('f.txt', 'by B')
+    await w.store.seal('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('f.txt', 'edited by A')
+    await w.store.seal('sesA/m2')
+    // Right after A, with nothing changed between, B is retaken and the user chooses to take f.txt too.
+    const pb = await w.store.plan({ turnKey: 'sesB/m1' })
+    expect(kinds(pb.actions)).toEqual({ 'f.txt': 'conflict' })
+    const retake = await w.store.apply(pb, { overwrite: [pb.actions[0]!.id] })
+    expect(w.exists('f.txt')).toBe(false)
+    // Undone: A's edit is back, and retaking A puts B's version back.
+    expect((await w.store.undo(retake.restoreId!)).status).toBe('done')
+    const p = await w.store.plan({ turnKey: 'sesA/m2' })
+    expect(kinds(p.actions)).toEqual({ 'f.txt': 'restore' })
+    await w.store.apply(p)
+    expect(w.text('f.txt')).toBe('by B')
+  })
+})
