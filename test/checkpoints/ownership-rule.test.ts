@@ -26,9 +26,9 @@ async function turn(): Promise<{ w: Ws; start: number; end: number; real: string
   return { w, start: t.createdAt, end: t.sealedAt!, real: fs.realpathSync(w.ws) }
 }
 
-const planWith = (w: Ws, foreign: ForeignTurn[], uses?: Record<string, string[]>) =>
+const planWith = (w: Ws, foreign: ForeignTurn[], uses?: Record<string, string[]>, turnKey = 's/m1') =>
   w.store.plan(
-    { turnKey: 's/m1' },
+    { turnKey },
     {
       foreign,
       ...(uses && {
@@ -260,5 +260,30 @@ describe('which restores and turns met this turn’s window', () => {
     expect(kinds(p.actions)).toEqual({ 'f.txt': 'restore' })
     await w.store.apply(p)
     expect(w.text('f.txt')).toBe('by B')
+  })
+})
+
+describe('a path marked by one rule is not marked again by the next', () => {
+  /** sesB, sesC and sesA run together: A writes a.txt, someone x.txt. */
+  async function threeTogether(): Promise<Ws> {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    await w.store.capture('sesC/m3')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('x.txt', 'by B or C')
+    await w.store.seal('sesA/m2')
+    await w.store.seal('sesC/m3')
+    await w.store.seal('sesB/m1')
+    return w
+  }
+
+  it('a file another running session may have written stays a conflict naming it, though a third session’s tools named it', async () => {
+    const w = await threeTogether()
+    // B's tools named neither file (nobody can tell who wrote x.txt); C's named x.txt.
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesB/m1': [], 'sesC/m3': ['x.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'x.txt': 'conflict' })
+    expect(p.actions.find((a) => a.path === 'x.txt')!.reason).toBe('changed while session sesB was running: kept unless you roll it back')
   })
 })
