@@ -286,4 +286,12 @@ describe('a path marked by one rule is not marked again by the next', () => {
     expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'x.txt': 'conflict' })
     expect(p.actions.find((a) => a.path === 'x.txt')!.reason).toBe('changed while session sesB was running: kept unless you roll it back')
   })
+
+  it('a file two other sessions’ tools named is left as the first one’s work', async () => {
+    const w = await threeTogether()
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['a.txt'], 'sesB/m1': ['x.txt'], 'sesC/m3': ['x.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'x.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'x.txt')!.reason).toBe("written by session sesB's turn, not this one: left as it is")
+  })
 })
