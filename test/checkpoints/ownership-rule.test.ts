@@ -294,4 +294,29 @@ describe('a path marked by one rule is not marked again by the next', () => {
     expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'x.txt': 'not-this-turn' })
     expect(p.actions.find((a) => a.path === 'x.txt')!.reason).toBe("written by session sesB's turn, not this one: left as it is")
   })
+
+  it('what another session of this project may have written, or wrote, is not taken for another project’s turn’s work', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('x.txt', 'by B or the other project')
+    w.write('y.txt', 'by B, named by both')
+    await w.store.seal('sesA/m2')
+    await w.store.seal('sesB/m1')
+    const t = w.store.listTurns('sesA')[0]!
+    const p = await planWith(
+      w,
+      [{ turn: other, createdAt: t.createdAt, sealedAt: t.sealedAt!, paths: [fs.realpathSync(w.ws)] }],
+      {
+        'sesA/m2': ['a.txt'],
+        'sesB/m1': ['y.txt'],
+        'other-project/m9': ['x.txt', 'y.txt'],
+      },
+      'sesA/m2',
+    )
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'x.txt': 'conflict', 'y.txt': 'not-this-turn' })
+    expect(p.actions.find((a) => a.path === 'x.txt')!.reason).toBe('changed while session sesB was running: kept unless you roll it back')
+    expect(p.actions.find((a) => a.path === 'y.txt')!.reason).toBe("written by session sesB's turn, not this one: left as it is")
+  })
 })
