@@ -241,6 +241,26 @@ describe('forked sessions’ copies of turns', () => {
 })
 
 describe('which restores and turns met this turn’s window', () => {
+  it('a folder an undo put back during this turn, that this turn’s tools then wrote into, is nobody’s for sure: kept unless chosen', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    w.write('d/f.txt', 'by B')
+    await w.store.seal('sesB/m1')
+    const retake = await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))
+    expect(w.exists('d')).toBe(false)
+    await w.store.capture('sesA/m2')
+    expect((await w.store.undo(retake.restoreId!)).status).toBe('done')
+    w.write('d/g.txt', 'by A')
+    await w.store.seal('sesA/m2')
+    const { plan } = planKnowing(w, 'sesA/m2', { 'sesA/m2': ['d/g.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ d: 'conflict', 'd/f.txt': 'not-this-turn', 'd/g.txt': 'delete' })
+    expect(p.actions.find((a) => a.path === 'd')!.reason).toBe('put back by a restore (an undo of a retake) during this turn: kept unless you roll it back')
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.text('d/f.txt')).toBe('by B')
+    expect(w.exists('d/g.txt')).toBe(false)
+  })
+
   it('a retake made right after this turn ended is not a restore during it: once undone, the turn’s edit is its own again', async () => {
     const w = await workspace()
     await w.store.capture('sesB/m1')
