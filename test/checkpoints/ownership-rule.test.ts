@@ -241,6 +241,22 @@ describe('forked sessions’ copies of turns', () => {
 })
 
 describe('which restores and turns met this turn’s window', () => {
+  it('a file a retake took away during this turn, of unknown tool use, is kept unless chosen, and the retake is named', async () => {
+    const w = await workspace()
+    await w.store.capture('sesB/m1')
+    w.write('f.txt', 'by B')
+    await w.store.seal('sesB/m1')
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    expect((await w.store.apply(await w.store.plan({ turnKey: 'sesB/m1' }))).status).toBe('done')
+    await w.store.seal('sesA/m2')
+    const p = await w.store.plan({ turnKey: 'sesA/m2' })
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'f.txt': 'conflict' })
+    expect(p.actions.find((a) => a.path === 'f.txt')!.reason).toBe('put back by a restore (the retake of session sesB) during this turn: kept unless you roll it back')
+    await w.store.apply(p, { onConflict: 'restore-rest' })
+    expect(w.exists('f.txt')).toBe(false)
+  })
+
   it('a folder an undo put back during this turn, that this turn’s tools then wrote into, is nobody’s for sure: kept unless chosen', async () => {
     const w = await workspace()
     await w.store.capture('sesB/m1')
