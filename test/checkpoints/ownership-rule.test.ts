@@ -356,3 +356,18 @@ describe('a path marked by one rule is not marked again by the next', () => {
     expect(p.actions.find((a) => a.path === 'y.txt')!.reason).toBe("written by session sesB's turn, not this one: left as it is")
   })
 })
+
+describe('only what changed while the windows overlapped is in doubt', () => {
+  it('a file this turn wrote before another session’s turn began stays its own; one written during both is kept unless chosen', async () => {
+    const w = await workspace()
+    await w.store.capture('sesA/m2')
+    w.write('early.txt', 'by A, alone')
+    await w.store.capture('sesB/m1')
+    w.write('late.txt', 'by A or B')
+    await w.store.seal('sesB/m1')
+    w.write('after.txt', 'by A, alone again')
+    await w.store.seal('sesA/m2')
+    const p = await w.store.plan({ turnKey: 'sesA/m2' })
+    expect(kinds(p.actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'conflict', 'after.txt': 'delete' })
+  })
+})
