@@ -1,6 +1,7 @@
 // The plan's per-path decision (planner.ts classify, turnCandidates), rule by rule where the engine
 // tests leave one open, as the user sees the plan: what is offered, what is kept, and why.
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BULK_DELETES, sizeLabel } from '../../core/checkpoints/plan/planner'
 import { workspace } from './helpers'
@@ -110,5 +111,30 @@ describe('what a plan offers, path by path', () => {
     expect(sizeLabel(50 * (1 << 20))).toBe('50 MB')
     expect(sizeLabel(1 << 30)).toBe('1 GB')
     expect(sizeLabel(2.5 * (1 << 30))).toBe('2.5 GB')
+  })
+
+  it('a file whose checkpointed copy is missing from the store is said so before anything is touched; its delete still goes', async () => {
+    const w = await workspace()
+    // 1 MiB and more: kept as loose blobs (smaller ones go into packs), one file each to lose.
+    w.write('x.txt', 'x'.repeat(1 << 20))
+    w.write('gone.txt', 'g'.repeat(1 << 20))
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by the turn')
+    fs.rmSync(w.p('gone.txt'))
+    w.write('made.txt', 'made')
+    await w.store.seal('s/m1')
+    const first = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(first.actions)).toEqual({ 'x.txt': 'restore', 'gone.txt': 'recreate', 'made.txt': 'delete' })
+    // The store is damaged: the copies of what x.txt and gone.txt held before are lost.
+    for (const a of first.actions.filter((x) => x.target)) {
+      const h = a.target!.hash!
+      fs.rmSync(path.join(w.storeDir, 'blobs', h.slice(0, 2), h))
+    }
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'not-checkpointed', 'gone.txt': 'not-checkpointed', 'made.txt': 'delete' })
+    for (const a of plan.actions.filter((x) => x.kind === 'not-checkpointed')) expect(a.reason).toBe('cannot restore: the checkpoint’s copy of this file is missing from the store')
+    await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(w.text('x.txt')).toBe('x by the turn')
+    expect(w.exists('made.txt')).toBe(false)
   })
 })
