@@ -137,4 +137,27 @@ describe('what a plan offers, path by path', () => {
     expect(w.text('x.txt')).toBe('x by the turn')
     expect(w.exists('made.txt')).toBe(false)
   })
+
+  it('a restore’s preview shows the lines up to 1 MB; a larger file’s (now or to come back) shows none, and a binary file is said to be binary', async () => {
+    const w = await workspace()
+    const mb = 1 << 20
+    w.write('at-limit.txt', 'a'.repeat(mb))
+    w.write('over-limit.txt', 'o'.repeat(mb + 1))
+    w.write('image.bin', Buffer.from([0, 1, 2, 0, 3]))
+    w.write('shrunk.txt', 's'.repeat(mb + 1))
+    await w.store.capture('s/m1')
+    w.write('at-limit.txt', 'b'.repeat(mb))
+    w.write('over-limit.txt', 'p'.repeat(mb + 1))
+    w.write('image.bin', Buffer.from([0, 9, 9, 0, 9]))
+    w.write('shrunk.txt', 'small now\n')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore' })
+    const at = plan.actions.find((a) => a.path === 'at-limit.txt')!
+    expect(at.diff).toContain('+aaaa')
+    expect(at.binary).toBe(false)
+    expect(plan.actions.find((a) => a.path === 'over-limit.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'shrunk.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'image.bin')!.binary).toBe(true)
+  })
 })
