@@ -51,6 +51,13 @@ describe('another project’s turn on a shared folder', () => {
     expect(w.exists('shared-not/b.txt')).toBe(false)
   })
 
+  it('sharing several folders: a path in any one of them is in doubt', async () => {
+    const { w, start, end, real } = await turn()
+    const p = await planWith(w, [{ turn: other, createdAt: start, sealedAt: end, paths: [path.join(real, 'elsewhere'), path.join(real, 'shared')] }])
+    expect(kinds(p.actions)['shared/a.txt']).toBe('conflict')
+    expect(kinds(p.actions)['c.txt']).toBe('delete')
+  })
+
   it('still running (not sealed) and started before this turn ended: it counts', async () => {
     const { w, end, real } = await turn()
     const p = await planWith(w, [{ turn: other, createdAt: end - 1, paths: [real] }])
