@@ -58,6 +58,20 @@ describe('another project’s turn on a shared folder', () => {
     expect(kinds(p.actions)['c.txt']).toBe('delete')
   })
 
+  it('a folder opened through a link: what its tools named by the real path is this turn’s', async () => {
+    const w = await workspace({ roots: (ws, dir) => (fs.symlinkSync(ws, path.join(dir, 'via-link')), [{ path: path.join(dir, 'via-link') }]) })
+    await w.store.capture('sesA/m2')
+    w.write('a.txt', 'by A')
+    w.write('e.txt', 'the editor’s')
+    await w.store.seal('sesA/m2')
+    const real = fs.realpathSync(w.ws)
+    const p = await w.store.plan(
+      { turnKey: 'sesA/m2' },
+      { toolUse: async () => (t) => (t.sessionID === 'sesA' ? { paths: new Set([path.join(real, 'a.txt')]), opaque: false } : undefined) },
+    )
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'e.txt': 'conflict' })
+  })
+
   it('still running (not sealed) and started before this turn ended: it counts', async () => {
     const { w, end, real } = await turn()
     const p = await planWith(w, [{ turn: other, createdAt: end - 1, paths: [real] }])
