@@ -1,6 +1,7 @@
 // The plan's per-path decision (planner.ts classify, turnCandidates), rule by rule where the engine
 // tests leave one open, as the user sees the plan: what is offered, what is kept, and why.
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BULK_DELETES, sizeLabel } from '../../core/checkpoints/plan/planner'
 import { workspace } from './helpers'
@@ -110,5 +111,53 @@ describe('what a plan offers, path by path', () => {
     expect(sizeLabel(50 * (1 << 20))).toBe('50 MB')
     expect(sizeLabel(1 << 30)).toBe('1 GB')
     expect(sizeLabel(2.5 * (1 << 30))).toBe('2.5 GB')
+  })
+
+  it('a file whose checkpointed copy is missing from the store is said so before anything is touched; its delete still goes', async () => {
+    const w = await workspace()
+    // 1 MiB and more: kept as loose blobs (smaller ones go into packs), one file each to lose.
+    w.write('x.txt', 'x'.repeat(1 << 20))
+    w.write('gone.txt', 'g'.repeat(1 << 20))
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by the turn')
+    fs.rmSync(w.p('gone.txt'))
+    w.write('made.txt', 'made')
+    await w.store.seal('s/m1')
+    const first = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(first.actions)).toEqual({ 'x.txt': 'restore', 'gone.txt': 'recreate', 'made.txt': 'delete' })
+    // The store is damaged: the copies of what x.txt and gone.txt held before are lost.
+    for (const a of first.actions.filter((x) => x.target)) {
+      const h = a.target!.hash!
+      fs.rmSync(path.join(w.storeDir, 'blobs', h.slice(0, 2), h))
+    }
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'not-checkpointed', 'gone.txt': 'not-checkpointed', 'made.txt': 'delete' })
+    for (const a of plan.actions.filter((x) => x.kind === 'not-checkpointed')) expect(a.reason).toBe('cannot restore: the checkpoint’s copy of this file is missing from the store')
+    await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect(w.text('x.txt')).toBe('x by the turn')
+    expect(w.exists('made.txt')).toBe(false)
+  })
+
+  it('a restore’s preview shows the lines up to 1 MB; a larger file’s (now or to come back) shows none, and a binary file is said to be binary', async () => {
+    const w = await workspace()
+    const mb = 1 << 20
+    w.write('at-limit.txt', 'a'.repeat(mb))
+    w.write('over-limit.txt', 'o'.repeat(mb + 1))
+    w.write('image.bin', Buffer.from([0, 1, 2, 0, 3]))
+    w.write('shrunk.txt', 's'.repeat(mb + 1))
+    await w.store.capture('s/m1')
+    w.write('at-limit.txt', 'b'.repeat(mb))
+    w.write('over-limit.txt', 'p'.repeat(mb + 1))
+    w.write('image.bin', Buffer.from([0, 9, 9, 0, 9]))
+    w.write('shrunk.txt', 'small now\n')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore' })
+    const at = plan.actions.find((a) => a.path === 'at-limit.txt')!
+    expect(at.diff).toContain('+aaaa')
+    expect(at.binary).toBe(false)
+    expect(plan.actions.find((a) => a.path === 'over-limit.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'shrunk.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'image.bin')!.binary).toBe(true)
   })
 })
