@@ -17,6 +17,45 @@ export async function forkSession(e: OpenStore, from: string, to: string, upToMe
   return turns.length
 }
 
+/*
+ * A fork taken while a turn runs copies that turn open. The copy is the same work (same folder,
+ * same capture), so it ends as the original does, with the same after-state: left open, it read as
+ * another session's turn running for ever, and every later plan of the project took its own files
+ * for that session's (conflicts); sealed on its own when the fork went idle, it held the fork's
+ * later work too. The original's seal seals its open copies; a seal of a copy waits for the
+ * original's, or takes its after-state if it ended.
+ */
+
+/** Seals the open copies of `sealed` (and theirs, a fork of a fork). Best effort: one not written stays open and takes the after-state at its own seal. */
+export function sealCopies(e: OpenStore, sealed: TurnRecord): string[] {
+  const warnings: string[] = []
+  for (const t of e.records.allTurns()) {
+    if (t.status !== 'open' || t.forkedFrom !== sealed.sessionID || t.messageID !== sealed.messageID || t.pre !== sealed.pre) continue
+    const copy: TurnRecord = { ...t, post: sealed.post, status: 'sealed', sealedAt: sealed.sealedAt }
+    try {
+      e.records.saveTurn(copy)
+    } catch (err) {
+      warnings.push(`the fork ${t.sessionID}'s copy of this turn could not be sealed yet: ${(err as Error).message}`)
+      continue
+    }
+    warnings.push(...sealCopies(e, copy))
+  }
+  return warnings
+}
+
+/** For the seal of an open copy: true when the original decides (it runs, or it ended and the copy took its after-state). */
+export function sealedAsOriginal(e: OpenStore, t: TurnRecord): boolean {
+  if (t.status !== 'open' || t.forkedFrom === undefined) return false
+  const original = e.records.turns.get(Records.key({ sessionID: t.forkedFrom, messageID: t.messageID }))
+  if (original?.pre !== t.pre) return false
+  if (original.status !== 'open' && original.post) {
+    const copy: TurnRecord = { ...t, post: original.post, status: 'sealed', sealedAt: original.sealedAt }
+    e.records.saveTurn(copy)
+    sealCopies(e, copy)
+  }
+  return true
+}
+
 export async function deleteSession(e: OpenStore, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
   return e.exclusive('delete session', () => {
     for (const t of e.records.sessionTurns(sessionID)) e.records.deleteTurn(t)
