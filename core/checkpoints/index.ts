@@ -169,7 +169,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     changes: (k) => turnChanges(e, k),
     restoreChanges: (restoreId) => restoreChanges(e, restoreId),
     exportTurnFiles: (k, rootAbs, target) => exportTurnFiles(e, parseTurnKey(k), rootAbs, target),
-    forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
+    forkSession: (from, to, upTo, ids) => forkSession(e, from, to, upTo, ids),
     bringBackAttemptTurn: (k, restoreId) => bringBackAttemptTurn(e, parseTurnKey(k), restoreId),
     deleteSession: async (s) => {
       await deleteSession(e, s)
