@@ -31,7 +31,8 @@ export interface CheckpointStore {
   planUndo(restoreId: string): Promise<Plan>
   listTurns(sessionID?: string): TurnInfo[]
   changes(turnKey: TurnKeyInput): Promise<ChangeItem[]>
-  forkSession(fromSessionID: string, toSessionID: string, upToMessageID?: string): Promise<number>
+  /** `ids`: the fork's message id of each original one (the copies are recorded under them). */
+  forkSession(fromSessionID: string, toSessionID: string, upToMessageID?: string, ids?: Record<string, string>): Promise<number>
   deleteSession(sessionID: string): Promise<void>
   retention(policy: RetentionPolicy): Promise<{ turnsDropped: number; blobsSwept: number; bytesFreed: number }>
   sweep(): Promise<{ blobsSwept: number; bytesFreed: number }>

@@ -10,7 +10,7 @@
 //   await store.undo(res.restoreId!)
 import { bringBackAttemptTurn } from './plan/attempt-turns'
 import { exportTurnFiles } from './restore/export'
-import type { RootCoverage } from './store/records'
+import type { RootCoverage, TurnRecord } from './store/records'
 import { Engine } from './capture/engine'
 import { parseTurnKey } from './store/paths'
 import { Records } from './store/records'
@@ -18,7 +18,7 @@ import { noStats } from './capture/scanner'
 import { applyPlan, journalForPlan, makePlan, planTurns, makeUndoPlan } from './restore/restore'
 import { recover } from './restore/restore-run'
 import type { ApplyHooks, RecoveredRestore } from './restore/restore-run'
-import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sweep } from './store/retention'
+import { applyRetention, deleteSession, forkSession, pinnedHeld, pinRestores, sealCopies, sealedAsOriginal, sweep } from './store/retention'
 import { restoreChanges, turnChanges } from './plan/changes'
 import { verifyStore } from './store/verify'
 import { lastRestoreOf } from './plan/turn-status'
@@ -96,9 +96,16 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
         if (existing.status === 'sealed') e.records.saveTurn({ ...existing, status: 'open' })
         return { turnKey: key, snapshotId: existing.pre, created: false, mode: 'kept', ...noStats() }
       }
+      // A fork's copy of a turn that was running ends with the original (retention.ts).
+      if (sealing && sealedAsOriginal(e, existing!)) {
+        return { turnKey: key, snapshotId: e.records.turns.get(id)!.post ?? existing!.pre, created: false, mode: 'kept', ...noStats() }
+      }
       const out = await e.captureAll(o)
-      if (sealing) e.records.saveTurn({ ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() })
-      else {
+      if (sealing) {
+        const sealed: TurnRecord = { ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() }
+        e.records.saveTurn(sealed)
+        out.warnings.push(...sealCopies(e, sealed))
+      } else {
         // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.
         // The replaced record is the previous attempt's turn: kept, so that attempt can come back.
         if (existing) e.records.archiveTurn(existing)
@@ -162,7 +169,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
     changes: (k) => turnChanges(e, k),
     restoreChanges: (restoreId) => restoreChanges(e, restoreId),
     exportTurnFiles: (k, rootAbs, target) => exportTurnFiles(e, parseTurnKey(k), rootAbs, target),
-    forkSession: (from, to, upTo) => forkSession(e, from, to, upTo),
+    forkSession: (from, to, upTo, ids) => forkSession(e, from, to, upTo, ids),
     bringBackAttemptTurn: (k, restoreId) => bringBackAttemptTurn(e, parseTurnKey(k), restoreId),
     deleteSession: async (s) => {
       await deleteSession(e, s)

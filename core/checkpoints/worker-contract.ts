@@ -92,7 +92,7 @@ export const METHODS = {
   changes: { args: z.tuple([TurnKeyInput]), result: ChangeItems },
   restoreChanges: { args: z.tuple([text]), result: ChangeItems },
   exportTurnFiles: { args: z.tuple([TurnKeyInput, text, text]), result: z.object({ written: z.number(), skipped: z.array(z.object({ path: text, reason: text })) }) },
-  forkSession: { args: z.tuple([text, text, text.optional()]), result: z.number() },
+  forkSession: { args: z.tuple([text, text, text.optional(), z.record(text, text).optional()]), result: z.number() },
   bringBackAttemptTurn: { args: z.tuple([TurnKeyInput, text]), result: z.boolean() },
   deleteSession: { args: z.tuple([text]), result: z.undefined() },
   retention: {

@@ -50,7 +50,7 @@ export async function forkSession(d: Deps, input: ForkInput): Promise<SessionFor
   const forked = unwrap('session.fork', await d.client.session.fork({ sessionID: input.sessionID, ...(next ? { messageID: next } : {}) })) as { id: string }
   if (folder === null) {
     const store = await d.checkpoints.store(input.directory)
-    await store.forkSession(input.sessionID, forked.id, input.turnID)
+    await store.forkSession(input.sessionID, forked.id, input.turnID, await forkedIds(d.client, input.sessionID, forked.id))
     return { status: 'done', sessionID: forked.id, directory: input.directory, skipped: [] }
   }
   const moved = await d.post('/experimental/control-plane/move-session', { sessionID: forked.id, destination: { directory: folder.path }, moveChanges: false })
@@ -64,6 +64,29 @@ export async function forkSession(d: Deps, input: ForkInput): Promise<SessionFor
 }
 
 type Folder = { path: string; skipped: { path: string; reason: string }[]; undo(): void }
+
+type Listed = { info: { id: string; role: string } }
+
+/** The fork's id of each copied user message, keyed by the original's (see pairForkedIds). */
+async function forkedIds(client: OpencodeClient, from: string, to: string): Promise<Record<string, string>> {
+  const [original, fork] = await Promise.all([from, to].map(async (sessionID) => unwrap('session.messages', await client.session.messages({ sessionID })) as unknown as Listed[]))
+  return pairForkedIds(original!, fork!)
+}
+
+/**
+ * opencode's fork copies the session's first messages in order under ids of their own, so the
+ * fork's messages pair with the original's position by position (the original may have more: the
+ * ones after the fork point, or a turn still answering). Roles that do not line up mean the lists
+ * are not what the fork copied: no pairs then (the copies keep the original's ids).
+ */
+export function pairForkedIds(original: readonly Listed[], fork: readonly Listed[]): Record<string, string> {
+  if (fork.length > original.length || fork.some((m, i) => m.info.role !== original[i]!.info.role)) return {}
+  const ids: Record<string, string> = {}
+  fork.forEach((m, i) => {
+    if (m.info.role === 'user') ids[original[i]!.info.id] = m.info.id
+  })
+  return ids
+}
 
 async function prepareFolder(d: Deps, input: ForkInput): Promise<{ folder: Folder } | { error: string }> {
   const target = expandHome((input.folder ?? '').trim())

@@ -79,6 +79,29 @@ describe('fork from a turn, files left as they are', () => {
     expect(turns.map((t) => t.changes.map((c) => c.path))).toEqual([['one.txt']])
   })
 
+  it('the fork’s copied turn has its checkpoint under the fork’s own message id: a retake there rolls back its files', async () => {
+    app = await startCoreApp({ git: true, files: { 'readme.txt': 'hello\n' } })
+    const sessionID = (await app.client.session.create({})).data!.id
+    const first = await prompt(sessionID, 'WRITE one.txt from turn one')
+    await prompt(sessionID, 'WRITE two.txt from turn two')
+    const out = await app.call('sessions.fork', { directory: app.project, sessionID, turnID: first, files: 'leave' })
+    if (out.status !== 'done') throw new Error(out.error)
+    const forkUser = ((await app.client.session.messages({ sessionID: out.sessionID })).data as unknown as Msg[]).find((m) => m.info.role === 'user')!.info.id
+    // opencode gives the fork's messages ids of their own: the copy is found under the fork's.
+    expect(forkUser).not.toBe(first)
+    const turns = await app.call('checkpoints.list', { directory: app.project, sessionID: out.sessionID })
+    expect(turns.map((t) => [t.messageID, t.changes.map((c) => c.path)])).toEqual([[forkUser, ['one.txt']]])
+    const plan = await app.call('checkpoints.plan', { directory: app.project, target: { backTo: { sessionID: out.sessionID, messageID: forkUser } } })
+    expect(plan.warnings).toEqual([])
+    expect(plan.actions.map((a) => `${a.kind}:${a.path}`)).toEqual(['delete:one.txt'])
+    app.fake.script({ kind: 'text', text: 'fine, nothing to change' })
+    const model = { providerID: 'fake', modelID: 'echo-2' }
+    const retaken = await app.call('retake.run', { directory: app.project, sessionID: out.sessionID, clickedID: forkUser, model, files: { planId: plan.planId } })
+    if (retaken.status !== 'done') throw new Error(`retake failed at ${retaken.step}: ${retaken.error}`)
+    expect(retaken.restore?.status).toBe('done')
+    expect(Object.keys(tree(app.project)).sort()).toEqual(['readme.txt', 'two.txt'])
+  })
+
   it('refuses a folder that is not empty, and makes no session', async () => {
     app = await startCoreApp({ files: { 'readme.txt': 'hello\n' } })
     const sessionID = (await app.client.session.create({})).data!.id

@@ -8,7 +8,7 @@ import { changedOutsideAgent, named, ownerInOverlap, type ToolUseLookup, type Tu
 import { contentChanged } from '../capture/current'
 import { keyToAbs } from '../store/paths'
 import type { Candidate, EngineParts } from './plan-parts'
-import type { RestoreRecord, TurnRecord } from '../store/records'
+import { originOf, type RestoreRecord, type TurnRecord } from '../store/records'
 import type { ForeignTurn, TurnKey } from '../types'
 
 export type { ForeignTurn } from '../types'
@@ -146,11 +146,11 @@ function markOverlaps(p: EngineParts, turns: TurnRecord[], cands: Candidate[], m
   const aStart = snapNo(turns[0]!.pre)
   const aEnd = snapNo(turns[turns.length - 1]!.post!)
   const all = p.records.allTurns()
-  // A forked session's turns are copies of the original's records (same message id, same
+  // A forked session's turns are copies of the original's records (same origin message id, same
   // snapshots): the same work, not another session's. A copy counts only when its original is gone.
   // (Another session's turn may have the very same snapshots — both captured and sealed with
-  // nothing in between — but never the same message id.)
-  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && x.messageID === y.messageID && x.pre === y.pre && x.post === y.post
+  // nothing in between — but never the same origin.)
+  const sameWork = (x: TurnRecord, y: TurnRecord) => x !== y && originOf(x) === originOf(y) && x.pre === y.pre && x.post === y.post
   const copy = (b: TurnRecord) => turns.some((t) => sameWork(b, t)) || (b.forkedFrom !== undefined && all.some((r) => !r.forkedFrom && sameWork(b, r)))
   for (const b of all) {
     if (mineSessions.has(b.sessionID) || b.status === 'restored' || copy(b)) continue

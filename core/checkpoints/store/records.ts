@@ -33,11 +33,19 @@ export interface TurnRecord {
   /** Set on a fork: the session whose turn this copies (blobs are shared, not copied). */
   forkedFrom?: string
   /**
+   * Set on a fork: the message id the turn was first recorded under (opencode gives the fork's
+   * messages ids of their own, and the copy is recorded under the fork's). Absent: `messageID`.
+   */
+  origin?: string
+  /**
    * The roots the capture walked (id → their exclude rules then). A path outside them was not
    * checkpointed, so a restore never deletes it. Absent on records from before it was kept.
    */
   coverage?: Record<string, RootCoverage>
 }
+
+/** The message id a turn was first recorded under (a fork's copy is recorded under the fork's). */
+export const originOf = (t: TurnRecord): string => t.origin ?? t.messageID
 
 export interface RestoreRecord {
   format: 'retake-checkpoint-restore'

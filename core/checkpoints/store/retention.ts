@@ -2,19 +2,66 @@
 // then snapshots no turn or restore refers to are folded away and blobs no kept snapshot refers
 // to are swept (mark and sweep). Forks copy turn records only: their blobs are shared.
 import type { OpenStore } from './open-store'
-import { Records } from './records'
+import { originOf, Records } from './records'
 import type { TurnRecord } from './records'
 import type { RetentionPolicy } from '../types'
 
-export async function forkSession(e: OpenStore, from: string, to: string, upToMessageID?: string): Promise<number> {
+/**
+ * Copies the session's turn records (up to and including `upToMessageID`) into the fork `to`.
+ * `ids`: the fork's message id of each original one (opencode's fork gives the copied messages ids
+ * of their own): the copy is recorded under it, so the fork's turn finds its checkpoint.
+ */
+export async function forkSession(e: OpenStore, from: string, to: string, upToMessageID?: string, ids: Record<string, string> = {}): Promise<number> {
   e.assertOpen()
   let turns = e.records.sessionTurns(from)
   if (upToMessageID) {
     const idx = turns.findIndex((t) => t.messageID === upToMessageID)
     if (idx >= 0) turns = turns.slice(0, idx + 1)
   }
-  for (const t of turns) e.records.saveTurn({ ...t, sessionID: to, seq: e.records.nextSeq(), forkedFrom: from })
+  for (const t of turns) {
+    const messageID = Object.hasOwn(ids, t.messageID) ? ids[t.messageID]! : t.messageID
+    e.records.saveTurn({ ...t, sessionID: to, messageID, seq: e.records.nextSeq(), forkedFrom: from, origin: originOf(t) })
+  }
   return turns.length
+}
+
+/*
+ * A fork taken while a turn runs copies that turn open. The copy is the same work (same folder,
+ * same capture), so it ends as the original does, with the same after-state: left open, it read as
+ * another session's turn running for ever, and every later plan of the project took its own files
+ * for that session's (conflicts); sealed on its own when the fork went idle, it held the fork's
+ * later work too. The original's seal seals its open copies; a seal of a copy waits for the
+ * original's, or takes its after-state if it ended.
+ */
+
+/** Seals the open copies of `sealed` (and theirs, a fork of a fork). Best effort: one not written stays open and takes the after-state at its own seal. */
+export function sealCopies(e: OpenStore, sealed: TurnRecord): string[] {
+  const warnings: string[] = []
+  for (const t of e.records.allTurns()) {
+    if (t.status !== 'open' || t.forkedFrom !== sealed.sessionID || originOf(t) !== originOf(sealed) || t.pre !== sealed.pre) continue
+    const copy: TurnRecord = { ...t, post: sealed.post, status: 'sealed', sealedAt: sealed.sealedAt }
+    try {
+      e.records.saveTurn(copy)
+    } catch (err) {
+      warnings.push(`the fork ${t.sessionID}'s copy of this turn could not be sealed yet: ${(err as Error).message}`)
+      continue
+    }
+    warnings.push(...sealCopies(e, copy))
+  }
+  return warnings
+}
+
+/** For the seal of an open copy: true when the original decides (it runs, or it ended and the copy took its after-state). */
+export function sealedAsOriginal(e: OpenStore, t: TurnRecord): boolean {
+  if (t.status !== 'open' || t.forkedFrom === undefined) return false
+  const original = e.records.sessionTurns(t.forkedFrom).find((o) => originOf(o) === originOf(t) && o.pre === t.pre)
+  if (!original) return false
+  if (original.status !== 'open' && original.post) {
+    const copy: TurnRecord = { ...t, post: original.post, status: 'sealed', sealedAt: original.sealedAt }
+    e.records.saveTurn(copy)
+    sealCopies(e, copy)
+  }
+  return true
 }
 
 export async function deleteSession(e: OpenStore, sessionID: string): Promise<{ blobsSwept: number; bytesFreed: number }> {
