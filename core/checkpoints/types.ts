@@ -111,19 +111,22 @@ export interface CaptureOptions {
   /** Test hook: called after each read of a file's content, before its stat is compared with the one the read began from (torn-read tests write to the file here). */
   afterRead?: (abs: string) => void
 }
-export interface CaptureResult {
+/** What a capture read, and what it could not keep. */
+export interface ScanStats {
+  filesScanned: number
+  filesHashed: number
+  bytesHashed: number
+  /** Root-relative keys recorded without content (over the size cap, unreadable, written throughout). */
+  notCheckpointed: string[]
+  warnings: string[]
+}
+export interface CaptureResult extends ScanStats {
   turnKey: TurnKey
   snapshotId: string
   /** False when the turn already had its pre-image (resume after a pause keeps the first). */
   created: boolean
   /** 'full': the whole tree was walked; 'watched': only paths with watcher events; 'kept': resume, nothing read. */
   mode: 'full' | 'watched' | 'kept'
-  filesScanned: number
-  filesHashed: number
-  bytesHashed: number
-  /** Paths skipped because they are over the size cap (root-relative, prefixed with root index). */
-  notCheckpointed: string[]
-  warnings: string[]
 }
 
 export type TurnStatus = 'open' | 'sealed' | 'restored'

@@ -9,19 +9,11 @@ import { LinkProbe } from './link-probe'
 import type { BlobStore } from '../store/blobs'
 import { nameKey } from '../store/paths'
 import type { ExcludeRules } from '../store/excludes'
-import type { Entry, ProgressEvent } from '../types'
+import type { Entry, ProgressEvent, ScanStats } from '../types'
 import { os, readdirTyped, readLink, toBytes } from '../store/os-names'
 import { provenSame } from './stat-proof'
 import { withXattrs, xattrsKept } from '../store/xattrs'
 import type { RootState, WalkDelta } from '../store/snapshot-deltas'
-
-export interface ScanStats {
-  filesScanned: number
-  filesHashed: number
-  bytesHashed: number
-  notCheckpointed: string[]
-  warnings: string[]
-}
 
 export const noStats = (): ScanStats => ({ filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] })
 
