@@ -4,9 +4,8 @@
 // restored (the "conversation rollback" is committed last). Steps, commit and crash recovery:
 // restore-run.ts.
 import crypto from 'node:crypto'
-import path from 'node:path'
 import type { Engine } from '../capture/engine'
-import { Journal, journalDir } from '../store/journal'
+import { Journal, journalFile } from '../store/journal'
 import type { Intent, Step } from '../store/journal'
 import { classify, emptyPlan, PlanContext } from '../plan/planner'
 import { turnCandidates, undoCandidates } from '../plan/candidates'
@@ -267,7 +266,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       steps,
       undoOf: plan.target.restoreId,
     }
-    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+    const journal = new Journal(journalFile(e.storeDir, restoreId), intent)
     const env: StepEnv = stepEnv(e, restoreId, hooks, guards, folders)
     const r = await runSteps(e, env, journal, intent, new Set(), hooks)
     const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0

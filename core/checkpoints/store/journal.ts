@@ -4,7 +4,7 @@
 // ignored: that step simply runs again, and every step is idempotent.
 import fs from 'node:fs'
 import path from 'node:path'
-import { appendLineSync, FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import { appendLineSync, FILE_MODE, fsyncDir, listDir, mkdirPrivate } from './fsutil'
 import type { Entry, TurnKey, Xattrs } from '../types'
 
 export type Step =
@@ -120,9 +120,8 @@ export function intentTouched(intent: Intent): Map<string, Set<string>> {
   return out
 }
 
-export function journalDir(storeDir: string): string {
-  return path.join(storeDir, 'journal')
-}
+const journalDir = (storeDir: string): string => path.join(storeDir, 'journal')
+export const journalFile = (storeDir: string, restoreId: string): string => path.join(journalDir(storeDir), `${restoreId}.jsonl`)
 
 /** Read a journal, tolerating a torn or garbage last line. Null: no durable intent (nothing ran). */
 export function readJournal(file: string): JournalState | null {
@@ -160,12 +159,7 @@ export function readJournal(file: string): JournalState | null {
 
 export function pendingJournals(storeDir: string): string[] {
   const dir = journalDir(storeDir)
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.jsonl'))
-      .map((n) => path.join(dir, n))
-  } catch {
-    return []
-  }
+  return listDir(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .map((n) => path.join(dir, n))
 }

@@ -168,12 +168,14 @@ export class SnapshotStore {
    * after its commit (the turn record did not fit on the disk) leaves the chain as it found it.
    */
   dropAfter(headId: string | null): void {
-    while (this.chain.length && this.headId !== headId) {
-      const s = this.chain.pop()!
-      this.byId.delete(s.id)
-      this.cache.delete(s.id)
-      fs.rmSync(this.file(s.id), { force: true })
-    }
+    while (this.chain.length && this.headId !== headId) this.forget(this.chain.pop()!.id)
+  }
+
+  /** A snapshot out of the chain: its file deleted, nothing of it kept in memory. */
+  private forget(id: string): void {
+    this.byId.delete(id)
+    this.cache.delete(id)
+    fs.rmSync(this.file(id), { force: true })
   }
 
   /** Each blob the chain refers to, with the first path that refers to it (for verify's report). */
@@ -235,11 +237,7 @@ export class SnapshotStore {
     }
     const removed = this.chain.filter((s) => !keep.has(s.id))
     this.chain = kept
-    for (const s of removed) {
-      this.byId.delete(s.id)
-      this.cache.delete(s.id)
-      fs.rmSync(this.file(s.id), { force: true })
-    }
+    for (const s of removed) this.forget(s.id)
     return dropped
   }
 
