@@ -12,7 +12,7 @@ import { turnCandidates, undoCandidates } from '../plan/candidates'
 import { plansOf, trimPlans } from '../plan/plan-budget'
 import { turnsToAttribute, type PlanEvidence } from '../plan/ownership'
 import type { Candidate } from '../plan/planner'
-import { parseTurnKey } from '../store/paths'
+import { addKey, parseTurnKey } from '../store/paths'
 import { Records } from '../store/records'
 import type { TurnRecord } from '../store/records'
 import { buildSteps } from './steps'
@@ -23,11 +23,10 @@ import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, Tu
 import { addMissingParents, toRead } from '../plan/touched'
 import { registeredTurns } from '../store/project-registry'
 import { withWrote } from './recovery-check'
-import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
+import { oversizeWarnings, planState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from '../capture/journal-check'
 import { recordChain, type FolderIds } from './folder-chain'
 import { onAnotherFileSystem } from '../plan/mount-points'
-import type { State } from '../store/snapshot-deltas'
 import { xattrNotes } from '../store/xattrs'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
@@ -131,7 +130,7 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
-  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null, () => recordedAfter(e, plan))
+  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null, () => planState(e, plan, 'recorded'))
   for (const c of cands) {
     const a = classify(e, c, true, ctx)
     plan.actions.push(a)
@@ -147,11 +146,7 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
 function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<string, string[]> {
   // By root, keys as they are (no joined string per path of an install).
   const named = new Map<string, Set<string>>()
-  for (const s of steps) {
-    let keys = named.get(s.root)
-    if (!keys) named.set(s.root, (keys = new Set()))
-    keys.add(s.key)
-  }
+  for (const s of steps) addKey(named, s.root, s.key)
   const out: Record<string, string[]> = {}
   for (const [rid, keys] of touched) {
     const mine = named.get(rid)
@@ -159,17 +154,6 @@ function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<
     if (rest.length) out[rid] = rest
   }
   return out
-}
-
-/** The state a plan rolls back from: its folders' inodes tell a mount made since (mount-points.ts). */
-function recordedAfter(e: Engine, plan: Plan): State | null {
-  if (plan.target.kind === 'undo') {
-    const r = plan.target.restoreId ? e.records.restores.get(plan.target.restoreId) : undefined
-    return r ? e.snaps.state(r.post) : null
-  }
-  const last = plan.turns.at(-1)
-  const post = last ? e.records.turns.get(Records.key(last))?.post : undefined
-  return post ? e.snaps.state(post) : null
 }
 
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
@@ -201,7 +185,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     // What each path and the folders above it hold now: every step checks them again right before it acts.
     const guards = new Map<string, Entry | null>()
     const folders: FolderIds = new Map()
-    const ctx = new PlanContext(cands.values(), null, () => recordedAfter(e, plan))
+    const ctx = new PlanContext(cands.values(), null, () => planState(e, plan, 'recorded'))
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
@@ -248,14 +232,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     known.applied = true
     const restoreId = `${Date.now().toString(36)}-${crypto.randomBytes(4).toString('hex')}`
     const touched = new Map<string, Set<string>>()
-    for (const a of todo) {
-      const rid = e.rootIdOf(a.root)
-      if (!touched.has(rid)) touched.set(rid, new Set())
-      touched.get(rid)!.add(a.path)
-    }
+    for (const a of todo) addKey(touched, e.rootIdOf(a.root), a.path)
     const missing = addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
-    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, targetState(e, plan))
+    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, planState(e, plan, 'target'))
     const intent: Intent = {
       type: 'intent',
       restoreId,

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { checkChain, folderId, forgetFolder } from './folder-chain'
+import { checkChain, folderId } from './folder-chain'
 import { fsyncDir, tempNameFor } from '../store/fsutil'
 import type { Step } from '../store/journal'
 import { keyToAbs } from '../store/paths'
@@ -121,7 +121,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
         fs.rmdirSync(os(abs))
         env.dirty.delete(abs) // gone: nothing in it to make durable (its parent is, below)
         touchedFolder(env, abs)
-        forgetFolder(env.folders, abs)
+        env.folders.delete(abs) // one made later under its name is another folder
         env.cleared.add(k)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code

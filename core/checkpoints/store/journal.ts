@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { appendLineSync, FILE_MODE, fsyncDir, listDir, mkdirPrivate } from './fsutil'
+import { addKey } from './paths'
 import type { Entry, TurnKey, Xattrs } from '../types'
 
 export type Step =
@@ -110,13 +111,8 @@ export class Journal {
 /** Every path an intent's restore touches, by root id: its steps' paths and `touched`. */
 export function intentTouched(intent: Intent): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()
-  const add = (rid: string, key: string) => {
-    let keys = out.get(rid)
-    if (!keys) out.set(rid, (keys = new Set()))
-    keys.add(key)
-  }
-  for (const s of intent.steps) add(s.root, s.key)
-  for (const [rid, keys] of Object.entries(intent.touched)) for (const k of keys) add(rid, k)
+  for (const s of intent.steps) addKey(out, s.root, s.key)
+  for (const [rid, keys] of Object.entries(intent.touched)) for (const k of keys) addKey(out, rid, k)
   return out
 }
 

@@ -55,6 +55,13 @@ export function isSafeKey(key: string, platform: string = process.platform): boo
   return !BAD_SEGMENT_RE.test(key)
 }
 
+/** Adds `key` to root `rid`'s keys in `byRoot` (paths by root id, as restores record them). */
+export function addKey(byRoot: Map<string, Set<string>>, rid: string, key: string): void {
+  const keys = byRoot.get(rid)
+  if (keys) keys.add(key)
+  else byRoot.set(rid, new Set([key]))
+}
+
 /** The key of the folder holding `key` ('' for the root). */
 export function parentKey(key: string): string {
   const at = key.lastIndexOf('/')
