@@ -109,6 +109,21 @@ describe('Change journal', () => {
     expect(fs.readFileSync(name, 'utf8')).toBe('v0')
   })
 
+  it('an edit of a file whose name starts with two dots is recorded by a watched capture and rolled back', async () => {
+    const w = await workspace({ watch: true })
+    w.write('..notes', 'v0')
+    w.write('plain.txt', 'p0')
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    await w.store.capture('s/m1')
+    w.write('..notes', 'v1')
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('watched')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['..notes'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('..notes')).toBe('v0')
+  })
+
   it('after a folder is renamed and a folder inside it deleted, later changes in folders moved in are recorded', async () => {
     const w = await workspace({ watch: true })
     w.write('a/x/sub/f.txt', 'f')

@@ -11,7 +11,7 @@ import path from 'node:path'
 import type { ChangeWatcher } from './change-journal'
 import { mappedKeysUnder, writableMappings, type WritableMappings } from './mapped-files'
 import { os } from '../store/os-names'
-import { toKey } from '../store/paths'
+import { keyBelow } from '../store/paths'
 import type { RootRuntime } from '../store/roots'
 import type { ScanContext } from './scanner'
 import { sameEntry, type RootState, type State, type WalkDelta } from '../store/snapshot-deltas'
@@ -24,8 +24,8 @@ export const JOURNAL_CHECK_EVERY = 25
 export function reportedKeys(rootAbs: string, absPaths: Iterable<string>): Set<string> {
   const keys = new Set<string>()
   for (const abs of absPaths) {
-    const rel = path.relative(rootAbs, abs)
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) keys.add(toKey(rel))
+    const key = keyBelow(rootAbs, abs)
+    if (key !== null) keys.add(key)
   }
   return keys
 }
@@ -96,9 +96,8 @@ export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head
     const prior = head.get(root.id)
     const keys = new Set<string>()
     for (const abs of dirty) {
-      const rel = path.relative(root.abs, abs)
-      if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue
-      const key = toKey(rel)
+      const key = keyBelow(root.abs, abs)
+      if (key === null) continue
       if (path.basename(abs) === '.gitignore') return null
       let st: fs.Stats | null = null
       try {
