@@ -23,15 +23,11 @@ export interface RootConfig {
   caseInsensitive?: boolean
 }
 
-/** One write into the store's own files (store-space.ts). */
-export interface StoreWrite {
-  /** The file being written (a temp name for atomic writes). */
-  file: string
-  bytes: number
-}
-
-/** How many of the write's bytes the disk still takes (less than `bytes`: ENOSPC after those). */
-export type SpaceGate = (w: StoreWrite) => number
+/**
+ * How many of the `bytes` of one write into the store's own files (`file`: a temp name for atomic
+ * writes) the disk still takes (store-space.ts); fewer than `bytes`: ENOSPC after those.
+ */
+export type SpaceGate = (w: { file: string; bytes: number }) => number
 
 export interface OpenOptions {
   /** Where the store lives (the app's data dir); created 0700. */

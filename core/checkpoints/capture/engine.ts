@@ -9,7 +9,7 @@ import { OpenStore, type StoreMark } from '../store/open-store'
 import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher } from './watch'
 import type { ChangeWatcher, WatchOption } from './change-journal'
-import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
+import { JOURNAL_CHECK_EVERY, journalScanFields, journalSinceHead, judgeJournals, tellJournal, watchedKeys } from './journal-check'
 import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
 import type { RootState, State, WalkDelta } from '../store/snapshot-deltas'
 import type { RootRuntime } from '../store/roots'
@@ -56,7 +56,7 @@ export class Engine extends OpenStore {
       return { ...stats, snapshotId: id, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
-    const reported = checking ? await journalReports(this.roots, this.watchers, mapped) : new Map<string, Set<string>>()
+    const reported = checking ? await journalSinceHead(this.roots, this.watchers, mapped, true) : new Map<string, Set<string>>()
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
     for (const w of this.watchers.values()) {
