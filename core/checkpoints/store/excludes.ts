@@ -66,7 +66,6 @@ export class ExcludeRules {
     return this.loadGitignore(dirKey) ? 1 : 0
   }
   leave(pushed: number): void {
-    if (!pushed) return
     for (let i = 0; i < pushed; i++) this.levels.pop()
   }
 
