@@ -162,11 +162,10 @@ const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
   e.assertOpen()
   const known = plansOf(e).get(given.planId)
-  if (!known) {
-    return { restoreId: null, status: 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: ['unknown or expired plan; make a new plan'] }
-  }
+  const warnings = known ? [...known.plan.warnings] : ['unknown or expired plan; make a new plan']
+  const result: ApplyResult = { restoreId: null, status: known ? 'noop' : 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings }
+  if (!known) return result
   const plan = known.plan
-  const result: ApplyResult = { restoreId: null, status: 'noop', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [...plan.warnings] }
   const keep = new Set(choices.keep ?? [])
   const overwrite = new Set((choices.overwrite ?? []).filter((id) => !keep.has(id)))
   const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id) && !keep.has(a.id))

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { lstatOrNull } from '../capture/scanner'
 import { checkChain, folderId } from './folder-chain'
 import { fsyncDir, tempNameFor } from '../store/fsutil'
 import type { Step } from '../store/journal'
@@ -18,13 +19,7 @@ import { restoreXattrs, withXattrStep } from '../store/xattrs'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
-  let st: fs.Stats
-  try {
-    st = fs.lstatSync(os(abs))
-  } catch {
-    return
-  }
-  if (st.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
+  if (lstatOrNull(abs)?.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
 }
 
 /** Segments in a key (counted, not split: the rmdirs of an install's restore are sorted by it). */
