@@ -122,17 +122,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
           coverage: coverageNow(e),
         })
       }
-      return {
-        turnKey: key,
-        snapshotId: out.snapshotId,
-        created: !sealing,
-        mode: out.mode,
-        filesScanned: out.filesScanned,
-        filesHashed: out.filesHashed,
-        bytesHashed: out.bytesHashed,
-        notCheckpointed: out.notCheckpointed,
-        warnings: out.warnings,
-      }
+      return { turnKey: key, created: !sealing, ...out }
     } catch (err) {
       e.rollback(mark)
       throw explain(err)

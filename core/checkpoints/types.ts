@@ -23,15 +23,11 @@ export interface RootConfig {
   caseInsensitive?: boolean
 }
 
-/** One write into the store's own files (store-space.ts). */
-export interface StoreWrite {
-  /** The file being written (a temp name for atomic writes). */
-  file: string
-  bytes: number
-}
-
-/** How many of the write's bytes the disk still takes (less than `bytes`: ENOSPC after those). */
-export type SpaceGate = (w: StoreWrite) => number
+/**
+ * How many of the `bytes` of one write into the store's own files (`file`: a temp name for atomic
+ * writes) the disk still takes (store-space.ts); fewer than `bytes`: ENOSPC after those.
+ */
+export type SpaceGate = (w: { file: string; bytes: number }) => number
 
 export interface OpenOptions {
   /** Where the store lives (the app's data dir); created 0700. */
@@ -111,19 +107,22 @@ export interface CaptureOptions {
   /** Test hook: called after each read of a file's content, before its stat is compared with the one the read began from (torn-read tests write to the file here). */
   afterRead?: (abs: string) => void
 }
-export interface CaptureResult {
+/** What a capture read, and what it could not keep. */
+export interface ScanStats {
+  filesScanned: number
+  filesHashed: number
+  bytesHashed: number
+  /** Root-relative keys recorded without content (over the size cap, unreadable, written throughout). */
+  notCheckpointed: string[]
+  warnings: string[]
+}
+export interface CaptureResult extends ScanStats {
   turnKey: TurnKey
   snapshotId: string
   /** False when the turn already had its pre-image (resume after a pause keeps the first). */
   created: boolean
   /** 'full': the whole tree was walked; 'watched': only paths with watcher events; 'kept': resume, nothing read. */
   mode: 'full' | 'watched' | 'kept'
-  filesScanned: number
-  filesHashed: number
-  bytesHashed: number
-  /** Paths skipped because they are over the size cap (root-relative, prefixed with root index). */
-  notCheckpointed: string[]
-  warnings: string[]
 }
 
 export type TurnStatus = 'open' | 'sealed' | 'restored'

@@ -69,6 +69,7 @@ const CaptureResult = z.looseObject({ turnKey: TurnKey, snapshotId: text, create
 const TurnInfo = z.object({ turnKey: TurnKey, status: z.enum(['open', 'sealed', 'restored']), createdAt: z.number(), sealedAt: z.number().optional(), restoredBy: text.optional() })
 const ChangeItems = records({ root: 'string', path: 'string', change: 'string', binary: 'boolean', added: 'number', removed: 'number' })
 const Swept = z.object({ blobsSwept: z.number(), bytesFreed: z.number() })
+const CaptureArgs = z.tuple([TurnKeyInput, z.object({ waitMs: z.number().nonnegative().optional(), progress: z.boolean() })])
 
 /** Per method: the arguments the worker accepts and the result the host accepts. */
 export const METHODS = {
@@ -76,8 +77,8 @@ export const METHODS = {
     args: z.tuple([WireOpenOptions]),
     result: z.object({ recovered: z.array(text), recoveredRestores: z.array(z.looseObject({ restoreId: text })), warnings: z.array(text) }),
   },
-  capture: { args: z.tuple([TurnKeyInput, z.object({ waitMs: z.number().nonnegative().optional(), progress: z.boolean() })]), result: CaptureResult },
-  seal: { args: z.tuple([TurnKeyInput, z.object({ waitMs: z.number().nonnegative().optional(), progress: z.boolean() })]), result: CaptureResult },
+  capture: { args: CaptureArgs, result: CaptureResult },
+  seal: { args: CaptureArgs, result: CaptureResult },
   plan: {
     args: z.tuple([
       z.union([z.object({ turnKey: TurnKeyInput }), z.object({ backTo: TurnKeyInput })]),

@@ -89,4 +89,13 @@ describe('a step’s folder is inside its root', () => {
     expect(known.get(path.join(dir, 'a'))).toBe(path.join(dir, 'a'))
     expect(known.has(path.join(dir, 'a', 'new'))).toBe(false)
   })
+
+  it('a folder whose name only starts with two dots is inside the root; `..` itself is not', () => {
+    const dir = root()
+    fs.mkdirSync(path.join(dir, '..cache'))
+    const known = new Map<string, string>()
+    assertParentInside(dir, path.join(dir, '..cache', 'x.txt'), known, dir)
+    expect(known.get(path.join(dir, '..cache'))).toBe(path.join(dir, '..cache'))
+    expect(() => assertParentInside(path.join(dir, 'a'), path.join(dir, '..cache', 'x.txt'))).toThrow(/resolves outside its root/)
+  })
 })

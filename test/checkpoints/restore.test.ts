@@ -390,4 +390,16 @@ describe('restoring a turn', () => {
       ['new.bin', 'added', true, 0, 0],
     ])
   })
+
+  it('a file in a folder whose name starts with two dots (`..cache`) is put back like any other', async () => {
+    const w = await workspace()
+    w.write('..cache/a.txt', 'v0')
+    await w.store.capture('s/m1')
+    w.write('..cache/a.txt', 'v1')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.map((a) => [a.path, a.kind])).toEqual([['..cache/a.txt', 'restore']])
+    expect((await w.store.apply(plan)).status).toBe('done')
+    expect(w.text('..cache/a.txt')).toBe('v0')
+  })
 })

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { CheckpointService } from '../../core/checkpoint-service'
 import { openCheckpointStore } from '../../core/checkpoints/index'
 import { StoreLock } from '../../core/checkpoints/store/lock'
-import { processStartTime } from '../../core/checkpoints/store/owner'
+import { processStartTime } from '../../core/process-identity'
 import { startChild, workspace } from './helpers'
 
 const HOLD = path.join(__dirname, 'children/hold-store.ts')

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { YOUNG_FOLDER_MS } from '../../core/checkpoints/capture/change-journal'
-import { workspace } from './helpers'
+import { clockPast, workspace } from './helpers'
 
 describe('Change journal', () => {
   it('a watched capture sees every change made right before it: edits of equal size, chmod, creates, deletes, renames', async () => {
@@ -109,6 +109,21 @@ describe('Change journal', () => {
     expect(fs.readFileSync(name, 'utf8')).toBe('v0')
   })
 
+  it('an edit of a file whose name starts with two dots is recorded by a watched capture and rolled back', async () => {
+    const w = await workspace({ watch: true })
+    w.write('..notes', 'v0')
+    w.write('plain.txt', 'p0')
+    await w.store.capture('s/m0')
+    await w.store.seal('s/m0')
+    await w.store.capture('s/m1')
+    w.write('..notes', 'v1')
+    const s = await w.store.seal('s/m1')
+    expect(s.mode).toBe('watched')
+    expect((await w.store.changes('s/m1')).map((c) => c.path)).toEqual(['..notes'])
+    await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    expect(w.text('..notes')).toBe('v0')
+  })
+
   it('after a folder is renamed and a folder inside it deleted, later changes in folders moved in are recorded', async () => {
     const w = await workspace({ watch: true })
     w.write('a/x/sub/f.txt', 'f')
@@ -119,9 +134,9 @@ describe('Change journal', () => {
     await w.store.capture('s/m1')
     await w.store.seal('s/m1')
     // Older than the journal's young-folder margin at the next subscription, so that rule does
-    // not hide what this test is about (a wait on the clock, not on the engine).
-    const born = fs.statSync(path.join(pkg, 'inner')).birthtimeMs
-    await new Promise((r) => setTimeout(r, Math.max(0, born + YOUNG_FOLDER_MS + 20 - Date.now())))
+    // not hide what this test is about. A birth time cannot be set back (utimes moves only atime
+    // and mtime), so the file system's own clock is waited on until it is past the margin.
+    clockPast(w.dir, fs.statSync(path.join(pkg, 'inner')).birthtimeMs + YOUNG_FOLDER_MS)
     await w.store.capture('s/m2')
     // The watch of a/x/sub keeps its old name in @parcel/watcher: once the folder is gone, the
     // next unsubscribe fails and leaves parcel's folder tree of the root behind.

@@ -3,6 +3,7 @@
  * and whether they can be trusted at all. Plus the facts about file systems and mounts it judges by.
  */
 import fs from 'node:fs'
+import { fsTypeOf } from './stat-proof'
 
 export interface ChangeWatcher {
   dirCreated: boolean
@@ -97,6 +98,27 @@ export function mountsUnder(realRoot: string, table = readMountTable()): string 
 /** The mount points at or below a folder (field 5 of each mountinfo line, unescaped). */
 export function mountPointsUnder(realRoot: string, table = readMountTable()): string[] {
   return mountLines(realRoot, table).map((m) => m.point)
+}
+
+/**
+ * The devices a subscription to a folder covers (its own and those of the mounts below it) and the
+ * mount table below it, taken at the subscription; or why the folder can never be watched: a mount
+ * below it of a file system whose changes may not reach this kernel (NFS, FUSE).
+ */
+export function watchedDevices(realRoot: string): { devices: Set<number>; mounts: string } | string {
+  const devices = new Set([fs.statSync(realRoot).dev])
+  const mounts = mountsUnder(realRoot)
+  for (const point of mountPointsUnder(realRoot)) {
+    if (point === realRoot) continue
+    const type = fsTypeOf(point)
+    if (type === undefined || !LOCAL_FS.has(type)) return `${point} is on a file system whose changes may not reach a watcher`
+    try {
+      devices.add(fs.statSync(point).dev)
+    } catch {
+      /* hidden by a later mount: its own device is recorded below it */
+    }
+  }
+  return { devices, mounts }
 }
 
 function mountLines(realRoot: string, table: string): { line: string; point: string }[] {

@@ -5,24 +5,19 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { BlobStore } from '../store/blobs'
 import { nameKey } from '../store/paths'
-import { linkHash, sameStat, statToEntry } from './scanner'
+import { linkHash, lstatOrNull, sameStat, statToEntry } from './scanner'
 import type { Entry } from '../types'
-import { os, readdirNames, readLink } from '../store/os-names'
+import { readdirNames, readLink } from '../store/os-names'
 import { provenSame } from './stat-proof'
-import { readXattrs, sameXattrs } from '../store/xattrs'
+import { sameXattrs, withXattrs } from '../store/xattrs'
 
 /**
  * lstat that, on a case-insensitive root, only accepts the exact on-disk name: `A.txt` and
  * `a.txt` are one file there, but a turn that renamed one to the other must still be seen.
  */
 export function lstatExact(abs: string, caseInsensitive: boolean): fs.Stats | null {
-  let st: fs.Stats
-  try {
-    st = fs.lstatSync(os(abs))
-  } catch {
-    return null
-  }
-  if (caseInsensitive) {
+  const st = lstatOrNull(abs)
+  if (st && caseInsensitive) {
     const name = nameKey(path.basename(abs))
     try {
       const names = readdirNames(path.dirname(abs)).map((n) => nameKey(n))
@@ -48,10 +43,7 @@ export function currentEntry(abs: string, ci: boolean, blobs: BlobStore, maxFile
   const e = statToEntry(st)
   // The ctime moves with every attribute change too: a proven file holds the recorded attributes.
   if (provenSame(st, known)) return { ...e, hash: known!.hash, ctimeMs: known!.ctimeMs, ...(known!.xattrs && { xattrs: known!.xattrs }) }
-  if (e.type !== 'symlink') {
-    const x = readXattrs(abs)
-    if (x) e.xattrs = x
-  }
+  if (e.type !== 'symlink') withXattrs(e, abs)
   if (e.type === 'symlink') {
     e.link = readLink(abs)
     e.hash = linkHash(e.link)

@@ -4,22 +4,18 @@
 import type fs from 'node:fs'
 import { noStats, walkRoot } from './scanner'
 import { hashPending } from './hash-phase'
-import type { ScanContext, ScanStats, WalkResult } from './scanner'
+import type { ScanContext, WalkResult } from './scanner'
 import { OpenStore, type StoreMark } from '../store/open-store'
 import { ctimeMarginMs, fsTypeOf, RACY_MARGIN_MS } from './stat-proof'
 import { startWatcher } from './watch'
 import type { ChangeWatcher, WatchOption } from './change-journal'
-import { JOURNAL_CHECK_EVERY, journalReports, journalScanFields, judgeJournals, tellJournal, watchedKeys } from './journal-check'
+import { JOURNAL_CHECK_EVERY, journalScanFields, journalSinceHead, judgeJournals, tellJournal, watchedKeys } from './journal-check'
 import { noMappings, unionMappings, writableMappings, type WritableMappings } from './mapped-files'
 import type { RootState, State, WalkDelta } from '../store/snapshot-deltas'
-import type { CaptureOptions, OpenOptions } from '../types'
+import type { RootRuntime } from '../store/roots'
+import type { CaptureOptions, CaptureResult, OpenOptions, ScanStats } from '../types'
 
-export interface CaptureOutcome extends ScanStats {
-  snapshotId: string
-  snapshotBytes: number
-  /** 'watched': only paths with watcher events were read; 'full': the whole tree was walked. */
-  mode: 'full' | 'watched'
-}
+type CaptureOutcome = Omit<CaptureResult, 'turnKey' | 'created'>
 
 export class Engine extends OpenStore {
   readonly watchers = new Map<string, ChangeWatcher>()
@@ -47,7 +43,6 @@ export class Engine extends OpenStore {
    * the lock.
    */
   async captureAll(opts: CaptureOptions = {}): Promise<CaptureOutcome> {
-    const { onProgress, afterRead } = opts
     const head = this.headState()
     // Read beside the barrier's wait: files mapped writable are re-read whatever anything says.
     const mapping = this.mappedFiles()
@@ -56,13 +51,12 @@ export class Engine extends OpenStore {
     const quick = head && !checking ? await watchedKeys(this.roots, this.watchers, head, mapping) : null
     const mapped = await mapping
     if (quick) {
-      const stats = noStats()
-      const { id, bytes } = await this.captureKeysWith(quick, stats, opts, mapped)
+      const { id, stats } = await this.captureKeysWith(quick, opts, mapped)
       this.watchedSinceWalk++
-      return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'watched' }
+      return { ...stats, snapshotId: id, mode: 'watched' }
     }
     this.watchedSinceWalk = 0
-    const reported = checking ? await journalReports(this.roots, this.watchers, mapped) : new Map<string, Set<string>>()
+    const reported = checking ? await journalSinceHead(this.roots, this.watchers, mapped, true) : new Map<string, Set<string>>()
     // A watcher that saw a folder created may lack watches (see watch.ts): subscribe afresh before
     // the walk. Events seen so far are superseded by the walk; later ones are kept (conservative).
     for (const w of this.watchers.values()) {
@@ -78,39 +72,41 @@ export class Engine extends OpenStore {
       if (root.shared) continue
       const w = this.watchers.get(root.id)
       const onFolder = w ? (st: fs.Stats) => w.checkFolder(st) : undefined
-      const ctx: ScanContext = {
-        rootAbs: root.abs,
-        rules: root.rules(),
-        blobs: this.blobs,
-        maxFileBytes: this.maxFileBytes,
-        prior: head?.get(root.id),
-        trustStatBefore: this.racyLine(),
-        ctimeTrustBefore: this.ctimeLine(root.abs),
-        onProgress,
-        afterRead,
-        stats,
-        progress,
-        onFolder,
-        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs), new Set()),
-      }
+      const ctx: ScanContext = { ...this.scanContext(root, opts, stats, progress, mapped, new Set()), prior: head?.get(root.id), trustStatBefore: this.racyLine(), onFolder }
       const { state, pending, delta } = walkRoot(ctx)
       walked.set(root.id, delta)
       next.set(root.id, state)
       work.push({ ctx, pending })
     }
-    onProgress?.({ phase: 'scan', ...progress })
+    opts.onProgress?.({ phase: 'scan', ...progress })
     for (const w of work) await hashPending(w.ctx, w.pending)
     // Content first, then the snapshot that refers to it: a crash in between leaves only
     // unreferenced blobs (swept later), never a snapshot pointing at missing content.
     this.blobs.flush()
-    const { id, bytes } = this.snaps.commit(next, this.rootPaths(), undefined, walked)
+    const id = this.snaps.commit(next, this.rootPaths(), undefined, walked)
     // The baseline is valid only once every event from before and during the walk has been
     // delivered: the watcher coalesces events per path (a pending create + a later delete vanish
     // together), so a sequence straddling the baseline could otherwise hide a change.
     for (const w of this.watchers.values()) w.baseline = w.healthy && (await w.barrier()) && !w.dirCreated
     for (const { ctx } of work) tellJournal(this.watchers.get(this.rootIdOf(ctx.rootAbs)), ctx)
     stats.warnings.push(...judgeJournals(reported, this.rootById, this.watchers, head, next, walked))
-    return { ...stats, snapshotId: id, snapshotBytes: bytes, mode: 'full' }
+    return { ...stats, snapshotId: id, mode: 'full' }
+  }
+
+  /** What a capture's context for a root holds whether it walks the root or reads given keys. */
+  private scanContext(root: RootRuntime, opts: CaptureOptions, stats: ScanStats, progress: ScanContext['progress'], mapped: WritableMappings, linked?: Set<string>) {
+    return {
+      rootAbs: root.abs,
+      rules: root.rules(),
+      blobs: this.blobs,
+      maxFileBytes: this.maxFileBytes,
+      ctimeTrustBefore: this.ctimeLine(root.abs),
+      onProgress: opts.onProgress,
+      afterRead: opts.afterRead,
+      stats,
+      progress,
+      ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs), linked),
+    }
   }
 
   /** The files mapped writable now or at the last capture (one may have been written just before its unmap). */
@@ -149,8 +145,7 @@ export class Engine extends OpenStore {
    * install's restore). The state before is rebuilt from the snapshots if asked for again (an undo).
    */
   async captureKeys(keys: Map<string, Set<string>>, inPlace = false): Promise<string> {
-    const stats = noStats()
-    return (await this.captureKeysWith(keys, stats, {}, await this.mappedFiles(), -Infinity, inPlace)).id
+    return (await this.captureKeysWith(keys, {}, await this.mappedFiles(), -Infinity, inPlace)).id
   }
 
   /** Recorded entries with an mtime at or after this are racy (see ScanContext.trustStatBefore). */
@@ -173,12 +168,12 @@ export class Engine extends OpenStore {
 
   private async captureKeysWith(
     keys: Map<string, Set<string>>,
-    stats: ScanStats,
-    { onProgress, afterRead }: CaptureOptions,
+    opts: CaptureOptions,
     mapped: WritableMappings,
     trustStatBefore = this.racyLine(),
     inPlace = false,
-  ): Promise<{ id: string; bytes: number }> {
+  ): Promise<{ id: string; stats: ScanStats }> {
+    const stats = noStats()
     const head = this.headState()
     const progress = { filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }
     const next: State = new Map()
@@ -187,27 +182,13 @@ export class Engine extends OpenStore {
       const prior: RootState = head?.get(root.id) ?? new Map()
       const only = keys.get(root.id)
       if (!only || only.size === 0) continue
-      const ctx: ScanContext = {
-        rootAbs: root.abs,
-        rules: root.rules(),
-        blobs: this.blobs,
-        maxFileBytes: this.maxFileBytes,
-        prior,
-        trustStatBefore,
-        ctimeTrustBefore: this.ctimeLine(root.abs),
-        only,
-        stats,
-        progress,
-        onProgress,
-        afterRead,
-        ...journalScanFields(root, this.watchers.get(root.id), mapped, this.ctimeMargin(root.abs)),
-      }
+      const ctx: ScanContext = { ...this.scanContext(root, opts, stats, progress, mapped), prior, trustStatBefore, only }
       const { state, pending } = walkRoot(ctx)
       await hashPending(ctx, pending)
       tellJournal(this.watchers.get(root.id), ctx)
       next.set(root.id, state)
     }
     this.blobs.flush()
-    return this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace)
+    return { id: this.snaps.commit(next, this.rootPaths(), keys, undefined, inPlace), stats }
   }
 }

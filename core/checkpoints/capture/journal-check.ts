@@ -11,7 +11,7 @@ import path from 'node:path'
 import type { ChangeWatcher } from './change-journal'
 import { mappedKeysUnder, writableMappings, type WritableMappings } from './mapped-files'
 import { os } from '../store/os-names'
-import { toKey } from '../store/paths'
+import { keyBelow } from '../store/paths'
 import type { RootRuntime } from '../store/roots'
 import type { ScanContext } from './scanner'
 import { sameEntry, type RootState, type State, type WalkDelta } from '../store/snapshot-deltas'
@@ -24,8 +24,8 @@ export const JOURNAL_CHECK_EVERY = 25
 export function reportedKeys(rootAbs: string, absPaths: Iterable<string>): Set<string> {
   const keys = new Set<string>()
   for (const abs of absPaths) {
-    const rel = path.relative(rootAbs, abs)
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) keys.add(toKey(rel))
+    const key = keyBelow(rootAbs, abs)
+    if (key !== null) keys.add(key)
   }
   return keys
 }
@@ -88,17 +88,15 @@ export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head
   for (const root of roots) {
     if (root.shared) continue
     const w = watchers.get(root.id)
-    if (!w || !w.healthy || !w.baseline) return null
-    if (!(await w.barrier()) || w.dirCreated) return null
-    const dirty = w.take()
+    if (!(await trustedNow(w))) return null
+    const dirty = w!.take()
     if (!dirty) return null
     const rules = root.rules()
     const prior = head.get(root.id)
     const keys = new Set<string>()
     for (const abs of dirty) {
-      const rel = path.relative(root.abs, abs)
-      if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue
-      const key = toKey(rel)
+      const key = keyBelow(root.abs, abs)
+      if (key === null) continue
       if (path.basename(abs) === '.gitignore') return null
       let st: fs.Stats | null = null
       try {
@@ -117,22 +115,9 @@ export async function watchedKeys(roots: RootRuntime[], watchers: Watchers, head
   return out
 }
 
-/**
- * Before a checking walk: what each trusted journal reported since the head snapshot, by root,
- * with the files it is not asked to see (those are looked at by every capture anyway).
- */
-export async function journalReports(roots: RootRuntime[], watchers: Watchers, mapped: WritableMappings): Promise<Map<string, Set<string>>> {
-  const out = new Map<string, Set<string>>()
-  for (const root of roots) {
-    const w = root.shared ? undefined : watchers.get(root.id)
-    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
-    const dirty = w.take()
-    if (!dirty) continue
-    const keys = reportedKeys(root.abs, dirty)
-    for (const key of unwatchedKeys(root, w, mapped)) keys.add(key)
-    out.set(root.id, keys)
-  }
-  return out
+/** A journal to go by now: healthy, with a baseline, every change before this call delivered, no folder made since. */
+async function trustedNow(w: ChangeWatcher | undefined): Promise<boolean> {
+  return w !== undefined && w.healthy && w.baseline && (await w.barrier()) && !w.dirCreated
 }
 
 /**
@@ -165,19 +150,26 @@ export function judgeJournals(
 }
 
 /**
- * For a plan's preview: by root, the keys with an event since the head snapshot, for the roots
- * whose journal is trusted now (the others are absent: their paths are looked at). A key is unchanged
- * since the head snapshot when neither it nor a folder above it is in its root's set. The caller
- * holds the lock, so this barrier never runs beside a capture's.
+ * By root, the keys with an event since the head snapshot, for the roots whose journal is trusted
+ * now (the others are absent: their paths are looked at), with the files no journal is asked to see.
+ * For a plan's preview (a key is unchanged since the head snapshot when neither it nor a folder above
+ * it is in its root's set): the events are only peeked at, the next capture still needs them; the
+ * caller holds the lock, so this barrier never runs beside a capture's. `take`: before a checking
+ * walk, which the events are then judged against (judgeJournals).
  */
-export async function journalSinceHead(roots: RootRuntime[], watchers: Watchers): Promise<Map<string, Set<string>>> {
+export async function journalSinceHead(
+  roots: RootRuntime[],
+  watchers: Watchers,
+  mapped: WritableMappings | Promise<WritableMappings> = writableMappings(),
+  take = false,
+): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>()
-  const mapped = writableMappings()
   for (const root of roots) {
     const w = root.shared ? undefined : watchers.get(root.id)
-    if (!w || !w.healthy || !w.baseline || !(await w.barrier()) || w.dirCreated) continue
-    // peek, not take: the next capture still needs these events.
-    const keys = reportedKeys(root.abs, w.peek())
+    if (!(await trustedNow(w))) continue
+    const dirty = take ? w!.take() : w!.peek()
+    if (!dirty) continue
+    const keys = reportedKeys(root.abs, dirty)
     for (const key of unwatchedKeys(root, w, await mapped)) keys.add(key)
     out.set(root.id, keys)
   }

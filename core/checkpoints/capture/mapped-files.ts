@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fromBytes } from '../store/os-names'
-import { toKey } from '../store/paths'
+import { keyBelow } from '../store/paths'
 
 export interface WritableMappings {
   /** Real paths of the mapped files, in key form (bytes that are not UTF-8 escaped). */
@@ -69,8 +69,5 @@ export function unionMappings(a: WritableMappings, b: WritableMappings): Writabl
 
 /** The keys of the mapped files under a root (its real path: the kernel names files by theirs). */
 export function mappedKeysUnder(m: WritableMappings, rootReal: string): string[] {
-  const prefix = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep
-  const keys: string[] = []
-  for (const p of m.paths) if (p.startsWith(prefix)) keys.push(toKey(p.slice(prefix.length)))
-  return keys
+  return [...m.paths].flatMap((p) => keyBelow(rootReal, p) ?? [])
 }

@@ -9,19 +9,11 @@ import { LinkProbe } from './link-probe'
 import type { BlobStore } from '../store/blobs'
 import { nameKey } from '../store/paths'
 import type { ExcludeRules } from '../store/excludes'
-import type { Entry, ProgressEvent } from '../types'
+import type { Entry, ProgressEvent, ScanStats } from '../types'
 import { os, readdirTyped, readLink, toBytes } from '../store/os-names'
 import { provenSame } from './stat-proof'
 import { withXattrs, xattrsKept } from '../store/xattrs'
 import type { RootState, WalkDelta } from '../store/snapshot-deltas'
-
-export interface ScanStats {
-  filesScanned: number
-  filesHashed: number
-  bytesHashed: number
-  notCheckpointed: string[]
-  warnings: string[]
-}
 
 export const noStats = (): ScanStats => ({ filesScanned: 0, filesHashed: 0, bytesHashed: 0, notCheckpointed: [], warnings: [] })
 
@@ -31,7 +23,7 @@ export function statToEntry(st: fs.Stats): Entry {
 }
 
 /** Same file, unchanged content, judged by metadata only (the incremental test). */
-export function sameStat(a: Entry, b: Entry): boolean {
+export function sameStat(a: Entry, b: Pick<Entry, 'size' | 'mtimeMs' | 'ino'>): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino
 }
 
@@ -145,16 +137,7 @@ export class RootScan {
       // the trust line too. An edit of equal size with its mtime set back moves the ctime.
       const trusted = !mapped && old !== undefined && old.mtimeMs < ctx.trustStatBefore && (old.ctimeMs !== undefined ? old.ctimeMs === ctimeMs : ctimeMs < ctx.trustStatBefore)
       // Without a recorded ctime, an attribute change (it moves only the ctime) is asked for.
-      if (
-        trusted &&
-        old.type === 'file' &&
-        old.hash &&
-        old.mode === perm &&
-        old.size === size &&
-        old.mtimeMs === mtimeMs &&
-        old.ino === ino &&
-        (old.ctimeMs !== undefined || xattrsKept(abs, old))
-      ) {
+      if (trusted && old.type === 'file' && old.hash && old.mode === perm && sameStat(old, st) && (old.ctimeMs !== undefined || xattrsKept(abs, old))) {
         // Unchanged: the recorded entry itself is kept (no new object, nothing for the diff).
         this.keep(key, old, old)
         return

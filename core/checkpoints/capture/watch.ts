@@ -19,16 +19,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { loadNative } from '../../native-modules'
 import { fsTypeOf } from './stat-proof'
-import { journalDecision, LOCAL_FS, mountPointsUnder, mountsUnder, overflowBound, YOUNG_FOLDER_MS, type ChangeWatcher, type WatchOption } from './change-journal'
+import { journalDecision, mountsUnder, overflowBound, watchedDevices, YOUNG_FOLDER_MS, type ChangeWatcher, type WatchOption } from './change-journal'
 
 type Sub = { unsubscribe(): Promise<void> }
 type ParcelEvent = { path: string; type: 'create' | 'update' | 'delete' }
 type Parcel = {
   subscribe(dir: string, fn: (err: Error | null, events: ParcelEvent[]) => unknown, opts?: { ignore?: string[] }): Promise<Sub>
 }
-
-/** No build for this platform (or not shipped): full walks. */
-const loadParcel = (): Parcel | null => loadNative<Parcel>('@parcel/watcher')
 
 const BARRIER_TIMEOUT_MS = 2000
 const BARRIER_PREFIX = '.retake-barrier-'
@@ -72,8 +69,7 @@ class ParcelJournal implements ChangeWatcher {
   private dirty = new Set<string>()
   private broken = false
   /** The devices of the folders watched, and the mounts below the root, at the subscription. */
-  private devices = new Set<number>()
-  private mounts = ''
+  private covered: { devices: Set<number>; mounts: string } = { devices: new Set(), mounts: '' }
   private events = 0
   private eventsBefore = 0
   private seq = 0
@@ -83,7 +79,6 @@ class ParcelJournal implements ChangeWatcher {
   /** The folder parcel watches: the root's real path (parcel cannot watch through a link). */
   private readonly real: string
   private readonly ignore: string[]
-  private readonly callback = (err: Error | null, events: ParcelEvent[]): void => this.onEvents(err, events)
 
   constructor(
     readonly root: string,
@@ -103,7 +98,8 @@ class ParcelJournal implements ChangeWatcher {
 
   /** Subscribes; resolves once every folder has its watch. */
   async subscribe(): Promise<boolean> {
-    const p = loadParcel()
+    // No build for this platform (or not shipped): full walks.
+    const p = loadNative<Parcel>('@parcel/watcher')
     if (!p) return false
     this.subscribedAt = this.deliveredBefore = Date.now()
     this.events = this.eventsBefore = 0
@@ -112,8 +108,13 @@ class ParcelJournal implements ChangeWatcher {
       return false
     }
     try {
-      if (!this.checkMounts()) return false
-      this.sub = await p.subscribe(this.real, this.callback, { ignore: this.ignore })
+      const watched = watchedDevices(this.real)
+      if (typeof watched === 'string') {
+        this.giveUp(watched)
+        return false
+      }
+      this.covered = watched
+      this.sub = await p.subscribe(this.real, (err, events) => this.onEvents(err, events), { ignore: this.ignore })
     } catch (err) {
       const msg = (err as Error).message
       // A watch per folder: past fs.inotify.max_user_watches every new subscription fails the same way.
@@ -124,29 +125,6 @@ class ParcelJournal implements ChangeWatcher {
     let peers = live.get(this.real)
     if (!peers) live.set(this.real, (peers = new Set()))
     peers.add(this)
-    return true
-  }
-
-  /**
-   * The devices the subscription covers: the root's and those of the mounts below it. A mount of a
-   * file system whose changes may not reach this kernel (NFS, FUSE) means the root is never trusted.
-   */
-  private checkMounts(): boolean {
-    this.devices = new Set([fs.statSync(this.real).dev])
-    this.mounts = mountsUnder(this.real)
-    for (const point of mountPointsUnder(this.real)) {
-      if (point === this.real) continue
-      const type = fsTypeOf(point)
-      if (type === undefined || !LOCAL_FS.has(type)) {
-        this.giveUp(`${point} is on a file system whose changes may not reach a watcher`)
-        return false
-      }
-      try {
-        this.devices.add(fs.statSync(point).dev)
-      } catch {
-        /* hidden by a later mount: its own device is recorded below it */
-      }
-    }
     return true
   }
 
@@ -248,7 +226,7 @@ class ParcelJournal implements ChangeWatcher {
       this.failure = `${recent} events since the capture before last: the kernel may have dropped some`
     }
     // A mount made since the subscription covers a folder with a file system no watch is on.
-    if (mountsUnder(this.real) !== this.mounts) this.dirCreated = true
+    if (mountsUnder(this.real) !== this.covered.mounts) this.dirCreated = true
     return !this.broken
   }
 
@@ -283,8 +261,8 @@ class ParcelJournal implements ChangeWatcher {
    */
   checkFolder(st: fs.Stats): void {
     if (!(st.birthtimeMs > 0) || st.birthtimeMs >= this.subscribedAt - YOUNG_FOLDER_MS) this.dirCreated = true
-    if (this.devices.has(st.dev) || this.dirCreated) return
-    if (mountsUnder(this.real) === this.mounts) this.devices.add(st.dev)
+    if (this.covered.devices.has(st.dev) || this.dirCreated) return
+    if (mountsUnder(this.real) === this.covered.mounts) this.covered.devices.add(st.dev)
     else this.dirCreated = true
   }
 

@@ -8,7 +8,6 @@ import { parentKey } from '../store/paths'
 import type { TurnRecord } from '../store/records'
 import type { RootRuntime } from '../store/roots'
 import type { State } from '../store/snapshot-deltas'
-import type { Entry } from '../types'
 import type { Candidate, EngineParts } from './plan-parts'
 
 /** Candidates for undoing turns `turns` (in order) back to the pre-image of the first. */
@@ -60,7 +59,7 @@ export function turnCandidates(p: EngineParts, turns: TurnRecord[], later: TurnR
       if (root.shared) continue
       const b = before.get(root.id) ?? new Map()
       const a = after.get(root.id) ?? new Map()
-      const keys = changed ? (changed.get(root.id) ?? new Set<string>()) : unionKeys(b, a)
+      const keys = changed ? (changed.get(root.id) ?? new Set<string>()) : new Set([...b.keys(), ...a.keys()])
       const preRoot = pre.get(root.id)
       for (const key of keys) {
         const expected = a.get(key)
@@ -98,10 +97,4 @@ export function undoCandidates(p: EngineParts, pre: State, post: State, touched:
     for (const key of touched[root.id] ?? []) out.push({ root, key, target: pre.get(root.id)?.get(key), expected: post.get(root.id)?.get(key) })
   }
   return out
-}
-
-function unionKeys(a: Map<string, Entry>, b: Map<string, Entry>): Set<string> {
-  const s = new Set(a.keys())
-  for (const k of b.keys()) s.add(k)
-  return s
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import { mountPointsUnder } from '../capture/change-journal'
 import { os } from '../store/os-names'
-import { keyToAbs, parentKey } from '../store/paths'
+import { keyBelow, keyToAbs, parentKey } from '../store/paths'
 import type { Candidate } from './plan-parts'
 import type { RootRuntime } from '../store/roots'
 import type { State } from '../store/snapshot-deltas'
@@ -75,8 +75,7 @@ export class NewMounts {
 /** Mount points strictly below `rootReal` (a real path), as root-relative keys. Empty off Linux or unreadable. */
 function mountKeysUnder(rootReal: string): Set<string> {
   if (process.platform !== 'linux') return new Set()
-  const prefix = rootReal.endsWith('/') ? rootReal : rootReal + '/'
-  return new Set(mountPointsUnder(rootReal).flatMap((p) => (p.startsWith(prefix) ? [p.slice(prefix.length)] : [])))
+  return new Set(mountPointsUnder(rootReal).flatMap((p) => keyBelow(rootReal, p) ?? []))
 }
 
 /** Below a folder mounted over since the checkpoint: listed, never acted on. */

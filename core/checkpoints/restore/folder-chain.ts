@@ -111,8 +111,3 @@ function makeFolder(ids: FolderIds, abs: string, made: (abs: string) => void): f
   if (st.isDirectory()) ids.set(abs, folderId(st))
   return st
 }
-
-/** A folder a step removed (empty: its subfolders went first): one made later under its name is another. */
-export function forgetFolder(ids: FolderIds, abs: string): void {
-  ids.delete(abs)
-}

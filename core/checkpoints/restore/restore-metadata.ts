@@ -11,14 +11,21 @@ import type { State } from '../store/snapshot-deltas'
 import type { Plan } from '../types'
 import { withXattrStep } from '../store/xattrs'
 
-/** The state a plan puts back: the first turn's pre-image, or the pre-restore state of an undo. */
-export function targetState(e: Engine, plan: Plan): State | null {
+/**
+ * The two states a plan goes between. `target`, what it puts back: the first turn's pre-image, or
+ * an undo's pre-restore state. `recorded`, what it rolls back from: the last turn's seal, or the
+ * undone restore's post (its folders' inodes tell a mount made since: mount-points.ts).
+ */
+export function planState(e: Engine, plan: Plan, which: 'target' | 'recorded'): State | null {
+  const pre = which === 'target'
   if (plan.target.kind === 'undo') {
     const r = plan.target.restoreId ? e.records.restores.get(plan.target.restoreId) : undefined
-    return r ? e.snaps.state(r.pre) : null
+    return r ? e.snaps.state(pre ? r.pre : r.post) : null
   }
-  const first = plan.turns[0] ? e.records.turns.get(Records.key(plan.turns[0])) : undefined
-  return first ? e.snaps.state(first.pre) : null
+  const key = pre ? plan.turns[0] : plan.turns.at(-1)
+  const t = key ? e.records.turns.get(Records.key(key)) : undefined
+  const id = pre ? t?.pre : t?.post
+  return id ? e.snaps.state(id) : null
 }
 
 /**

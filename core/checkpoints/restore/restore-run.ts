@@ -69,7 +69,7 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
   // `done` mark may wait for the next batch (Journal.done).
   const rewritten = new Set(intent.steps.filter((s) => s.op !== 'unlink').map((s) => `${s.root}:${s.key}`))
   const missed = (i: number, s: Step, k: string, err: unknown): void => {
-    const where = { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key }
+    const where = whereOf(e, s.root, s.key)
     if (err instanceof KeptInPlace) {
       out.kept.push({ ...where, reason: err.message })
       out.untouched.add(k)
@@ -107,6 +107,11 @@ export async function runSteps(e: Engine, env: StepEnv, journal: Journal, intent
   // Every change durable before the caller commits (restore record, turns marked, journal gone).
   flushFolders(env)
   return out
+}
+
+/** Where a step's path is, as a restore reports it: its root's folder (its id if the root is gone) and its key. */
+function whereOf(e: Engine, rid: string, key: string): { root: string; path: string } {
+  return { root: e.rootById.get(rid)?.abs ?? rid, path: key }
 }
 
 /** During recovery a step is redone only if the path still holds the pre-restore or target state. */
@@ -179,16 +184,10 @@ export async function recover(e: Engine, details: RecoveredRestore[] = []): Prom
       for (const i of st.kept.keys()) if (!ranBefore.has(keyOf(i))) r.untouched.add(keyOf(i))
       // Steps done before the crash, looked at again: what the user changed since is theirs.
       const wrote = changedSinceDone(e, st.intent, st.done, new Set([...r.untouched, ...r.failedKeys, ...[...st.kept.keys()].map(keyOf)]))
-      for (const k of wrote.keys()) {
-        const [rid, key] = [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)]
-        r.kept.push({ root: e.rootById.get(rid)?.abs ?? rid, path: key, reason: CHANGED_WHILE_DOWN })
-      }
+      for (const k of wrote.keys()) r.kept.push({ ...whereOf(e, k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)), reason: CHANGED_WHILE_DOWN })
       await commitRestore(e, journal, st.intent, r.failed.length === 0, r.untouched, wrote)
       // Paths kept as the user left them before the crash are reported as the apply would have.
-      const keptBefore = [...st.kept].map(([i, reason]) => {
-        const s = st.intent.steps[i]!
-        return { root: e.rootById.get(s.root)?.abs ?? s.root, path: s.key, reason }
-      })
+      const keptBefore = [...st.kept].map(([i, reason]) => ({ ...whereOf(e, st.intent.steps[i]!.root, st.intent.steps[i]!.key), reason }))
       const skipped = [...keptBefore, ...r.kept]
       details.push({ restoreId: st.intent.restoreId, skipped, failed: r.failed })
       const kept = skipped.length ? `, ${skipped.length} kept as they are: ${skipped.map((k) => JSON.stringify(k.path)).join(', ')}` : ''

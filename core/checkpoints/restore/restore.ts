@@ -4,16 +4,15 @@
 // restored (the "conversation rollback" is committed last). Steps, commit and crash recovery:
 // restore-run.ts.
 import crypto from 'node:crypto'
-import path from 'node:path'
 import type { Engine } from '../capture/engine'
-import { Journal, journalDir } from '../store/journal'
+import { Journal, journalFile } from '../store/journal'
 import type { Intent, Step } from '../store/journal'
 import { classify, emptyPlan, PlanContext } from '../plan/planner'
 import { turnCandidates, undoCandidates } from '../plan/candidates'
 import { plansOf, trimPlans } from '../plan/plan-budget'
 import { turnsToAttribute, type PlanEvidence } from '../plan/ownership'
 import type { Candidate } from '../plan/planner'
-import { parseTurnKey } from '../store/paths'
+import { addKey, parseTurnKey } from '../store/paths'
 import { Records } from '../store/records'
 import type { TurnRecord } from '../store/records'
 import { buildSteps } from './steps'
@@ -24,11 +23,10 @@ import type { ApplyChoices, ApplyResult, Entry, Plan, PlanAction, PlanTarget, Tu
 import { addMissingParents, toRead } from '../plan/touched'
 import { registeredTurns } from '../store/project-registry'
 import { withWrote } from './recovery-check'
-import { oversizeWarnings, targetState, withParentFolders } from './restore-metadata'
+import { oversizeWarnings, planState, withParentFolders } from './restore-metadata'
 import { journalSinceHead } from '../capture/journal-check'
 import { recordChain, type FolderIds } from './folder-chain'
 import { onAnotherFileSystem } from '../plan/mount-points'
-import type { State } from '../store/snapshot-deltas'
 import { xattrNotes } from '../store/xattrs'
 
 /** `sinceHead`: what the change journals reported since the head snapshot (journalForPlan). */
@@ -132,7 +130,7 @@ function buildUndoPlan(e: Engine, restoreId: string): Plan {
 
 function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<string, Set<string>>): void {
   const byId = new Map<string, Candidate>()
-  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null, () => recordedAfter(e, plan))
+  const ctx = new PlanContext(cands, sinceHead ? { head: e.headState(), dirty: sinceHead } : null, () => planState(e, plan, 'recorded'))
   for (const c of cands) {
     const a = classify(e, c, true, ctx)
     plan.actions.push(a)
@@ -148,11 +146,7 @@ function finishPlan(e: Engine, plan: Plan, cands: Candidate[], sinceHead?: Map<s
 function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<string, string[]> {
   // By root, keys as they are (no joined string per path of an install).
   const named = new Map<string, Set<string>>()
-  for (const s of steps) {
-    let keys = named.get(s.root)
-    if (!keys) named.set(s.root, (keys = new Set()))
-    keys.add(s.key)
-  }
+  for (const s of steps) addKey(named, s.root, s.key)
   const out: Record<string, string[]> = {}
   for (const [rid, keys] of touched) {
     const mine = named.get(rid)
@@ -162,28 +156,16 @@ function besidesSteps(touched: Map<string, Set<string>>, steps: Step[]): Record<
   return out
 }
 
-/** The state a plan rolls back from: its folders' inodes tell a mount made since (mount-points.ts). */
-function recordedAfter(e: Engine, plan: Plan): State | null {
-  if (plan.target.kind === 'undo') {
-    const r = plan.target.restoreId ? e.records.restores.get(plan.target.restoreId) : undefined
-    return r ? e.snaps.state(r.post) : null
-  }
-  const last = plan.turns.at(-1)
-  const post = last ? e.records.turns.get(Records.key(last))?.post : undefined
-  return post ? e.snaps.state(post) : null
-}
-
 const toKey = (t: TurnRecord): TurnKey => ({ sessionID: t.sessionID, messageID: t.messageID })
 const ACTIVE = new Set(['restore', 'delete', 'recreate'])
 
 export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = {}, hooks: ApplyHooks = {}): Promise<ApplyResult> {
   e.assertOpen()
   const known = plansOf(e).get(given.planId)
-  if (!known) {
-    return { restoreId: null, status: 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: ['unknown or expired plan; make a new plan'] }
-  }
+  const warnings = known ? [...known.plan.warnings] : ['unknown or expired plan; make a new plan']
+  const result: ApplyResult = { restoreId: null, status: known ? 'noop' : 'cancelled', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings }
+  if (!known) return result
   const plan = known.plan
-  const result: ApplyResult = { restoreId: null, status: 'noop', applied: [], skipped: [], failed: [], turnsMarkedRestored: false, warnings: [...plan.warnings] }
   const keep = new Set(choices.keep ?? [])
   const overwrite = new Set((choices.overwrite ?? []).filter((id) => !keep.has(id)))
   const conflicts = plan.actions.filter((a) => a.kind === 'conflict' && !overwrite.has(a.id) && !keep.has(a.id))
@@ -202,7 +184,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     // What each path and the folders above it hold now: every step checks them again right before it acts.
     const guards = new Map<string, Entry | null>()
     const folders: FolderIds = new Map()
-    const ctx = new PlanContext(cands.values(), null, () => recordedAfter(e, plan))
+    const ctx = new PlanContext(cands.values(), null, () => planState(e, plan, 'recorded'))
     for (const a of plan.actions) {
       const c = cands.get(a.id)
       if (!c) continue
@@ -249,14 +231,10 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
     known.applied = true
     const restoreId = `${Date.now().toString(36)}-${crypto.randomBytes(4).toString('hex')}`
     const touched = new Map<string, Set<string>>()
-    for (const a of todo) {
-      const rid = e.rootIdOf(a.root)
-      if (!touched.has(rid)) touched.set(rid, new Set())
-      touched.get(rid)!.add(a.path)
-    }
+    for (const a of todo) addKey(touched, e.rootIdOf(a.root), a.path)
     const missing = addMissingParents(e, todo, touched)
     const pre = await e.captureKeys(toRead(e, todo, touched))
-    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, targetState(e, plan))
+    const steps = withParentFolders(buildSteps(todo, e.rootIdOf), missing, planState(e, plan, 'target'))
     const intent: Intent = {
       type: 'intent',
       restoreId,
@@ -267,7 +245,7 @@ export async function applyPlan(e: Engine, given: Plan, choices: ApplyChoices = 
       steps,
       undoOf: plan.target.restoreId,
     }
-    const journal = new Journal(path.join(journalDir(e.storeDir), `${restoreId}.jsonl`), intent)
+    const journal = new Journal(journalFile(e.storeDir, restoreId), intent)
     const env: StepEnv = stepEnv(e, restoreId, hooks, guards, folders)
     const r = await runSteps(e, env, journal, intent, new Set(), hooks)
     const someLeft = r.failedKeys.size > 0 || r.untouched.size > 0

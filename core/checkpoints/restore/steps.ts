@@ -4,7 +4,8 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { checkChain, folderId, forgetFolder } from './folder-chain'
+import { lstatOrNull } from '../capture/scanner'
+import { checkChain, folderId } from './folder-chain'
 import { fsyncDir, tempNameFor } from '../store/fsutil'
 import type { Step } from '../store/journal'
 import { keyToAbs } from '../store/paths'
@@ -18,13 +19,7 @@ import { restoreXattrs, withXattrStep } from '../store/xattrs'
 
 /** A file or link goes back at `abs` only if no folder stands there now. */
 function assertNotFolder(abs: string, what: string): void {
-  let st: fs.Stats
-  try {
-    st = fs.lstatSync(os(abs))
-  } catch {
-    return
-  }
-  if (st.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
+  if (lstatOrNull(abs)?.isDirectory()) throw new KeptInPlace(`a folder is here now holding files that are kept; the ${what} was not put back`)
 }
 
 /** Segments in a key (counted, not split: the rmdirs of an install's restore are sorted by it). */
@@ -121,7 +116,7 @@ export function runStep(env: StepEnv, s: Step, k = `${s.root}:${s.key}`): Promis
         fs.rmdirSync(os(abs))
         env.dirty.delete(abs) // gone: nothing in it to make durable (its parent is, below)
         touchedFolder(env, abs)
-        forgetFolder(env.folders, abs)
+        env.folders.delete(abs) // one made later under its name is another folder
         env.cleared.add(k)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code

@@ -1,7 +1,7 @@
 // Content-addressed blob store, one blob per distinct content (SHA-256 keyed), all 0600.
 // Files under 1 MiB are appended to pack files (packs.ts); larger ones are loose files at
 // blobs/<2 hex>/<64 hex>, copied into the store by the kernel and hashed from that copy
-// (large-blobs.ts) through fixed 1 MiB buffers, so memory stays flat whatever the file size.
+// (blob-io.ts) through fixed 1 MiB buffers, so memory stays flat whatever the file size.
 import crypto from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -14,8 +14,7 @@ import { CHUNK, copyThenHash, hashBuffers, hashFileAsync, readUpTo, sha256 } fro
 import { os } from './os-names'
 
 /** Contents of this size or more are loose blobs; smaller ones go into packs. */
-export const LARGE_BLOB_BYTES = 1 << 20
-const SMALL = LARGE_BLOB_BYTES
+const SMALL = 1 << 20
 
 export interface PutResult {
   hash: string
@@ -186,6 +185,11 @@ export class BlobStore {
     }
     this.pending = []
     this.made = { blobs: [], shards: [] }
+    this.clearTmp()
+  }
+
+  /** Large blobs' copies not yet renamed into place (a failed capture's, a crash's). */
+  private clearTmp(): void {
     for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
   }
 
@@ -261,7 +265,7 @@ export class BlobStore {
       blobsSwept++
       bytesFreed += size
     }
-    for (const name of listDir(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true })
+    this.clearTmp()
     return { blobsSwept, bytesFreed }
   }
 }

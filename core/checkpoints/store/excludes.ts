@@ -66,7 +66,6 @@ export class ExcludeRules {
     return this.loadGitignore(dirKey) ? 1 : 0
   }
   leave(pushed: number): void {
-    if (!pushed) return
     for (let i = 0; i < pushed; i++) this.levels.pop()
   }
 
@@ -83,11 +82,11 @@ export class ExcludeRules {
   }
 
   /**
-   * Runs `fn` with the rules of every ancestor folder of `key` in force, told whether `key` itself
-   * is excluded. Judged from scratch: the walker knows its ancestors' rules; a watcher event or a
-   * path found out of order does not. Every ancestor must be included, its .gitignore loaded.
+   * Whether `key` is excluded with the rules of every ancestor folder in force. Judged from scratch:
+   * the walker knows its ancestors' rules; a watcher event or a path found out of order does not.
+   * Every ancestor must be included, its .gitignore loaded.
    */
-  within<T>(key: string, isDir: boolean, fn: (excluded: boolean) => T): T {
+  excludedDeep(key: string, isDir: boolean): boolean {
     const parts = key.split('/')
     let pushed = 0
     try {
@@ -95,17 +94,13 @@ export class ExcludeRules {
       for (let i = 0; i < parts.length - 1; i++) {
         dirKey = dirKey ? `${dirKey}/${parts[i]}` : parts[i]!
         const abs = path.join(this.rootAbs, ...dirKey.split('/'))
-        if (this.excluded(dirKey, true, abs)) return fn(true)
+        if (this.excluded(dirKey, true, abs)) return true
         pushed += this.enter(dirKey, fs.existsSync(os(path.join(abs, '.gitignore'))))
       }
-      return fn(this.excluded(key, isDir, path.join(this.rootAbs, ...parts)))
+      return this.excluded(key, isDir, path.join(this.rootAbs, ...parts))
     } finally {
       this.leave(pushed)
     }
-  }
-
-  excludedDeep(key: string, isDir: boolean): boolean {
-    return this.within(key, isDir, (excluded) => excluded)
   }
 
   /** `abs` is only looked at for folders; `name` (the last part of `key`) saves a slice. */

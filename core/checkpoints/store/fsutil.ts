@@ -68,9 +68,8 @@ export function writeAtomicSync(target: string, data: string | Uint8Array, opts:
   fsyncDir(path.dirname(target))
 }
 
-/** Atomically write `value` as JSON (`text`: its JSON already made, e.g. a snapshot whose size is counted). */
-export function writeJsonAtomic(target: string, value: unknown, text: string = JSON.stringify(value)): void {
-  writeAtomicSync(target, text, { mode: FILE_MODE, tag: 'j' })
+export function writeJsonAtomic(target: string, value: unknown): void {
+  writeAtomicSync(target, JSON.stringify(value), { mode: FILE_MODE, tag: 'j' })
 }
 
 /** A folder's names; none when it cannot be read (gone, not a folder). */

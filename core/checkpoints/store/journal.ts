@@ -4,7 +4,8 @@
 // ignored: that step simply runs again, and every step is idempotent.
 import fs from 'node:fs'
 import path from 'node:path'
-import { appendLineSync, FILE_MODE, fsyncDir, mkdirPrivate } from './fsutil'
+import { appendLineSync, FILE_MODE, fsyncDir, listDir, mkdirPrivate } from './fsutil'
+import { addKey } from './paths'
 import type { Entry, TurnKey, Xattrs } from '../types'
 
 export type Step =
@@ -110,19 +111,13 @@ export class Journal {
 /** Every path an intent's restore touches, by root id: its steps' paths and `touched`. */
 export function intentTouched(intent: Intent): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()
-  const add = (rid: string, key: string) => {
-    let keys = out.get(rid)
-    if (!keys) out.set(rid, (keys = new Set()))
-    keys.add(key)
-  }
-  for (const s of intent.steps) add(s.root, s.key)
-  for (const [rid, keys] of Object.entries(intent.touched)) for (const k of keys) add(rid, k)
+  for (const s of intent.steps) addKey(out, s.root, s.key)
+  for (const [rid, keys] of Object.entries(intent.touched)) for (const k of keys) addKey(out, rid, k)
   return out
 }
 
-export function journalDir(storeDir: string): string {
-  return path.join(storeDir, 'journal')
-}
+const journalDir = (storeDir: string): string => path.join(storeDir, 'journal')
+export const journalFile = (storeDir: string, restoreId: string): string => path.join(journalDir(storeDir), `${restoreId}.jsonl`)
 
 /** Read a journal, tolerating a torn or garbage last line. Null: no durable intent (nothing ran). */
 export function readJournal(file: string): JournalState | null {
@@ -160,12 +155,7 @@ export function readJournal(file: string): JournalState | null {
 
 export function pendingJournals(storeDir: string): string[] {
   const dir = journalDir(storeDir)
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.jsonl'))
-      .map((n) => path.join(dir, n))
-  } catch {
-    return []
-  }
+  return listDir(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .map((n) => path.join(dir, n))
 }

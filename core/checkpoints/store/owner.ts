@@ -11,8 +11,6 @@ import { FILE_MODE } from './fsutil'
 import { CheckpointError } from '../types'
 import { processStartTime, sameProcess } from '../../process-identity'
 
-export { processStartTime }
-
 export interface OwnerRecord {
   pid: number
   /** The process's start time as the OS reports it (null where it cannot be read). */

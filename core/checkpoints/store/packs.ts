@@ -52,6 +52,16 @@ export class PackStore {
     return path.join(this.dir, `${String(n).padStart(6, '0')}.idx`)
   }
 
+  /** The number of the newest pack, 0 when there is none. */
+  private lastPack(): number {
+    return this.packNumbers().at(-1) ?? 0
+  }
+
+  private removePack(n: number): void {
+    fs.rmSync(this.packFile(n), { force: true })
+    fs.rmSync(this.idxFile(n), { force: true })
+  }
+
   packNumbers(): number[] {
     return fs
       .readdirSync(this.dir)
@@ -114,8 +124,7 @@ export class PackStore {
   private open(): NonNullable<PackStore['current']> {
     if (this.current && this.current.size < PACK_LIMIT) return this.current
     this.closeCurrent()
-    const nums = this.packNumbers()
-    const n = (nums.length ? nums[nums.length - 1]! : 0) + 1
+    const n = this.lastPack() + 1
     const fd = fs.openSync(this.packFile(n), 'a', FILE_MODE)
     const idxFd = fs.openSync(this.idxFile(n), 'a', FILE_MODE)
     this.current = { n, fd, idxFd, size: fs.fstatSync(fd).size }
@@ -161,9 +170,8 @@ export class PackStore {
   mark(): PackMark {
     this.writeOut()
     this.appended = []
-    const nums = this.packNumbers()
     const c = this.current
-    return { last: nums.length ? nums[nums.length - 1]! : 0, current: c ? { n: c.n, size: c.size, idxSize: fs.fstatSync(c.idxFd).size } : null }
+    return { last: this.lastPack(), current: c ? { n: c.n, size: c.size, idxSize: fs.fstatSync(c.idxFd).size } : null }
   }
 
   /**
@@ -177,17 +185,8 @@ export class PackStore {
     this.batch.lines = ''
     for (const h of this.appended) this.index.delete(h)
     this.appended = []
-    const c = this.current
-    if (c && c.n !== m.current?.n) {
-      fs.closeSync(c.fd)
-      fs.closeSync(c.idxFd)
-      this.current = null
-    }
-    for (const n of this.packNumbers()) {
-      if (n <= m.last) continue
-      fs.rmSync(this.packFile(n), { force: true })
-      fs.rmSync(this.idxFile(n), { force: true })
-    }
+    if (this.current && this.current.n !== m.current?.n) this.closeFiles()
+    for (const n of this.packNumbers()) if (n > m.last) this.removePack(n)
     if (m.current && this.current?.n === m.current.n) {
       fs.ftruncateSync(this.current.fd, m.current.size)
       fs.ftruncateSync(this.current.idxFd, m.current.idxSize)
@@ -212,8 +211,13 @@ export class PackStore {
   closeCurrent(): void {
     if (!this.current) return
     this.flush()
-    fs.closeSync(this.current.fd)
-    fs.closeSync(this.current.idxFd)
+    this.closeFiles()
+  }
+
+  /** The current pack's files closed as they are (no flush). */
+  private closeFiles(): void {
+    fs.closeSync(this.current!.fd)
+    fs.closeSync(this.current!.idxFd)
     this.current = null
   }
 
@@ -238,10 +242,7 @@ export class PackStore {
       bytesFreed += e.length
       this.index.delete(h)
     }
-    for (const n of packsWithGarbage) {
-      fs.rmSync(this.packFile(n), { force: true })
-      fs.rmSync(this.idxFile(n), { force: true })
-    }
+    for (const n of packsWithGarbage) this.removePack(n)
     fsyncDir(this.dir)
     return { blobsSwept: dead.length, bytesFreed }
   }

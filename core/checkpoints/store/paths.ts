@@ -55,6 +55,13 @@ export function isSafeKey(key: string, platform: string = process.platform): boo
   return !BAD_SEGMENT_RE.test(key)
 }
 
+/** Adds `key` to root `rid`'s keys in `byRoot` (paths by root id, as restores record them). */
+export function addKey(byRoot: Map<string, Set<string>>, rid: string, key: string): void {
+  const keys = byRoot.get(rid)
+  if (keys) keys.add(key)
+  else byRoot.set(rid, new Set([key]))
+}
+
 /** The key of the folder holding `key` ('' for the root). */
 export function parentKey(key: string): string {
   const at = key.lastIndexOf('/')
@@ -88,8 +95,20 @@ function plainRoot(root: string): boolean {
 }
 
 export function isInside(root: string, abs: string): boolean {
+  return relativeInside(root, abs) !== null
+}
+
+/** The key of `abs` below the folder `root`, or null for the root itself and a path not below it. */
+export function keyBelow(root: string, abs: string): string | null {
+  const rel = relativeInside(root, abs)
+  return rel ? toKey(rel) : null
+}
+
+function relativeInside(root: string, abs: string): string | null {
   const rel = path.relative(root, abs)
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+  // Outside: `..` or a first segment `..`, or another drive. A name that only starts with two dots
+  // (`..cache`) is inside: taken for `..`, its files were never read by a watched capture nor restored.
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? null : rel
 }
 
 /**

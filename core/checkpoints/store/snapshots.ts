@@ -121,13 +121,13 @@ export class SnapshotStore {
    * comparison to the paths a targeted capture refreshed (the rest is the head's, unchanged);
    * `walked` tells, per root, what a full walk found different (see WalkDelta).
    */
-  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>, walked?: Map<string, WalkDelta>, inPlace = false): { id: string; bytes: number } {
+  commit(next: State, roots: Map<string, string>, only?: Map<string, Set<string>>, walked?: Map<string, WalkDelta>, inPlace = false): string {
     const head = this.headId
     const prev = head ? this.state(head) : null
     for (const [rid, p] of roots) this.rootPaths.set(rid, p)
     const delta = prev && only ? keysDelta(this.rootPaths, prev, next, only) : stateDelta(this.rootPaths, prev ?? new Map(), next, walked)
     const changed = !prev || Object.keys(delta).length > 0
-    if (!changed && head) return { id: head, bytes: 0 }
+    if (!changed && head) return head
     const id = String((head ? Number(head) : 0) + 1).padStart(12, '0')
     const snap: SnapshotFile = {
       format: SNAPSHOT_FORMAT,
@@ -138,8 +138,7 @@ export class SnapshotStore {
       roots: delta,
       ...(prev ? {} : { full: true as const }),
     }
-    const text = JSON.stringify(snap)
-    writeJsonAtomic(this.file(id), snap, text)
+    writeJsonAtomic(this.file(id), snap)
     this.chain.push(snap)
     this.byId.set(id, snap)
     let full: State
@@ -161,7 +160,7 @@ export class SnapshotStore {
       if (prev) for (const [rid, rs] of prev) if (!full.has(rid)) full.set(rid, rs)
     }
     this.remember(id, full)
-    return { id, bytes: text.length }
+    return id
   }
 
   /**
@@ -169,12 +168,14 @@ export class SnapshotStore {
    * after its commit (the turn record did not fit on the disk) leaves the chain as it found it.
    */
   dropAfter(headId: string | null): void {
-    while (this.chain.length && this.headId !== headId) {
-      const s = this.chain.pop()!
-      this.byId.delete(s.id)
-      this.cache.delete(s.id)
-      fs.rmSync(this.file(s.id), { force: true })
-    }
+    while (this.chain.length && this.headId !== headId) this.forget(this.chain.pop()!.id)
+  }
+
+  /** A snapshot out of the chain: its file deleted, nothing of it kept in memory. */
+  private forget(id: string): void {
+    this.byId.delete(id)
+    this.cache.delete(id)
+    fs.rmSync(this.file(id), { force: true })
   }
 
   /** Each blob the chain refers to, with the first path that refers to it (for verify's report). */
@@ -236,11 +237,7 @@ export class SnapshotStore {
     }
     const removed = this.chain.filter((s) => !keep.has(s.id))
     this.chain = kept
-    for (const s of removed) {
-      this.byId.delete(s.id)
-      this.cache.delete(s.id)
-      fs.rmSync(this.file(s.id), { force: true })
-    }
+    for (const s of removed) this.forget(s.id)
     return dropped
   }
 

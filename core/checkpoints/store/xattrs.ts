@@ -172,10 +172,7 @@ const notes = new WeakMap<object, string[]>()
 /** writeXattrs for a restore step at `key`; names it could not write become a warning of the restore. */
 export function restoreXattrs(env: object, abs: string, key: string, want: Xattrs | undefined): void {
   const failed = writeXattrs(abs, want)
-  if (!failed) return
-  let list = notes.get(env)
-  if (!list) notes.set(env, (list = []))
-  list.push(`${key}: extended attributes not restored (${failed.join(', ')})`)
+  if (failed) notes.set(env, [...xattrNotes(env), `${key}: extended attributes not restored (${failed.join(', ')})`])
 }
 
 export function xattrNotes(env: object): string[] {
