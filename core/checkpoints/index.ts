@@ -104,7 +104,7 @@ export async function openCheckpointStore(opts: OpenOptions): Promise<InternalSt
       if (sealing) {
         const sealed: TurnRecord = { ...existing!, post: out.snapshotId, status: 'sealed', sealedAt: Date.now() }
         e.records.saveTurn(sealed)
-        out.warnings.push(...sealCopies(e, sealed))
+        out.warnings.push(...sealCopies(e, sealed, existing))
       } else {
         // New turn, or a retake of a restored turn under the same message id: a fresh pre-image.
         // The replaced record is the previous attempt's turn: kept, so that attempt can come back.

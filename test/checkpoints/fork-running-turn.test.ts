@@ -131,6 +131,18 @@ describe('a session forked while its turn runs', () => {
     expect(kinds((await w.store.plan({ turnKey: 'A/m1' })).actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete' })
   })
 
+  it('an original that resumes after its first seal (a permission pause) takes its copy along to the last seal', async () => {
+    const w = await forkedWhileRunning()
+    // The session goes idle at a permission question, then the same turn goes on and ends again.
+    await w.store.capture('A/m1')
+    w.write('resumed.txt', 'after the pause')
+    await w.store.seal('A/m1')
+    const p = await w.store.plan({ turnKey: 'A/m1' })
+    expect(p.warnings).toEqual([])
+    expect(kinds(p.actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete', 'resumed.txt': 'delete' })
+    expect(kinds((await w.store.plan({ turnKey: 'B/n1' })).actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete', 'resumed.txt': 'delete' })
+  })
+
   it('a fork of the fork, also taken while the turn ran, ends with the original too', async () => {
     const w = await workspace()
     await w.store.capture('A/m1')

@@ -34,11 +34,16 @@ export async function forkSession(e: OpenStore, from: string, to: string, upToMe
  * original's, or takes its after-state if it ended.
  */
 
-/** Seals the open copies of `sealed` (and theirs, a fork of a fork). Best effort: one not written stays open and takes the after-state at its own seal. */
-export function sealCopies(e: OpenStore, sealed: TurnRecord): string[] {
+/**
+ * Seals the open copies of `sealed` (and theirs, a fork of a fork), and moves on those sealed with
+ * its earlier seal (`before`: the turn resumed after a pause, the last seal wins for both). Best
+ * effort: one not written stays open and takes the after-state at its own seal.
+ */
+export function sealCopies(e: OpenStore, sealed: TurnRecord, before?: TurnRecord): string[] {
   const warnings: string[] = []
+  const alongside = (t: TurnRecord) => t.status === 'open' || (before?.post != null && t.status === 'sealed' && t.post === before.post && t.sealedAt === before.sealedAt)
   for (const t of e.records.allTurns()) {
-    if (t.status !== 'open' || t.forkedFrom !== sealed.sessionID || originOf(t) !== originOf(sealed) || t.pre !== sealed.pre) continue
+    if (!alongside(t) || t.forkedFrom !== sealed.sessionID || originOf(t) !== originOf(sealed) || t.pre !== sealed.pre) continue
     const copy: TurnRecord = { ...t, post: sealed.post, status: 'sealed', sealedAt: sealed.sealedAt }
     try {
       e.records.saveTurn(copy)
@@ -46,7 +51,7 @@ export function sealCopies(e: OpenStore, sealed: TurnRecord): string[] {
       warnings.push(`the fork ${t.sessionID}'s copy of this turn could not be sealed yet: ${(err as Error).message}`)
       continue
     }
-    warnings.push(...sealCopies(e, copy))
+    warnings.push(...sealCopies(e, copy, t))
   }
   return warnings
 }
