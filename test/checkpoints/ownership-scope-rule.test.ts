@@ -59,6 +59,25 @@ describe('folders and links by what the tools named in them', () => {
     expect(fs.readlinkSync(w.p('lnk'))).toBe('src')
     expect(w.exists('src/new.txt')).toBe(false)
   })
+
+  it('a link made while another session ran, that only that session’s tools wrote through, is not taken for its work: offered', async () => {
+    const w = await workspace()
+    w.write('src/keep.txt', 'k')
+    await w.store.capture('sesB/m1')
+    await w.store.capture('sesA/m2')
+    fs.symlinkSync('src', w.p('lnk')) // nobody’s tools made it
+    w.write('lnk/b.txt', 'by B') // B's write tool, through the link
+    w.write('a.txt', 'by A')
+    await w.store.seal('sesA/m2')
+    await w.store.seal('sesB/m1')
+    const { plan } = planKnowing(w, { turnKey: 'sesA/m2' }, { 'sesA/m2': ['a.txt'], 'sesB/m1': ['lnk/b.txt'] })
+    const p = await plan
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', lnk: 'conflict', 'src/b.txt': 'not-this-turn' })
+    const lnk = p.actions.find((a) => a.path === 'lnk')!
+    await w.store.apply(p, { overwrite: [lnk.id] })
+    expect(w.exists('lnk')).toBe(false)
+    expect(w.text('src/b.txt')).toBe('by B')
+  })
 })
 
 describe('several folders checkpointed together', () => {
