@@ -49,6 +49,22 @@ describe('a session forked after its turn ended', () => {
     expect((await w.store.apply(p)).status).toBe('done')
     expect(w.exists('made.txt')).toBe(false)
   })
+  it('a turn that resumes after the fork (a permission pause) takes the copy along: another session’s retake sees it as it sees the original', async () => {
+    const w = await workspace()
+    await w.store.capture('B/m1')
+    await w.store.capture('A/m1')
+    w.write('a.txt', 'A’s turn')
+    w.write('b.txt', 'B’s turn')
+    await w.store.seal('B/m1')
+    await w.store.forkSession('B', 'C', 'm1', { m1: 'n1' })
+    await w.store.capture('B/m1')
+    w.write('b2.txt', 'B’s turn, resumed')
+    await w.store.seal('B/m1')
+    await w.store.seal('A/m1')
+    const p = await knowingOriginal(w, { turnKey: 'A/m1' }, { 'A/m1': ['a.txt'], 'B/m1': ['b.txt', 'b2.txt'] })
+    // As without the fork: A's own file rolled back, B's never (in doubt while both ran: kept).
+    expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'conflict', 'b2.txt': 'conflict' })
+  })
 })
 
 describe('a session forked while its turn runs', () => {
