@@ -1,7 +1,7 @@
 // Mutation testing of the modules that decide what may be written or deleted (npm run
 // test:mutation; not part of npm test: it runs the engine's tests once per mutant, for hours on two
 // cores at full scope). A surviving mutant in a safety check means no test notices that check
-// missing: it gets a test, or a line in docs/checkpoints.md saying why it is equivalent.
+// missing: it gets a test, or a line in docs/checkpoints-mutation.md saying why it is equivalent.
 // Narrow a run with --mutate, e.g. `npm run test:mutation -- --mutate core/checkpoints/capture/stat-proof.ts`,
 // or run one module against its fast tests in minutes: stryker.rules.config.mjs.
 export default {

@@ -65,14 +65,21 @@ for (const git of [false, true]) {
   })
 }
 
+/** Two turns (one.txt, two.txt), then a fork from the first leaving the files where they are. */
+async function forkedAfterTurnOne() {
+  const started = await startCoreApp({ git: true, files: { 'readme.txt': 'hello\n' } })
+  app = started
+  const sessionID = (await started.client.session.create({})).data!.id
+  const first = await prompt(sessionID, 'WRITE one.txt from turn one')
+  await prompt(sessionID, 'WRITE two.txt from turn two')
+  const out = await started.call('sessions.fork', { directory: started.project, sessionID, turnID: first, files: 'leave' })
+  if (out.status !== 'done') throw new Error(out.error)
+  return { first, out, app: started }
+}
+
 describe('fork from a turn, files left as they are', () => {
   it('forks the conversation in the same folder, with the copied turns’ checkpoints', async () => {
-    app = await startCoreApp({ git: true, files: { 'readme.txt': 'hello\n' } })
-    const sessionID = (await app.client.session.create({})).data!.id
-    const first = await prompt(sessionID, 'WRITE one.txt from turn one')
-    await prompt(sessionID, 'WRITE two.txt from turn two')
-    const out = await app.call('sessions.fork', { directory: app.project, sessionID, turnID: first, files: 'leave' })
-    if (out.status !== 'done') throw new Error(out.error)
+    const { out, app } = await forkedAfterTurnOne()
     expect(out.directory).toBe(app.project)
     expect(await asked(app.client, out.sessionID)).toEqual(['WRITE one.txt from turn one'])
     const turns = await app.call('checkpoints.list', { directory: app.project, sessionID: out.sessionID })
@@ -80,12 +87,7 @@ describe('fork from a turn, files left as they are', () => {
   })
 
   it('the fork’s copied turn has its checkpoint under the fork’s own message id: a retake there rolls back its files', async () => {
-    app = await startCoreApp({ git: true, files: { 'readme.txt': 'hello\n' } })
-    const sessionID = (await app.client.session.create({})).data!.id
-    const first = await prompt(sessionID, 'WRITE one.txt from turn one')
-    await prompt(sessionID, 'WRITE two.txt from turn two')
-    const out = await app.call('sessions.fork', { directory: app.project, sessionID, turnID: first, files: 'leave' })
-    if (out.status !== 'done') throw new Error(out.error)
+    const { first, out, app } = await forkedAfterTurnOne()
     const forkUser = ((await app.client.session.messages({ sessionID: out.sessionID })).data as unknown as Msg[]).find((m) => m.info.role === 'user')!.info.id
     // opencode gives the fork's messages ids of their own: the copy is found under the fork's.
     expect(forkUser).not.toBe(first)
