@@ -160,4 +160,26 @@ describe('what a plan offers, path by path', () => {
     expect(plan.actions.find((a) => a.path === 'shrunk.txt')!.diff).toBeUndefined()
     expect(plan.actions.find((a) => a.path === 'image.bin')!.binary).toBe(true)
   })
+
+  it('a file replaced by a link since the turn: its conflict shows no lines read through the link, nor does a link the roll back puts back', async () => {
+    const w = await workspace()
+    const secret = path.join(w.dir, 'outside-secret.txt')
+    fs.writeFileSync(secret, 'a secret outside the project\n')
+    w.write('x.txt', 'x before\n')
+    fs.symlinkSync(secret, w.p('link'))
+    // A file holding what the link's record is the hash of (scanner.ts linkHash): the store has
+    // content under that hash, and it is still not lines of the link.
+    w.write('where.txt', `symlink:${secret}`)
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by the turn\n')
+    fs.rmSync(w.p('link'))
+    w.write('link', 'a file made by the turn where a link was\n')
+    await w.store.seal('s/m1')
+    fs.rmSync(w.p('x.txt'))
+    fs.symlinkSync(secret, w.p('x.txt'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'conflict', link: 'restore' })
+    expect(plan.actions.find((a) => a.path === 'x.txt')!.reason).toBe('is now a symbolic link, the turn left a file')
+    for (const a of plan.actions) expect([a.path, a.diff, a.binary]).toEqual([a.path, undefined, undefined])
+  })
 })
