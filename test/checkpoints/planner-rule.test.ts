@@ -68,12 +68,15 @@ describe('what a plan offers, path by path', () => {
     expect(small.actions.find((a) => a.path === 'made.txt')!.diff).toContain('-made')
     expect(small.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+one')
 
-    // Exactly BULK_DELETES deletes (the files and their folder): still shown line by line.
+    // Exactly BULK_DELETES deletes (the files and their folder), and a restore besides: the
+    // deletes are counted, not the paths, and are still shown line by line.
     await w.store.capture('s/m2')
     for (let i = 0; i < BULK_DELETES - 1; i++) w.write(`gen/f${i}.txt`, `generated ${i}\n`)
+    w.write('mod.txt', 'two, then more\n')
     await w.store.seal('s/m2')
     const atBound = await w.store.plan({ turnKey: 's/m2' })
     expect(atBound.actions.filter((a) => a.kind === 'delete')).toHaveLength(BULK_DELETES)
+    expect(atBound.actions).toHaveLength(BULK_DELETES + 1)
     expect(atBound.actions.find((a) => a.path === 'gen/f0.txt')!.diff).toContain('-generated 0')
     // One more: past the bound, the deletes carry none; a restore in that plan still shows its lines.
     await w.store.capture('s/m3')
@@ -84,7 +87,7 @@ describe('what a plan offers, path by path', () => {
     const deletes = bulk.actions.filter((a) => a.kind === 'delete')
     expect(deletes).toHaveLength(BULK_DELETES + 1)
     expect(deletes.every((a) => a.diff === undefined)).toBe(true)
-    expect(bulk.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+two')
+    expect(bulk.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+two\n')
   })
 
   it('a file over the size cap the turn made is never deleted; one it replaced cannot come back, and says how large the cap is', async () => {
@@ -145,19 +148,22 @@ describe('what a plan offers, path by path', () => {
     w.write('over-limit.txt', 'o'.repeat(mb + 1))
     w.write('image.bin', Buffer.from([0, 1, 2, 0, 3]))
     w.write('shrunk.txt', 's'.repeat(mb + 1))
+    w.write('grown.txt', 'small then\n')
     await w.store.capture('s/m1')
     w.write('at-limit.txt', 'b'.repeat(mb))
     w.write('over-limit.txt', 'p'.repeat(mb + 1))
     w.write('image.bin', Buffer.from([0, 9, 9, 0, 9]))
     w.write('shrunk.txt', 'small now\n')
+    w.write('grown.txt', 'g'.repeat(mb + 1))
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
-    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore' })
+    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore', 'grown.txt': 'restore' })
     const at = plan.actions.find((a) => a.path === 'at-limit.txt')!
     expect(at.diff).toContain('+aaaa')
     expect(at.binary).toBe(false)
     expect(plan.actions.find((a) => a.path === 'over-limit.txt')!.diff).toBeUndefined()
     expect(plan.actions.find((a) => a.path === 'shrunk.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'grown.txt')!.diff).toBeUndefined()
     expect(plan.actions.find((a) => a.path === 'image.bin')!.binary).toBe(true)
   })
 
