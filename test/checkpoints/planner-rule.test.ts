@@ -188,4 +188,19 @@ describe('what a plan offers, path by path', () => {
     expect(plan.actions.find((a) => a.path === 'x.txt')!.reason).toBe('is now a symbolic link, the turn left a file')
     for (const a of plan.actions) expect([a.path, a.diff, a.binary]).toEqual([a.path, undefined, undefined])
   })
+
+  it('a turn still running, or one with no checkpoint, has nothing to restore: applying its plan touches nothing and marks no turn restored', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a before')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a by the running turn')
+    for (const target of [{ turnKey: 's/m1' }, { turnKey: 's/no-such-turn' }]) {
+      const plan = await w.store.plan(target)
+      expect(plan.actions).toEqual([])
+      const r = await w.store.apply(plan)
+      expect([r.applied, r.turnsMarkedRestored]).toEqual([[], false])
+    }
+    expect(w.text('a.txt')).toBe('a by the running turn')
+    expect(w.store.listTurns('s').map((t) => t.status)).toEqual(['open'])
+  })
 })
