@@ -2,6 +2,7 @@
 // before the turn did not cover, a path below a folder that is a link now, a file whose content the
 // checkpoint could not keep. Each is listed with its reason and left as it is.
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { workspace } from './helpers'
 
@@ -69,5 +70,24 @@ describe('a path the plan leaves as it is, and why', () => {
     expect(said(plan.actions)).toEqual({ 'busy.log': ['not-checkpointed', 'not restorable: it could not be read when checkpointed'] })
     await w.store.apply(plan, { onConflict: 'restore-rest' })
     expect(w.text('busy.log')).toBe('the turn’s own log')
+  })
+
+  it('a file the turn deleted, whose folder is a link out of the project now: a conflict, and never written there even when chosen', async () => {
+    const w = await workspace()
+    w.write('d/gone.txt', 'deleted by the turn')
+    w.write('d/kept.txt', 'kept')
+    await w.store.capture('s/m1')
+    fs.rmSync(w.p('d/gone.txt'))
+    await w.store.seal('s/m1')
+    // The user moves the folder out of the project and leaves a link to it.
+    const out = path.join(w.dir, 'elsewhere')
+    fs.mkdirSync(out)
+    fs.renameSync(w.p('d'), path.join(out, 'd'))
+    fs.symlinkSync(path.join(out, 'd'), w.p('d'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(said(plan.actions)).toEqual({ 'd/gone.txt': ['conflict', `parent of ${w.p('d/gone.txt')} resolves outside its root (${path.join(out, 'd')})`] })
+    const r = await w.store.apply(plan, { overwrite: plan.actions.map((a) => a.id) })
+    expect(r.applied).toEqual([])
+    expect(fs.readdirSync(path.join(out, 'd'))).toEqual(['kept.txt'])
   })
 })
