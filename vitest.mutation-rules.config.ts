@@ -6,6 +6,17 @@ import { defineConfig } from 'vitest/config'
 // A score it gives is a floor of the full set's (vitest.mutation.config.ts), in minutes not hours.
 const only = process.env.RULES?.split(',').filter(Boolean)
 export default defineConfig({
+  // Stryker's vitest runner asks for worker threads; @parcel/watcher (the change journal) loads
+  // once per process and fails in every later thread ("did not self-register"), so under threads
+  // no test after the first file has a journal and its paths go untested. One process per file.
+  plugins: [
+    {
+      name: 'forks-for-the-change-journal',
+      configureVitest({ project }) {
+        project.config.pool = 'forks'
+      },
+    },
+  ],
   test: {
     environment: 'node',
     include: only ?? [

@@ -68,12 +68,15 @@ describe('what a plan offers, path by path', () => {
     expect(small.actions.find((a) => a.path === 'made.txt')!.diff).toContain('-made')
     expect(small.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+one')
 
-    // Exactly BULK_DELETES deletes (the files and their folder): still shown line by line.
+    // Exactly BULK_DELETES deletes (the files and their folder), and a restore besides: the
+    // deletes are counted, not the paths, and are still shown line by line.
     await w.store.capture('s/m2')
     for (let i = 0; i < BULK_DELETES - 1; i++) w.write(`gen/f${i}.txt`, `generated ${i}\n`)
+    w.write('mod.txt', 'two, then more\n')
     await w.store.seal('s/m2')
     const atBound = await w.store.plan({ turnKey: 's/m2' })
     expect(atBound.actions.filter((a) => a.kind === 'delete')).toHaveLength(BULK_DELETES)
+    expect(atBound.actions).toHaveLength(BULK_DELETES + 1)
     expect(atBound.actions.find((a) => a.path === 'gen/f0.txt')!.diff).toContain('-generated 0')
     // One more: past the bound, the deletes carry none; a restore in that plan still shows its lines.
     await w.store.capture('s/m3')
@@ -84,7 +87,7 @@ describe('what a plan offers, path by path', () => {
     const deletes = bulk.actions.filter((a) => a.kind === 'delete')
     expect(deletes).toHaveLength(BULK_DELETES + 1)
     expect(deletes.every((a) => a.diff === undefined)).toBe(true)
-    expect(bulk.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+two')
+    expect(bulk.actions.find((a) => a.path === 'mod.txt')!.diff).toContain('+two\n')
   })
 
   it('a file over the size cap the turn made is never deleted; one it replaced cannot come back, and says how large the cap is', async () => {
@@ -145,19 +148,59 @@ describe('what a plan offers, path by path', () => {
     w.write('over-limit.txt', 'o'.repeat(mb + 1))
     w.write('image.bin', Buffer.from([0, 1, 2, 0, 3]))
     w.write('shrunk.txt', 's'.repeat(mb + 1))
+    w.write('grown.txt', 'small then\n')
     await w.store.capture('s/m1')
     w.write('at-limit.txt', 'b'.repeat(mb))
     w.write('over-limit.txt', 'p'.repeat(mb + 1))
     w.write('image.bin', Buffer.from([0, 9, 9, 0, 9]))
     w.write('shrunk.txt', 'small now\n')
+    w.write('grown.txt', 'g'.repeat(mb + 1))
     await w.store.seal('s/m1')
     const plan = await w.store.plan({ turnKey: 's/m1' })
-    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore' })
+    expect(kinds(plan.actions)).toEqual({ 'at-limit.txt': 'restore', 'over-limit.txt': 'restore', 'image.bin': 'restore', 'shrunk.txt': 'restore', 'grown.txt': 'restore' })
     const at = plan.actions.find((a) => a.path === 'at-limit.txt')!
     expect(at.diff).toContain('+aaaa')
     expect(at.binary).toBe(false)
     expect(plan.actions.find((a) => a.path === 'over-limit.txt')!.diff).toBeUndefined()
     expect(plan.actions.find((a) => a.path === 'shrunk.txt')!.diff).toBeUndefined()
+    expect(plan.actions.find((a) => a.path === 'grown.txt')!.diff).toBeUndefined()
     expect(plan.actions.find((a) => a.path === 'image.bin')!.binary).toBe(true)
+  })
+
+  it('a file replaced by a link since the turn: its conflict shows no lines read through the link, nor does a link the roll back puts back', async () => {
+    const w = await workspace()
+    const secret = path.join(w.dir, 'outside-secret.txt')
+    fs.writeFileSync(secret, 'a secret outside the project\n')
+    w.write('x.txt', 'x before\n')
+    fs.symlinkSync(secret, w.p('link'))
+    // A file holding what the link's record is the hash of (scanner.ts linkHash): the store has
+    // content under that hash, and it is still not lines of the link.
+    w.write('where.txt', `symlink:${secret}`)
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by the turn\n')
+    fs.rmSync(w.p('link'))
+    w.write('link', 'a file made by the turn where a link was\n')
+    await w.store.seal('s/m1')
+    fs.rmSync(w.p('x.txt'))
+    fs.symlinkSync(secret, w.p('x.txt'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'conflict', link: 'restore' })
+    expect(plan.actions.find((a) => a.path === 'x.txt')!.reason).toBe('is now a symbolic link, the turn left a file')
+    for (const a of plan.actions) expect([a.path, a.diff, a.binary]).toEqual([a.path, undefined, undefined])
+  })
+
+  it('a turn still running, or one with no checkpoint, has nothing to restore: applying its plan touches nothing and marks no turn restored', async () => {
+    const w = await workspace()
+    w.write('a.txt', 'a before')
+    await w.store.capture('s/m1')
+    w.write('a.txt', 'a by the running turn')
+    for (const target of [{ turnKey: 's/m1' }, { turnKey: 's/no-such-turn' }]) {
+      const plan = await w.store.plan(target)
+      expect(plan.actions).toEqual([])
+      const r = await w.store.apply(plan)
+      expect([r.applied, r.turnsMarkedRestored]).toEqual([[], false])
+    }
+    expect(w.text('a.txt')).toBe('a by the running turn')
+    expect(w.store.listTurns('s').map((t) => t.status)).toEqual(['open'])
   })
 })

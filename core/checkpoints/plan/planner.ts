@@ -185,9 +185,8 @@ export function classify(p: EngineParts, c: Candidate, withDiff: boolean, ctx: P
 function addDiff(p: EngineParts, abs: string, a: PlanAction): PlanAction {
   const cur = a.actual?.type === 'file' && a.actual.size <= DIFF_LIMIT ? readOr(abs) : a.actual ? undefined : null
   const tgt = a.target?.type === 'file' && a.target.hash && a.target.size <= DIFF_LIMIT ? (p.blobs.read(a.target.hash) ?? undefined) : a.target ? undefined : null
+  // Only files are read (never through a link: it may lead out of the project); no file is none.
   if (cur === undefined || tgt === undefined) return a
-  if (a.actual && a.actual.type !== 'file') return a
-  if (a.target && a.target.type !== 'file') return a
   const d = diffBuffers(cur, tgt, a.path)
   return { ...a, binary: d.binary, diff: d.text }
 }
