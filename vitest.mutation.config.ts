@@ -4,6 +4,16 @@ import { defineConfig } from 'vitest/config'
 // test:mutation): the checkpoint engine's own tests and the pure unit tests, without the soak-sized
 // and timing-heavy files, which would multiply the run's hours without killing more mutants.
 export default defineConfig({
+  // As in vitest.mutation-rules.config.ts: @parcel/watcher loads once per process, so under the
+  // runner's worker threads only the first test file would have a change journal. One process each.
+  plugins: [
+    {
+      name: 'forks-for-the-change-journal',
+      configureVitest({ project }) {
+        project.config.pool = 'forks'
+      },
+    },
+  ],
   test: {
     environment: 'node',
     include: ['test/checkpoints/**/*.test.ts'],
