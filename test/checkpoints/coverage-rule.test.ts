@@ -2,6 +2,7 @@
 // user sees a restore: only what the capture would have recorded can be "created by the turn" and
 // deleted; the rules are the capture's own (its exclude patterns, its .gitignore files or none).
 import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { workspace } from './helpers'
 
@@ -113,5 +114,44 @@ describe('the capture’s own rules decide what the turn created', () => {
     expect(k['pkg/gen/keep.txt'] ?? 'not-checkpointed').toBe('not-checkpointed')
     await w.store.apply(plan)
     expect(w.exists('pkg/gen/keep.txt')).toBe(true)
+  })
+})
+
+describe('a .gitignore of the capture whose rules cannot be read back', () => {
+  // Its rules held at the capture and are unknown now: nothing in its folder counts as covered, so
+  // a restore leaves what it cannot tell apart (an ignored file that was there before the turn).
+  const ignoredBeforeTheTurn = async (opts: { maxFileBytes?: number; symlink?: boolean }, lose: (w: Awaited<ReturnType<typeof workspace>>) => Promise<void>) => {
+    const w = await workspace({ maxFileBytes: opts.maxFileBytes })
+    if (opts.symlink) {
+      w.write('rules.txt', '*.log\n')
+      fs.symlinkSync('rules.txt', w.p('.gitignore'))
+    } else w.write('.gitignore', '*.log\n' + '#'.repeat(64))
+    w.write('keep.log', 'ignored, there before the turn')
+    w.write('a.txt', 'tracked')
+    await w.store.capture('s/m1')
+    fs.rmSync(w.p('.gitignore'))
+    w.write('made.log', 'made by the turn')
+    await w.store.seal('s/m1')
+    await lose(w)
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    const k = kinds(plan.actions)
+    for (const f of ['keep.log', 'made.log']) expect(k[f] ?? 'not-checkpointed', f).toBe('not-checkpointed')
+    await w.store.apply(plan)
+    expect(w.text('keep.log')).toBe('ignored, there before the turn')
+  }
+
+  it('its stored copy is lost: the ignored file that was there before the turn stays', async () => {
+    await ignoredBeforeTheTurn({}, async (w) => {
+      for (const d of ['blobs', 'packs']) fs.rmSync(path.join(w.storeDir, d), { recursive: true, force: true })
+      await w.reopen()
+    })
+  })
+
+  it('it was over the size cap (not kept): the ignored file that was there before the turn stays', async () => {
+    await ignoredBeforeTheTurn({ maxFileBytes: 32 }, async () => {})
+  })
+
+  it('it was a symlink (its link text kept, not the rules): the ignored file that was there stays', async () => {
+    await ignoredBeforeTheTurn({ symlink: true }, async () => {})
   })
 })
