@@ -120,24 +120,26 @@ describe('the capture’s own rules decide what the turn created', () => {
 describe('a .gitignore of the capture whose rules cannot be read back', () => {
   // Its rules held at the capture and are unknown now: nothing in its folder counts as covered, so
   // a restore leaves what it cannot tell apart (an ignored file that was there before the turn).
-  const ignoredBeforeTheTurn = async (opts: { maxFileBytes?: number; symlink?: boolean }, lose: (w: Awaited<ReturnType<typeof workspace>>) => Promise<void>) => {
+  // In folder `dir` ('' for the root, or 'pkg/').
+  const ignoredBeforeTheTurn = async (opts: { dir?: string; maxFileBytes?: number; symlink?: boolean }, lose: (w: Awaited<ReturnType<typeof workspace>>) => Promise<void>) => {
+    const d = opts.dir ?? ''
     const w = await workspace({ maxFileBytes: opts.maxFileBytes })
     if (opts.symlink) {
-      w.write('rules.txt', '*.log\n')
-      fs.symlinkSync('rules.txt', w.p('.gitignore'))
-    } else w.write('.gitignore', '*.log\n' + '#'.repeat(64))
-    w.write('keep.log', 'ignored, there before the turn')
-    w.write('a.txt', 'tracked')
+      w.write(`${d}rules.txt`, '*.log\n')
+      fs.symlinkSync('rules.txt', w.p(`${d}.gitignore`))
+    } else w.write(`${d}.gitignore`, '*.log\n' + '#'.repeat(64))
+    w.write(`${d}keep.log`, 'ignored, there before the turn')
+    w.write(`${d}a.txt`, 'tracked')
     await w.store.capture('s/m1')
-    fs.rmSync(w.p('.gitignore'))
-    w.write('made.log', 'made by the turn')
+    fs.rmSync(w.p(`${d}.gitignore`))
+    w.write(`${d}made.log`, 'made by the turn')
     await w.store.seal('s/m1')
     await lose(w)
     const plan = await w.store.plan({ turnKey: 's/m1' })
     const k = kinds(plan.actions)
-    for (const f of ['keep.log', 'made.log']) expect(k[f] ?? 'not-checkpointed', f).toBe('not-checkpointed')
+    for (const f of [`${d}keep.log`, `${d}made.log`]) expect(k[f] ?? 'not-checkpointed', f).toBe('not-checkpointed')
     await w.store.apply(plan)
-    expect(w.text('keep.log')).toBe('ignored, there before the turn')
+    expect(w.text(`${d}keep.log`)).toBe('ignored, there before the turn')
   }
 
   it('its stored copy is lost: the ignored file that was there before the turn stays', async () => {
@@ -151,7 +153,7 @@ describe('a .gitignore of the capture whose rules cannot be read back', () => {
     await ignoredBeforeTheTurn({ maxFileBytes: 32 }, async () => {})
   })
 
-  it('it was a symlink (its link text kept, not the rules): the ignored file that was there stays', async () => {
-    await ignoredBeforeTheTurn({ symlink: true }, async () => {})
+  it('pkg/.gitignore was a symlink (its link text kept, not the rules): the ignored file there stays', async () => {
+    await ignoredBeforeTheTurn({ dir: 'pkg/', symlink: true }, async () => {})
   })
 })
