@@ -16,10 +16,12 @@ interface Level {
   base: string
   ig: Ignore
 }
+/** A .gitignore the capture read whose rules are unknown now (content over the cap or lost). */
+const UNKNOWN = 'unknown'
 
 /** Answers "did the capture cover this path?" for one root of one pre-image; caches per folder. */
 export class CaptureCoverage {
-  private readonly levels = new Map<string, Level | null>()
+  private readonly levels = new Map<string, Level | null | typeof UNKNOWN>()
   private readonly folders = new Map<string, Level[] | null>()
   private readonly base: Level
 
@@ -39,7 +41,7 @@ export class CaptureCoverage {
 
   /**
    * The rule levels in force inside folder `dir` (its own .gitignore included), or null when the
-   * folder or one above it was excluded. Kept per folder: an install's restore asks about thousands
+   * folder or one above it was excluded (or holds a .gitignore whose rules are unknown). Kept per folder: an install's restore asks about thousands
    * of paths in a few hundred folders, and would match every ancestor of each again.
    */
   private inside(dir: string): Level[] | null {
@@ -48,25 +50,34 @@ export class CaptureCoverage {
     let levels: Level[] | null
     if (dir === '') {
       const root = this.gitignoreLevel('')
-      levels = root ? [this.base, root] : [this.base]
+      levels = root === UNKNOWN ? null : root ? [this.base, root] : [this.base]
     } else {
       const up = this.inside(parentKey(dir))
       if (up === null || excludedByLevels(up, dir, true)) levels = null
       else {
         const own = this.gitignoreLevel(dir)
-        levels = own ? [...up, own] : up
+        levels = own === UNKNOWN ? null : own ? [...up, own] : up
       }
     }
     this.folders.set(dir, levels)
     return levels
   }
 
-  private gitignoreLevel(dir: string): Level | null {
+  /**
+   * The rules of folder `dir`'s own .gitignore at the capture: none when there was none (or a
+   * folder by that name), UNKNOWN when one was there but its content cannot be read back (over
+   * the size cap, a symlink, or its stored copy lost): the folder then counts as excluded, as
+   * nothing in it can be told apart from a file its rules ignored.
+   */
+  private gitignoreLevel(dir: string): Level | null | typeof UNKNOWN {
     if (!this.rules.gitignore) return null
     if (this.levels.has(dir)) return this.levels.get(dir)!
     const entry = this.pre.get(dir ? `${dir}/.gitignore` : '.gitignore')
-    const text = entry?.type === 'file' && entry.hash ? this.blobs.read(entry.hash)?.toString('utf8') : undefined
-    const level = text === undefined ? null : { base: dir, ig: ignore().add(text) }
+    let level: Level | null | typeof UNKNOWN = null
+    if (entry && entry.type !== 'dir') {
+      const bytes = entry.type === 'file' && entry.hash ? this.blobs.read(entry.hash) : null
+      level = bytes ? { base: dir, ig: ignore().add(bytes.toString('utf8')) } : UNKNOWN
+    }
     this.levels.set(dir, level)
     return level
   }
