@@ -41,8 +41,9 @@ export class CaptureCoverage {
 
   /**
    * The rule levels in force inside folder `dir` (its own .gitignore included), or null when the
-   * folder or one above it was excluded (or holds a .gitignore whose rules are unknown). Kept per folder: an install's restore asks about thousands
-   * of paths in a few hundred folders, and would match every ancestor of each again.
+   * folder or one above it was excluded or holds a .gitignore whose rules are unknown. Kept per
+   * folder: an install's restore asks about thousands of paths in a few hundred folders, and would
+   * match every ancestor of each again.
    */
   private inside(dir: string): Level[] | null {
     const hit = this.folders.get(dir)
