@@ -92,3 +92,91 @@ describe('a turn recorded before its rules were kept is judged by the root’s r
     expect([k['.gitignore'], k['made.log'] ?? 'not-checkpointed', k['made.txt']]).toEqual(['recreate', 'not-checkpointed', 'delete'])
   })
 })
+
+describe('the turns a plan reads', () => {
+  it('a later turn whose checkpoint is unreadable is passed over: the turn’s own restore still goes', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    await w.store.capture('s/m2')
+    w.write('y.txt', 'y by m2')
+    await w.store.seal('s/m2')
+    await editRecord(w, 's/m2', (r) => (r.post = 'no-such-snapshot'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'restore' })
+    await w.store.apply(plan)
+    expect(w.text('x.txt')).toBe('x before')
+  })
+
+  it('going back over a turn whose checkpoint is unreadable, or never sealed, restores nothing and says which', async () => {
+    for (const [edit, says] of [
+      [(r: Record<string, unknown>) => (r.post = 'no-such-snapshot'), 'the checkpoint of s/m2 is missing or unreadable; nothing will be restored'],
+      [(r: Record<string, unknown>) => delete r.post, 'the checkpoint of s/m2 is not sealed; nothing will be restored'],
+    ] as const) {
+      const w = await workspace()
+      w.write('x.txt', 'x before')
+      await w.store.capture('s/m1')
+      w.write('x.txt', 'x by m1')
+      await w.store.seal('s/m1')
+      await w.store.capture('s/m2')
+      w.write('x.txt', 'x by m2')
+      await w.store.seal('s/m2')
+      await editRecord(w, 's/m2', edit)
+      const plan = await w.store.plan({ backTo: 's/m1' })
+      expect([plan.actions, plan.warnings]).toEqual([[], [says]])
+      await w.store.apply(plan)
+      expect(w.text('x.txt')).toBe('x by m2')
+    }
+  })
+
+  it('a turn whose own checkpoint is unreadable restores nothing and says so', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    await editRecord(w, 's/m1', (r) => (r.pre = 'no-such-snapshot'))
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect([plan.actions, plan.warnings]).toEqual([[], ['the checkpoint of s/m1 is missing or unreadable; nothing will be restored']])
+  })
+
+  it('a later turn that left a file as it found it does not own it, though another session’s capture saw it changed meanwhile', async () => {
+    const w = await workspace()
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    await w.store.capture('s/m2')
+    w.write('x.txt', 'x while m2 runs')
+    await w.store.capture('o/m1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('o/m1')
+    await w.store.seal('s/m2')
+    // And a turn that changed nothing at all.
+    await w.store.capture('s/m3')
+    await w.store.seal('s/m3')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'restore' })
+    await w.store.apply(plan)
+    expect(w.text('x.txt')).toBe('x before')
+  })
+})
+
+describe('what an undo puts back', () => {
+  it('only the paths the restore touched, in the root it touched', async () => {
+    const w = await workspace({ roots: (ws, dir) => [{ path: ws }, { path: path.join(dir, 'extra') }] })
+    fs.mkdirSync(path.join(w.dir, 'extra'))
+    await w.reopen()
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    const r = await w.store.apply(await w.store.plan({ turnKey: 's/m1' }))
+    const undo = await w.store.planUndo(r.restoreId!)
+    expect(kinds(undo.actions)).toEqual({ 'x.txt': 'restore' })
+    await w.store.apply(undo)
+    expect(w.text('x.txt')).toBe('x by m1')
+  })
+})
