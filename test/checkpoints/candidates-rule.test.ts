@@ -159,8 +159,12 @@ describe('the turns a plan reads', () => {
     await w.store.seal('s/m3')
     const plan = await w.store.plan({ turnKey: 's/m1' })
     expect(kinds(plan.actions)).toEqual({ 'x.txt': 'restore' })
+    // The user edits it: the conflict is theirs, not a later turn's (no "go back to" offered).
+    w.write('x.txt', 'x edited by the user')
+    const edited = await w.store.plan({ turnKey: 's/m1' })
+    expect([edited.actions[0]!.reason, edited.suggestion]).toEqual(['edited since the turn', undefined])
     await w.store.apply(plan)
-    expect(w.text('x.txt')).toBe('x before')
+    expect(w.text('x.txt')).toBe('x edited by the user')
   })
 })
 
