@@ -168,6 +168,26 @@ describe('the turns a plan reads', () => {
   })
 })
 
+describe('the folders a plan reads', () => {
+  it('a folder made shared since the turn is never rolled back, though the turn’s checkpoint holds it', async () => {
+    const w = await workspace({ roots: (ws, dir) => [{ path: ws }, { path: path.join(dir, 'notes') }] })
+    const notes = path.join(w.dir, 'notes')
+    fs.mkdirSync(notes)
+    await w.reopen()
+    fs.writeFileSync(path.join(notes, 'memory.md'), 'm0')
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    fs.writeFileSync(path.join(notes, 'memory.md'), 'm1')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    await w.reopen({ roots: [{ path: w.ws }, { path: notes, shared: true }] })
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(kinds(plan.actions)).toEqual({ 'x.txt': 'restore' })
+    await w.store.apply(plan)
+    expect([w.text('x.txt'), fs.readFileSync(path.join(notes, 'memory.md'), 'utf8')]).toEqual(['x before', 'm1'])
+  })
+})
+
 describe('what an undo puts back', () => {
   it('only the paths the restore touched, in the root it touched', async () => {
     const w = await workspace({ roots: (ws, dir) => [{ path: ws }, { path: path.join(dir, 'extra') }] })
