@@ -186,6 +186,22 @@ describe('the folders a plan reads', () => {
     await w.store.apply(plan)
     expect([w.text('x.txt'), fs.readFileSync(path.join(notes, 'memory.md'), 'utf8')]).toEqual(['x before', 'm1'])
   })
+
+  it('a folder added as a root during the turn: what the turn made there was never checkpointed and stays', async () => {
+    const w = await workspace()
+    const extra = path.join(w.dir, 'extra')
+    fs.mkdirSync(path.join(extra, 'sub'), { recursive: true })
+    w.write('x.txt', 'x before')
+    await w.store.capture('s/m1')
+    await w.reopen({ roots: [{ path: w.ws }, { path: extra }] })
+    fs.writeFileSync(path.join(extra, 'sub', 'made.txt'), 'made while the folder joined')
+    w.write('x.txt', 'x by m1')
+    await w.store.seal('s/m1')
+    const plan = await w.store.plan({ turnKey: 's/m1' })
+    expect(plan.actions.filter((a) => a.kind !== 'not-checkpointed').map((a) => [a.path, a.kind])).toEqual([['x.txt', 'restore']])
+    await w.store.apply(plan, { onConflict: 'restore-rest' })
+    expect([w.text('x.txt'), fs.existsSync(path.join(extra, 'sub', 'made.txt'))]).toEqual(['x before', true])
+  })
 })
 
 describe('what an undo puts back', () => {
