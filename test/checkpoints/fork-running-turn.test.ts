@@ -7,9 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
-import type { PlanTarget } from '../../core/checkpoints/types'
-import { workspace } from './helpers'
+import { planKnowing, workspace } from './helpers'
 import type { Ws } from './helpers'
 
 const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
@@ -25,15 +23,6 @@ async function forkedWhileRunning(): Promise<Ws> {
   await w.store.seal('A/m1')
   return w
 }
-
-/** What the host knows of tool use: each turn's by its messages (here: the ones named). */
-const knowingOriginal = (w: Ws, target: PlanTarget, uses: Record<string, string[]>) =>
-  w.store.plan(target, {
-    toolUse: async () => (t) => {
-      const u = uses[`${t.sessionID}/${t.messageID}`]
-      return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
-    },
-  })
 
 describe('a session forked after its turn ended', () => {
   it('the copy is recorded under the fork’s message id and retaken there; to the original’s retake it is the same work', async () => {
@@ -61,7 +50,7 @@ describe('a session forked after its turn ended', () => {
     w.write('b2.txt', 'B’s turn, resumed')
     await w.store.seal('B/m1')
     await w.store.seal('A/m1')
-    const p = await knowingOriginal(w, { turnKey: 'A/m1' }, { 'A/m1': ['a.txt'], 'B/m1': ['b.txt', 'b2.txt'] })
+    const p = await planKnowing(w, { turnKey: 'A/m1' }, { 'A/m1': ['a.txt'], 'B/m1': ['b.txt', 'b2.txt'] }).plan
     // As without the fork: A's own file rolled back, B's never (in doubt while both ran: kept).
     expect(kinds(p.actions)).toEqual({ 'a.txt': 'delete', 'b.txt': 'conflict', 'b2.txt': 'conflict' })
   })
@@ -73,7 +62,7 @@ describe('a session forked while its turn runs', () => {
     const p = await w.store.plan({ turnKey: 'A/m1' })
     expect(p.warnings).toEqual([])
     expect(kinds(p.actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete' })
-    const known = await knowingOriginal(w, { turnKey: 'A/m1' }, { 'A/m1': ['early.txt', 'late.txt'] })
+    const known = await planKnowing(w, { turnKey: 'A/m1' }, { 'A/m1': ['early.txt', 'late.txt'] }).plan
     expect(kinds(known.actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete' })
     expect((await w.store.apply(p)).status).toBe('done')
     expect([w.exists('early.txt'), w.exists('late.txt'), w.text('keep.txt')]).toEqual([false, false, 'kept'])
@@ -108,7 +97,7 @@ describe('a session forked while its turn runs', () => {
     await w.store.capture('A/m2')
     w.write('next.txt', 'the original’s next turn')
     await w.store.seal('A/m2')
-    const p = await knowingOriginal(w, { turnKey: 'A/m2' }, { 'A/m2': ['next.txt'] })
+    const p = await planKnowing(w, { turnKey: 'A/m2' }, { 'A/m2': ['next.txt'] }).plan
     expect(kinds(p.actions)).toEqual({ 'next.txt': 'delete' })
   })
 
@@ -127,7 +116,7 @@ describe('a session forked while its turn runs', () => {
     await w.store.seal('A/m1')
     expect(w.store.listTurns('B').map((t) => t.status)).toEqual(['sealed', 'sealed'])
     // Only fork.txt changed while the fork's own turn ran beside A's: that one alone is in doubt.
-    const p = await knowingOriginal(w, { turnKey: 'A/m1' }, { 'A/m1': ['early.txt', 'late.txt'], 'B/m2': ['fork.txt'] })
+    const p = await planKnowing(w, { turnKey: 'A/m1' }, { 'A/m1': ['early.txt', 'late.txt'], 'B/m2': ['fork.txt'] }).plan
     expect(kinds(p.actions)).toEqual({ 'early.txt': 'delete', 'late.txt': 'delete', 'fork.txt': 'not-this-turn' })
     const copy = await w.store.plan({ turnKey: 'B/n1' })
     expect(kinds(copy.actions)).toMatchObject({ 'early.txt': 'delete', 'late.txt': 'delete' })

@@ -11,7 +11,8 @@ import { afterEach, vi } from 'vitest'
 import { openCheckpointStore } from '../../core/checkpoints/index'
 import type { InternalStore } from '../../core/checkpoints/index'
 import { FINE_CTIME_MARGIN_MS } from '../../core/checkpoints/capture/stat-proof'
-import type { RootConfig, SpaceGate } from '../../core/checkpoints/types'
+import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
+import type { Plan, PlanTarget, RootConfig, SpaceGate } from '../../core/checkpoints/types'
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -282,4 +283,23 @@ export async function anHourLater<T>(fn: () => T | Promise<T>): Promise<T> {
   } finally {
     vi.useRealTimers()
   }
+}
+
+/**
+ * A plan made knowing what each turn's tools wrote, as the host tells the engine ('sesA/m1' → paths
+ * under the workspace; a turn not named is of unknown tool use). A string target is a turn key.
+ * `asked` lists the turns the engine asked about.
+ */
+export function planKnowing(w: Ws, target: string | PlanTarget, uses: Record<string, string[]>): { plan: Promise<Plan>; asked: string[] } {
+  const asked: string[] = []
+  const plan = w.store.plan(typeof target === 'string' ? { turnKey: target } : target, {
+    toolUse: async (turns) => {
+      asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
+      return (t) => {
+        const u = uses[`${t.sessionID}/${t.messageID}`]
+        return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
+      }
+    },
+  })
+  return { plan, asked }
 }

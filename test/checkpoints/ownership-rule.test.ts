@@ -7,7 +7,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
 import type { ForeignTurn } from '../../core/checkpoints/types'
-import { workspace } from './helpers'
+import { planKnowing, workspace } from './helpers'
 import type { Ws } from './helpers'
 
 const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
@@ -97,24 +97,6 @@ describe('another project’s turn on a shared folder', () => {
     expect(kinds(p.actions)['shared-not/b.txt']).toBe('delete')
   })
 })
-
-/** A plan of s/m1's turn key with tool use per turn ('sesA/m1' → the paths its tools wrote). */
-function planKnowing(w: Ws, turnKey: string, uses: Record<string, string[]>) {
-  const asked: string[] = []
-  const plan = w.store.plan(
-    { turnKey },
-    {
-      toolUse: async (turns) => {
-        asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
-        return (t) => {
-          const u = uses[`${t.sessionID}/${t.messageID}`]
-          return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
-        }
-      },
-    },
-  )
-  return { plan, asked }
-}
 
 describe('restores and other sessions during a turn', () => {
   it('a file an undo of a retake took away during this turn is the undo’s doing: left as it is, and said so', async () => {

@@ -5,26 +5,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
-import { workspace } from './helpers'
-import type { Ws } from './helpers'
+import { planKnowing, workspace } from './helpers'
 
 const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
-
-/** A plan with the host's tool use per turn ('sesA/m1' → the paths, under the workspace, its tools wrote); `asked` lists the turns asked about. */
-function planKnowing(w: Ws, target: { turnKey: string } | { backTo: string }, uses: Record<string, string[]>) {
-  const asked: string[] = []
-  const plan = w.store.plan(target, {
-    toolUse: async (turns) => {
-      asked.push(...turns.map((t) => `${t.sessionID}/${t.messageID}`))
-      return (t) => {
-        const u = uses[`${t.sessionID}/${t.messageID}`]
-        return u && ({ paths: new Set(u.map((p) => path.join(w.ws, p))), opaque: false } satisfies TurnToolUse)
-      }
-    },
-  })
-  return { plan, asked }
-}
 
 describe('folders and links by what the tools named in them', () => {
   it('alongside another session, a folder this turn’s tools emptied and removed comes back with its file, as the turn’s own', async () => {

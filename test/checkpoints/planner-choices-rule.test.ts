@@ -4,25 +4,12 @@
 // it (a file, or nothing there), it is rolled back. One test per kind of conflict classify makes.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { TurnToolUse } from '../../core/checkpoints/plan/attribution'
 import type { Plan } from '../../core/checkpoints/types'
-import { workspace, type Ws } from './helpers'
+import { planKnowing, workspace } from './helpers'
 
 const kinds = (actions: { path: string; kind: string }[]) => Object.fromEntries(actions.map((a) => [a.path, a.kind]))
 const idOf = (p: Plan, rel: string) => p.actions.find((a) => a.path === rel)!.id
 const AGAIN = 'changed again after the plan was made; not overwritten'
-
-/** A plan of `turnKey` knowing what each turn's tools wrote ('sesA/m1' → paths); a turn not named is unknown. */
-const planKnowing = (w: Ws, turnKey: string, wrote: Record<string, string[]>) =>
-  w.store.plan(
-    { turnKey },
-    {
-      toolUse: async () => (t) => {
-        const u = wrote[`${t.sessionID}/${t.messageID}`]
-        return u && ({ paths: new Set(u.map((p) => w.p(p))), opaque: false } satisfies TurnToolUse)
-      },
-    },
-  )
 
 describe('a conflict chosen to be rolled back', () => {
   it('edited since the turn: rolled back as the plan showed it, kept when edited again after the plan; one deleted since comes back', async () => {
@@ -55,7 +42,7 @@ describe('a conflict chosen to be rolled back', () => {
     w.write('todo.md', 'todo v2, typed in my editor during the turn')
     fs.rmSync(w.p('gone.md'))
     await w.store.seal('sesA/m1')
-    const plan = await planKnowing(w, 'sesA/m1', { 'sesA/m1': ['src/a.ts'] })
+    const plan = await planKnowing(w, 'sesA/m1', { 'sesA/m1': ['src/a.ts'] }).plan
     expect(kinds(plan.actions)).toEqual({ src: 'delete', 'src/a.ts': 'delete', 'notes.md': 'conflict', 'todo.md': 'conflict', 'gone.md': 'conflict' })
     expect(new Set(plan.actions.filter((a) => a.kind === 'conflict').map((a) => a.reason))).toEqual(
       new Set(['changed outside the agent during this turn (none of its tools wrote it): kept unless you roll it back']),
@@ -81,7 +68,7 @@ describe('a conflict chosen to be rolled back', () => {
     await w.store.seal('sesB/m2')
     await w.store.seal('sesA/m1')
     // What B's tools wrote is not known: it may have written any of these (A's file too).
-    const plan = await planKnowing(w, 'sesA/m1', { 'sesA/m1': ['a.txt'] })
+    const plan = await planKnowing(w, 'sesA/m1', { 'sesA/m1': ['a.txt'] }).plan
     expect(kinds(plan.actions)).toEqual({ 'a.txt': 'conflict', 'p.txt': 'conflict', 'q.txt': 'conflict', 'r.txt': 'conflict' })
     expect(new Set(plan.actions.filter((a) => a.kind === 'conflict').map((a) => a.reason))).toEqual(
       new Set(['changed while session sesB was running: kept unless you roll it back']),
