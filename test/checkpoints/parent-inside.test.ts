@@ -98,4 +98,10 @@ describe('a step’s folder is inside its root', () => {
     expect(known.get(path.join(dir, '..cache'))).toBe(path.join(dir, '..cache'))
     expect(() => assertParentInside(path.join(dir, 'a'), path.join(dir, '..cache', 'x.txt'))).toThrow(/resolves outside its root/)
   })
+
+  it('a link to the folder just above the root stops it', () => {
+    const dir = root()
+    fs.symlinkSync('..', path.join(dir, 'a', 'up'))
+    expect(() => assertParentInside(path.join(dir, 'a'), path.join(dir, 'a', 'up', 'x.txt'))).toThrow(/resolves outside its root/)
+  })
 })
